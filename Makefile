@@ -1,0 +1,93 @@
+# leuctra - build, test, check (sanitizers), bench, demo, install.
+#
+#   make            the library (build/libleuctra.a) and the command (build/leuctra)
+#   make test       unit tests + command-line tests; ends with "N passed, N failed"
+#   make check      the same tests under ASan + UBSan, plus a short libFuzzer run of the parsers
+#   make bench      the benchmarks whose figures docs/BENCHMARKS.md records
+#   make demo       a few minutes of the main job on a small default
+#   make pgo        a profile-guided build trained on `leuctra bench`
+#   make install    into $(PREFIX) (default /usr/local)
+
+CC      ?= cc
+ARCH    ?= -march=native
+OPT     ?= -O3
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2
+CFLAGS  ?=
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(ARCH) $(WARN) -fopenmp -g -MMD -MP
+LDLIBS  += -fopenmp -lz -lm
+PREFIX  ?= /usr/local
+BUILD   ?= build
+
+LIB_DIRS := core data selfplay tuner eval
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
+CLI_SRC  := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/test_*.c) tests/unit_main.c
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+LIB := $(BUILD)/libleuctra.a
+BIN := $(BUILD)/leuctra
+UNIT := $(BUILD)/unit_tests
+
+.PHONY: all deps test check bench demo pgo install clean fuzz
+
+all: deps $(BIN)
+
+deps:
+	@scripts/ensure-deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I. -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(CLI_OBJ) $(LIB) $(LDLIBS) -o $@
+
+$(UNIT): $(TEST_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(TEST_OBJ) $(LIB) $(LDLIBS) -o $@
+
+test: deps $(BIN) $(UNIT)
+	@LEUCTRA=$(BIN) UNIT=$(UNIT) tests/run.sh
+
+# Sanitizer build in its own folder so it never mixes with the optimised objects.
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+check: deps
+	$(MAKE) BUILD=build-san OPT=-O1 CFLAGS="$(SAN)" LDLIBS="$(SAN) -fopenmp -lz -lm" build-san/leuctra build-san/unit_tests
+	LEUCTRA=build-san/leuctra UNIT=build-san/unit_tests LEUCTRA_QUICK=1 tests/run.sh
+	$(MAKE) fuzz
+
+FUZZ_SECONDS ?= 20
+fuzz:
+	@mkdir -p build-fuzz
+	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -fsanitize=fuzzer,address,undefined \
+	    tests/fuzz_parsers.c $(filter core/%,$(LIB_SRC)) -o build-fuzz/fuzz_parsers
+	build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 tests/fuzz_corpus
+
+bench: deps $(BIN)
+	scripts/bench.sh $(BIN)
+
+demo: deps $(BIN)
+	scripts/demo.sh $(BIN)
+
+pgo: deps
+	$(MAKE) BUILD=build-pgo CFLAGS="-fprofile-generate" LDLIBS="-fprofile-generate -fopenmp -lz -lm" build-pgo/leuctra
+	build-pgo/leuctra bench >/dev/null
+	rm -f $(BIN) $(LIB_OBJ) $(CLI_OBJ)
+	$(MAKE) CFLAGS="-fprofile-use -fprofile-partial-training -fprofile-dir=$(CURDIR)/build-pgo" $(BIN)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/leuctra
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/leuctra
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libleuctra.a
+	install -m 644 core/game.h $(DESTDIR)$(PREFIX)/include/leuctra/
+
+clean:
+	rm -rf build build-san build-fuzz build-pgo
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

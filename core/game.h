@@ -1,0 +1,101 @@
+/*
+ * game.h - the interface through which everything above core/ talks to a game.
+ *
+ * A Game is one rule set on one board: the variant, its geometry and rule flags, and the tables
+ * derived from them (Zobrist keys, line masks).  It is built once, never changes afterwards and
+ * may be shared by any number of threads.  A Position is plain data of fixed size that any code
+ * may copy with `=`; its bytes belong to the game module that wrote them.
+ *
+ * Each game module (phalanx.c for Epaminondas and Crossings, reversi.c) fills a GameOps table;
+ * the inline wrappers below dispatch through it.  Hot loops (perft, playouts) live inside the
+ * modules and call their concrete code directly.
+ */
+#ifndef LEUCTRA_GAME_H
+#define LEUCTRA_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t Move;
+#define MOVE_NONE ((Move)0xFFFFFFFFu)
+
+/* An upper bound on the legal moves of any position of any game (phalanx.c explains the bound). */
+enum { MAX_MOVES = 8192 };
+
+enum { WHITE = 0, BLACK = 1 };
+
+typedef enum { STATUS_ONGOING, STATUS_WHITE_WINS, STATUS_BLACK_WINS, STATUS_DRAW } GameStatus;
+
+typedef enum { VARIANT_EPAMINONDAS, VARIANT_CROSSINGS, VARIANT_REVERSI } Variant;
+
+/* Opaque storage; each module static-asserts that its own struct fits. */
+typedef struct { _Alignas(16) unsigned char bytes[448]; } Position;
+typedef struct { _Alignas(8) unsigned char bytes[24]; } Undo;
+
+/* Error text for rejected input: one line saying what and where. */
+enum { ERROR_LEN = 200 };
+typedef struct { char msg[ERROR_LEN]; } Error;
+
+typedef struct Game Game;
+
+typedef struct GameOps {
+    void (*start)(const Game *, Position *);
+    bool (*parse_position)(const Game *, const char *text, Position *, Error *);
+    void (*format_position)(const Game *, const Position *, char *buf, size_t len);
+    int (*gen_moves)(const Game *, const Position *, Move *moves);
+    int (*count_moves)(const Game *, const Position *);
+    void (*make)(const Game *, Position *, Move, Undo *);
+    void (*unmake)(const Game *, Position *, Move, const Undo *);
+    GameStatus (*status)(const Game *, const Position *);
+    uint64_t (*hash)(const Game *, const Position *);
+    uint64_t (*hash_fresh)(const Game *, const Position *);
+    int (*side_to_move)(const Game *, const Position *);
+    int (*stones)(const Game *, const Position *, int color);
+    void (*format_move)(const Game *, const Position *, Move, char *buf, size_t len);
+    bool (*parse_move)(const Game *, const Position *, const char *text, Move *, Error *);
+    uint64_t (*perft)(const Game *, const Position *, int depth);
+    /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (white/black tower). */
+    char (*square)(const Game *, const Position *, int file, int rank);
+} GameOps;
+
+struct Game {
+    Variant variant;
+    const char *name;       /* "epaminondas", "crossings", "reversi" */
+    int width, height;
+    const GameOps *ops;
+    void *impl;             /* module tables, owned by the game */
+};
+
+/* Creates a game; width/height 0 select the variant's default board.  NULL plus *err on bad input. */
+Game *game_new(const char *variant_name, int width, int height, Error *err);
+/* The same rules on the board (and obstacles) of a position string, which may differ from the
+ * default size; *pos receives the parsed position. */
+Game *game_new_for_position(const char *variant_name, const char *position, Position *pos, Error *err);
+void game_free(Game *game);
+
+/* Parses "WxH" (e.g. "8x8"). */
+bool game_parse_size(const char *text, int *width, int *height, Error *err);
+
+void error_set(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static inline void game_start(const Game *g, Position *p) { g->ops->start(g, p); }
+static inline bool game_parse_position(const Game *g, const char *s, Position *p, Error *e) { return g->ops->parse_position(g, s, p, e); }
+static inline void game_format_position(const Game *g, const Position *p, char *b, size_t n) { g->ops->format_position(g, p, b, n); }
+static inline int game_gen_moves(const Game *g, const Position *p, Move *m) { return g->ops->gen_moves(g, p, m); }
+static inline int game_count_moves(const Game *g, const Position *p) { return g->ops->count_moves(g, p); }
+static inline void game_make(const Game *g, Position *p, Move m, Undo *u) { g->ops->make(g, p, m, u); }
+static inline void game_unmake(const Game *g, Position *p, Move m, const Undo *u) { g->ops->unmake(g, p, m, u); }
+static inline GameStatus game_status(const Game *g, const Position *p) { return g->ops->status(g, p); }
+static inline uint64_t game_hash(const Game *g, const Position *p) { return g->ops->hash(g, p); }
+static inline uint64_t game_hash_fresh(const Game *g, const Position *p) { return g->ops->hash_fresh(g, p); }
+static inline int game_side_to_move(const Game *g, const Position *p) { return g->ops->side_to_move(g, p); }
+static inline int game_stones(const Game *g, const Position *p, int c) { return g->ops->stones(g, p, c); }
+static inline void game_format_move(const Game *g, const Position *p, Move m, char *b, size_t n) { g->ops->format_move(g, p, m, b, n); }
+static inline bool game_parse_move(const Game *g, const Position *p, const char *s, Move *m, Error *e) { return g->ops->parse_move(g, p, s, m, e); }
+static inline uint64_t game_perft(const Game *g, const Position *p, int d) { return g->ops->perft(g, p, d); }
+static inline char game_square(const Game *g, const Position *p, int f, int r) { return g->ops->square(g, p, f, r); }
+
+const char *game_status_name(GameStatus s); /* "ongoing", "white-wins", ... */
+
+#endif

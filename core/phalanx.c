@@ -1,0 +1,170 @@
+/*
+ * phalanx.c - building an Epaminondas or Crossings game (its tables: playable squares per line,
+ * tower squares, Zobrist keys) and the GameOps table that connects the module to game.h.
+ */
+#include "modules.h"
+#include "phalanx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void set_square_bits(uint16_t *lines, int f, int r)
+{
+    lines[ROW0 + r] |= (uint16_t)(1u << f);
+    lines[COL0 + f] |= (uint16_t)(1u << r);
+    lines[DIAG0 + f - r + 15] |= (uint16_t)(1u << r);
+    lines[ANTI0 + f + r] |= (uint16_t)(1u << r);
+}
+
+static void build_tables(PhalanxTables *t, const unsigned char *obstacles)
+{
+    int w = t->width, h = t->height;
+    t->far_rank[WHITE] = h - 1;
+    t->far_rank[BLACK] = 0;
+    t->obstacles_mirror = true;
+    for (int r = 0; r < h; r++)
+        for (int f = 0; f < w; f++) {
+            bool blocked = obstacles && obstacles[make_sq(f, r)];
+            if (obstacles && blocked != (obstacles[make_sq(f, h - 1 - r)] != 0))
+                t->obstacles_mirror = false;
+            if (blocked)
+                continue;
+            set_square_bits(t->valid, f, r);
+            if (t->crossings && r == t->far_rank[WHITE])
+                set_square_bits(t->towers[WHITE], f, r);
+            if (t->crossings && r == t->far_rank[BLACK])
+                set_square_bits(t->towers[BLACK], f, r);
+        }
+    for (int l = 0; l < NUM_LINES; l++)
+        if (t->valid[l])
+            t->active[t->num_active++] = (uint8_t)l;
+    uint64_t seed = 0x1E0C7A5EEDull;   /* fixed: hashes are the same in every run */
+    for (int c = 0; c < 2; c++)
+        for (int sq = 0; sq < 256; sq++)
+            t->zobrist[c][sq] = splitmix64(&seed);
+    t->zobrist_black = splitmix64(&seed);
+}
+
+bool phalanx_setup(Game *g, const unsigned char *obstacles, Error *err)
+{
+    if (g->width < 3 || g->width > 16 || g->height < 5 || g->height > 16) {
+        error_set(err, "board size %dx%d out of range (width 3-16, height 5-16)", g->width, g->height);
+        return false;
+    }
+    PhalanxTables *t = calloc(1, sizeof *t);
+    if (!t) {
+        error_set(err, "out of memory");
+        return false;
+    }
+    t->width = g->width;
+    t->height = g->height;
+    t->crossings = g->variant == VARIANT_CROSSINGS;
+    build_tables(t, obstacles);
+    g->impl = t;
+    g->ops = &phalanx_ops;
+    return true;
+}
+
+void phalanx_teardown(Game *g)
+{
+    free(g->impl);
+    g->impl = NULL;
+}
+
+/* --- GameOps glue ---------------------------------------------------------------------------- */
+
+_Static_assert(sizeof(PhalanxPos) <= sizeof(Position), "PhalanxPos must fit in Position");
+_Static_assert(sizeof(uint64_t) + sizeof(int) <= sizeof(Undo), "phalanx undo must fit in Undo");
+
+typedef struct {
+    uint64_t hash;
+    int captured;
+} PhalanxUndo;
+
+static void ops_start(const Game *g, Position *pos)
+{
+    const PhalanxTables *t = tables_of(g);
+    PhalanxPos *p = pos_of(pos);
+    memset(pos, 0, sizeof *pos);
+    clear_position(t, p, WHITE);
+    for (int f = 0; f < t->width; f++)
+        for (int i = 0; i < 2; i++) {
+            int white = make_sq(f, i), black = make_sq(f, t->height - 1 - i);
+            if (!is_obstacle(t, white)) {
+                toggle_stone(t, p, WHITE, white);
+                p->stones[WHITE]++;
+            }
+            if (!is_obstacle(t, black)) {
+                toggle_stone(t, p, BLACK, black);
+                p->stones[BLACK]++;
+            }
+        }
+}
+
+static int ops_gen(const Game *g, const Position *p, Move *moves) { return phalanx_gen(tables_of(g), cpos_of(p), moves); }
+static int ops_count(const Game *g, const Position *p) { return phalanx_count(tables_of(g), cpos_of(p)); }
+static GameStatus ops_status(const Game *g, const Position *p) { return phalanx_status(tables_of(g), cpos_of(p)); }
+static uint64_t ops_hash(const Game *g, const Position *p) { (void)g; return cpos_of(p)->hash; }
+static uint64_t ops_hash_fresh(const Game *g, const Position *p) { return phalanx_hash_fresh(tables_of(g), cpos_of(p)); }
+static int ops_side(const Game *g, const Position *p) { (void)g; return cpos_of(p)->side; }
+static int ops_stones(const Game *g, const Position *p, int c) { (void)g; return cpos_of(p)->stones[c]; }
+
+static void ops_make(const Game *g, Position *p, Move m, Undo *u)
+{
+    PhalanxUndo *undo = (PhalanxUndo *)u->bytes;
+    undo->hash = pos_of(p)->hash;
+    phalanx_make(tables_of(g), pos_of(p), m, &undo->captured);
+}
+
+static void ops_unmake(const Game *g, Position *p, Move m, const Undo *u)
+{
+    const PhalanxUndo *undo = (const PhalanxUndo *)u->bytes;
+    phalanx_unmake(tables_of(g), pos_of(p), m, undo->captured, undo->hash);
+}
+
+static uint64_t ops_perft(const Game *g, const Position *p, int depth)
+{
+    PhalanxPos copy = *cpos_of(p);
+    return phalanx_perft(tables_of(g), &copy, depth);
+}
+
+static char ops_square(const Game *g, const Position *p, int file, int rank)
+{
+    const PhalanxTables *t = tables_of(g);
+    int sq = make_sq(file, rank);
+    if (is_obstacle(t, sq))
+        return 'x';
+    int c = colour_at(cpos_of(p), sq);
+    if (c < 0)
+        return '.';
+    if (is_tower(t, c, sq))
+        return c == WHITE ? 'T' : 't';
+    return c == WHITE ? 'W' : 'B';
+}
+
+const GameOps phalanx_ops = {
+    .start = ops_start,
+    .parse_position = phalanx_parse_position,
+    .format_position = phalanx_format_position,
+    .gen_moves = ops_gen,
+    .count_moves = ops_count,
+    .make = ops_make,
+    .unmake = ops_unmake,
+    .status = ops_status,
+    .hash = ops_hash,
+    .hash_fresh = ops_hash_fresh,
+    .side_to_move = ops_side,
+    .stones = ops_stones,
+    .format_move = phalanx_format_move,
+    .parse_move = phalanx_parse_move,
+    .perft = ops_perft,
+    .square = ops_square,
+};

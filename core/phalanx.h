@@ -1,0 +1,101 @@
+/*
+ * phalanx.h - internals shared by the phalanx-game files (Epaminondas and Crossings): the
+ * position layout, the per-game tables and the move encoding.  Nothing outside core/phalanx_*.c
+ * includes this; everyone else goes through game.h.
+ *
+ * The board is kept as rotated bitboards: every row, column, diagonal and anti-diagonal is a
+ * 16-bit mask per colour.  All three rules of movement (runs of own stones, runs of empty squares
+ * ahead, runs of enemy stones to capture) are runs along one line, so each is one count of
+ * leading or trailing ones on one of these masks.
+ */
+#ifndef LEUCTRA_PHALANX_H
+#define LEUCTRA_PHALANX_H
+
+#include "game.h"
+
+/* Line indexes.  Rows: bit = file.  Columns, diagonals, anti-diagonals: bit = rank. */
+enum {
+    ROW0 = 0,           /* + rank */
+    COL0 = 16,          /* + file */
+    DIAG0 = 32,         /* + file - rank + 15; runs north-east */
+    ANTI0 = 63,         /* + file + rank;      runs north-west */
+    NUM_LINES = 94
+};
+
+/* Directions: 2*orientation + (0 = towards higher bits, 1 = towards lower bits). */
+enum { DIR_E, DIR_W, DIR_N, DIR_S, DIR_NE, DIR_SW, DIR_NW, DIR_SE, NUM_DIRS };
+enum { ORIENT_ROW, ORIENT_COL, ORIENT_DIAG, ORIENT_ANTI };
+
+typedef struct {
+    uint16_t lines[2][NUM_LINES];   /* [colour][line] */
+    uint64_t hash;
+    uint8_t side;                   /* WHITE or BLACK to move */
+    uint16_t stones[2];             /* up to 256 of one colour */
+} PhalanxPos;
+
+typedef struct {
+    int width, height;
+    bool crossings;                 /* Crossings rules instead of Epaminondas */
+    bool obstacles_mirror;          /* obstacles symmetric under the rank mirror */
+    int num_active;
+    uint8_t active[NUM_LINES];      /* lines that hold at least one playable square */
+    uint16_t valid[NUM_LINES];      /* on-board squares that are not obstacles */
+    uint16_t towers[2][NUM_LINES];  /* Crossings: the squares where colour c's stones are towers */
+    int far_rank[2];                /* the opponent's home rank for each colour */
+    uint64_t zobrist[2][256];
+    uint64_t zobrist_black;         /* xor-ed in when Black is to move */
+} PhalanxTables;
+
+/* A square is rank * 16 + file. */
+static inline int sq_file(int sq) { return sq & 15; }
+static inline int sq_rank(int sq) { return sq >> 4; }
+static inline int make_sq(int file, int rank) { return rank * 16 + file; }
+
+static const int dir_file[NUM_DIRS] = {1, -1, 0, 0, 1, -1, -1, 1};
+static const int dir_rank[NUM_DIRS] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+/* Move: rear square (8 bits), direction (3), group size k-1 (4), distance j-1 (4). */
+static inline Move move_encode(int rear, int dir, int k, int j)
+{
+    return (Move)rear | (Move)dir << 8 | (Move)(k - 1) << 11 | (Move)(j - 1) << 15;
+}
+static inline int move_rear(Move m) { return m & 255; }
+static inline int move_dir(Move m) { return (m >> 8) & 7; }
+static inline int move_group(Move m) { return ((m >> 11) & 15) + 1; }
+static inline int move_dist(Move m) { return ((m >> 15) & 15) + 1; }
+
+static inline const PhalanxTables *tables_of(const Game *g) { return (const PhalanxTables *)g->impl; }
+static inline PhalanxPos *pos_of(Position *p) { return (PhalanxPos *)p->bytes; }
+static inline const PhalanxPos *cpos_of(const Position *p) { return (const PhalanxPos *)p->bytes; }
+
+/* phalanx_board.c */
+bool on_board(const PhalanxTables *t, int file, int rank);
+bool is_obstacle(const PhalanxTables *t, int sq);
+int colour_at(const PhalanxPos *p, int sq);             /* WHITE, BLACK or -1 for none */
+void toggle_stone(const PhalanxTables *t, PhalanxPos *p, int colour, int sq);
+void clear_position(const PhalanxTables *t, PhalanxPos *p, int side);
+void phalanx_make(const PhalanxTables *t, PhalanxPos *p, Move m, int *captured);
+void phalanx_unmake(const PhalanxTables *t, PhalanxPos *p, Move m, int captured, uint64_t hash);
+uint64_t phalanx_hash_fresh(const PhalanxTables *t, const PhalanxPos *p);
+int home_rank_count(const PhalanxPos *p, int colour, int rank);
+bool is_mirror_symmetric(const PhalanxTables *t, const PhalanxPos *p);
+bool is_tower(const PhalanxTables *t, int colour, int sq);
+
+/* phalanx_movegen.c */
+int phalanx_gen(const PhalanxTables *t, const PhalanxPos *p, Move *moves);
+int phalanx_count(const PhalanxTables *t, const PhalanxPos *p);
+GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p);
+/* Why the rules forbid a move the lines allow (symmetry, answering), or NULL if they do not. */
+const char *phalanx_forbidden_reason(const PhalanxTables *t, const PhalanxPos *p, Move m);
+uint64_t phalanx_perft(const PhalanxTables *t, PhalanxPos *p, int depth);
+
+/* phalanx_notation.c */
+bool phalanx_parse_position(const Game *g, const char *text, Position *pos, Error *err);
+void phalanx_format_position(const Game *g, const Position *pos, char *buf, size_t len);
+void phalanx_format_move(const Game *g, const Position *pos, Move m, char *buf, size_t len);
+bool phalanx_parse_move(const Game *g, const Position *pos, const char *text, Move *m, Error *err);
+
+/* phalanx.c */
+extern const GameOps phalanx_ops;
+
+#endif

@@ -1,0 +1,341 @@
+/*
+ * phalanx_movegen.c - legal moves of Epaminondas and Crossings: counting them (the perft and
+ * playout hot path), listing them, the rules that forbid otherwise playable moves (symmetry,
+ * answering a crossing), game status and perft.
+ *
+ * Every move runs along one line, so the work is done line by line on 16-bit masks.  Along a
+ * line, a *front* is a movable own stone whose next square is not a movable own stone.  For a
+ * front with a run of L own stones behind it (itself included), e empty squares ahead and, after
+ * them, a strikable enemy run of m stones:
+ *   - the group of the front and k-1 stones behind it moves j <= min(k, e) squares: for each k
+ *     that is min(k, e) plain moves;
+ *   - it strikes the enemy run with j = e + 1 when k >= e + 1 and k > m: L - max(e, m) moves.
+ */
+#include "phalanx.h"
+
+#include <string.h>
+
+/* The masks of one line as seen by the side to move. */
+typedef struct {
+    uint32_t own;       /* movable own stones (Crossings towers never move) */
+    uint32_t empty;     /* squares a group may enter */
+    uint32_t enemy;     /* every enemy stone: all count in the length of a struck run */
+    uint32_t target;    /* enemy stones that may be struck (Crossings towers may not) */
+} Line;
+
+static inline Line line_view(const PhalanxTables *t, const PhalanxPos *p, int us, int l)
+{
+    uint32_t own = p->lines[us][l], enemy = p->lines[!us][l];
+    Line v = {own & ~(uint32_t)t->towers[us][l], t->valid[l] & ~(own | enemy), enemy,
+              enemy & ~(uint32_t)t->towers[!us][l]};
+    return v;
+}
+
+/* sum over k = 1..L of min(k, e): the plain moves of one front. */
+static inline int plain_moves(int L, int e)
+{
+    return L <= e ? L * (L + 1) / 2 : e * (e + 1) / 2 + (L - e) * e;
+}
+
+static inline int capture_moves(int L, int e, int m)
+{
+    int need = e > m ? e : m;
+    return L > need ? L - need : 0;
+}
+
+/* Runs measured from bit i of a line towards higher bits ("ahead") or lower bits ("behind").
+ * Masks hold at most 16 bits, so the complemented words always contain a zero to stop at. */
+static inline int run_above(uint32_t mask, int i) { return __builtin_ctz(~(mask >> i)); }
+static inline int run_below(uint32_t mask, int i) { return __builtin_clz(~((mask << 16) << (15 - i))); }
+
+static inline int count_up(Line v)
+{
+    int n = 0;
+    for (uint32_t fronts = v.own & ~(v.own >> 1); fronts; fronts &= fronts - 1) {
+        int i = __builtin_ctz(fronts);
+        int L = run_below(v.own, i);
+        int e = run_above(v.empty, i + 1);
+        int s = i + 1 + e;
+        n += plain_moves(L, e);
+        if (v.target >> s & 1)
+            n += capture_moves(L, e, run_above(v.enemy, s));
+    }
+    return n;
+}
+
+static inline int count_down(Line v)
+{
+    int n = 0;
+    for (uint32_t fronts = v.own & ~(v.own << 1); fronts; fronts &= fronts - 1) {
+        int i = __builtin_ctz(fronts);
+        int L = run_above(v.own, i);
+        int e = i > 0 ? run_below(v.empty, i - 1) : 0;
+        int s = i - 1 - e;
+        n += plain_moves(L, e);
+        if (s >= 0 && (v.target >> s & 1))
+            n += capture_moves(L, e, run_below(v.enemy, s));
+    }
+    return n;
+}
+
+static inline int count_line(const PhalanxTables *t, const PhalanxPos *p, int us, int l)
+{
+    if (!p->lines[us][l])
+        return 0;
+    Line v = line_view(t, p, us, l);
+    return count_up(v) + count_down(v);
+}
+
+/* Every move the lines allow, before the rules that forbid some of them. */
+static int count_raw(const PhalanxTables *t, const PhalanxPos *p)
+{
+    int n = 0;
+    for (int a = 0; a < t->num_active; a++)
+        n += count_line(t, p, p->side, t->active[a]);
+    return n;
+}
+
+/* Square of bit b of line l, and the direction "up" the line (towards higher bits). */
+static inline int line_square(int l, int b)
+{
+    if (l < COL0)
+        return make_sq(b, l - ROW0);
+    if (l < DIAG0)
+        return make_sq(l - COL0, b);
+    if (l < ANTI0)
+        return make_sq(b + (l - DIAG0) - 15, b);
+    return make_sq((l - ANTI0) - b, b);
+}
+
+static inline int line_up_dir(int l)
+{
+    return l < COL0 ? DIR_E : l < DIAG0 ? DIR_N : l < ANTI0 ? DIR_NE : DIR_NW;
+}
+
+/* Lists the moves of one front: bit `front` with run L behind it, e empties and (if m >= 0) a
+ * strikable run of m after them.  `back` is +1 when the line runs up, -1 when it runs down. */
+static int emit_front(int l, int dir, int back, int front, int L, int e, int m, Move *out)
+{
+    int n = 0;
+    for (int k = 1; k <= L; k++) {
+        int rear = line_square(l, front - back * (k - 1));
+        int plain = k < e ? k : e;
+        for (int j = 1; j <= plain; j++)
+            out[n++] = move_encode(rear, dir, k, j);
+        if (m >= 0 && k > e && k > m)
+            out[n++] = move_encode(rear, dir, k, e + 1);
+    }
+    return n;
+}
+
+static int gen_line(Line v, int l, Move *out)
+{
+    int n = 0, up = line_up_dir(l);
+    for (uint32_t fronts = v.own & ~(v.own >> 1); fronts; fronts &= fronts - 1) {
+        int i = __builtin_ctz(fronts), e = run_above(v.empty, i + 1), s = i + 1 + e;
+        int m = v.target >> s & 1 ? run_above(v.enemy, s) : -1;
+        n += emit_front(l, up, 1, i, run_below(v.own, i), e, m, out + n);
+    }
+    for (uint32_t fronts = v.own & ~(v.own << 1); fronts; fronts &= fronts - 1) {
+        int i = __builtin_ctz(fronts), e = i > 0 ? run_below(v.empty, i - 1) : 0, s = i - 1 - e;
+        int m = s >= 0 && (v.target >> s & 1) ? run_below(v.enemy, s) : -1;
+        n += emit_front(l, up + 1, -1, i, run_above(v.own, i), e, m, out + n);
+    }
+    return n;
+}
+
+static int gen_raw(const PhalanxTables *t, const PhalanxPos *p, Move *moves)
+{
+    int us = p->side, n = 0;
+    for (int a = 0; a < t->num_active; a++) {
+        int l = t->active[a];
+        if (p->lines[us][l])
+            n += gen_line(line_view(t, p, us, l), l, moves + n);
+    }
+    return n;
+}
+
+/* --- the rules that forbid moves ------------------------------------------------------------ */
+
+static bool wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p)
+{
+    int us = p->side;
+    return !t->crossings &&
+           home_rank_count(p, us, t->far_rank[us]) > home_rank_count(p, !us, t->far_rank[!us]);
+}
+
+/* Does the move put one more of the mover's stones on the far rank?  Only the head of a group
+ * moving forwards can arrive there, and it arrives alone. */
+static bool reaches_far_rank(const PhalanxTables *t, int us, Move m)
+{
+    int d = move_dir(m);
+    int land_rank = sq_rank(move_rear(m)) + (move_group(m) - 1 + move_dist(m)) * dir_rank[d];
+    return dir_rank[d] != 0 && land_rank == t->far_rank[us];
+}
+
+/* The symmetry rule can only bite when the move evens the home-rank counts: the opponent is one
+ * stone ahead on the mover's home rank, and a symmetric position needs equal counts. */
+static bool symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p)
+{
+    int us = p->side;
+    return !t->crossings && t->obstacles_mirror &&
+           home_rank_count(p, us, t->far_rank[us]) + 1 == home_rank_count(p, !us, t->far_rank[!us]);
+}
+
+static bool must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p)
+{
+    int us = p->side;
+    return t->crossings &&
+           home_rank_count(p, us, t->far_rank[us]) < home_rank_count(p, !us, t->far_rank[!us]);
+}
+
+static bool breaks_symmetry_rule(const PhalanxTables *t, const PhalanxPos *p, Move m)
+{
+    if (!reaches_far_rank(t, p->side, m))
+        return false;
+    PhalanxPos after = *p;
+    int captured;
+    phalanx_make(t, &after, m, &captured);
+    return is_mirror_symmetric(t, &after);
+}
+
+static int filter_moves(const PhalanxTables *t, const PhalanxPos *p, Move *moves, int n)
+{
+    int kept = 0;
+    if (must_answer_crossing(t, p)) {
+        for (int i = 0; i < n; i++)
+            if (reaches_far_rank(t, p->side, moves[i]))
+                moves[kept++] = moves[i];
+    } else if (symmetry_rule_applies(t, p)) {
+        for (int i = 0; i < n; i++)
+            if (!breaks_symmetry_rule(t, p, moves[i]))
+                moves[kept++] = moves[i];
+    } else {
+        kept = n;
+    }
+    return kept;
+}
+
+int phalanx_gen(const PhalanxTables *t, const PhalanxPos *p, Move *moves)
+{
+    if (wins_at_turn_start(t, p))
+        return 0;
+    return filter_moves(t, p, moves, gen_raw(t, p, moves));
+}
+
+int phalanx_count(const PhalanxTables *t, const PhalanxPos *p)
+{
+    if (wins_at_turn_start(t, p))
+        return 0;
+    if (must_answer_crossing(t, p) || symmetry_rule_applies(t, p)) {
+        Move moves[MAX_MOVES];
+        return phalanx_gen(t, p, moves);
+    }
+    return count_raw(t, p);
+}
+
+GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
+{
+    GameStatus mover_wins = p->side == WHITE ? STATUS_WHITE_WINS : STATUS_BLACK_WINS;
+    GameStatus mover_loses = p->side == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
+    if (wins_at_turn_start(t, p))
+        return mover_wins;
+    return phalanx_count(t, p) == 0 ? mover_loses : STATUS_ONGOING;
+}
+
+/* --- perft ------------------------------------------------------------------------------------ */
+
+typedef struct { uint64_t bits[2]; } LineSet;
+
+static inline void lineset_add(LineSet *s, int l) { s->bits[l >> 6] |= 1ull << (l & 63); }
+
+static void add_square_lines(LineSet *s, int sq)
+{
+    int f = sq_file(sq), r = sq_rank(sq);
+    lineset_add(s, ROW0 + r);
+    lineset_add(s, COL0 + f);
+    lineset_add(s, DIAG0 + f - r + 15);
+    lineset_add(s, ANTI0 + f + r);
+}
+
+/* The lines whose masks a move changed: those through the squares its group left and entered,
+ * and through the stones it captured. */
+static LineSet changed_lines(Move m, int captured)
+{
+    LineSet s = {{0, 0}};
+    int step = dir_rank[move_dir(m)] * 16 + dir_file[move_dir(m)];
+    int rear = move_rear(m), k = move_group(m), j = move_dist(m);
+    for (int i = 0; i < j; i++) {
+        add_square_lines(&s, rear + i * step);
+        add_square_lines(&s, rear + (k + i) * step);
+    }
+    for (int i = 1; i < captured; i++)
+        add_square_lines(&s, rear + (k + j - 1 + i) * step);
+    return s;
+}
+
+static bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
+{
+    return wins_at_turn_start(t, p) || must_answer_crossing(t, p) || symmetry_rule_applies(t, p);
+}
+
+/* perft(2) without recounting whole boards: each child's move count is the opponent's count in
+ * the parent, corrected on the few lines the move changed.  The rules that forbid moves are
+ * decided by home-rank counts, so a child where they may bite is counted in full. */
+static uint64_t perft_two(const PhalanxTables *t, PhalanxPos *p)
+{
+    Move moves[MAX_MOVES];
+    int n = phalanx_gen(t, p, moves), them = !p->side;
+    uint8_t before[NUM_LINES];
+    int base = 0;
+    for (int l = 0; l < NUM_LINES; l++)
+        base += before[l] = (uint8_t)count_line(t, p, them, l);
+    uint64_t total = 0, hash = p->hash;
+    for (int i = 0; i < n; i++) {
+        int captured;
+        phalanx_make(t, p, moves[i], &captured);
+        if (special_rules_apply(t, p)) {
+            total += (uint64_t)phalanx_count(t, p);
+        } else {
+            int count = base;
+            LineSet dirty = changed_lines(moves[i], captured);
+            for (int w = 0; w < 2; w++)
+                for (uint64_t b = dirty.bits[w]; b; b &= b - 1) {
+                    int l = w * 64 + __builtin_ctzll(b);
+                    count += count_line(t, p, them, l) - before[l];
+                }
+            total += (uint64_t)count;
+        }
+        phalanx_unmake(t, p, moves[i], captured, hash);
+    }
+    return total;
+}
+
+uint64_t phalanx_perft(const PhalanxTables *t, PhalanxPos *p, int depth)
+{
+    if (depth == 0)
+        return 1;
+    if (depth == 1)
+        return (uint64_t)phalanx_count(t, p);
+    if (depth == 2)
+        return perft_two(t, p);
+    Move moves[MAX_MOVES];
+    int n = phalanx_gen(t, p, moves);
+    uint64_t total = 0, hash = p->hash;
+    for (int i = 0; i < n; i++) {
+        int captured;
+        phalanx_make(t, p, moves[i], &captured);
+        total += phalanx_perft(t, p, depth - 1);
+        phalanx_unmake(t, p, moves[i], captured, hash);
+    }
+    return total;
+}
+
+const char *phalanx_forbidden_reason(const PhalanxTables *t, const PhalanxPos *p, Move m)
+{
+    if (must_answer_crossing(t, p) && !reaches_far_rank(t, p->side, m))
+        return "the crossing must be answered: only a move that makes a tower is legal";
+    if (symmetry_rule_applies(t, p) && breaks_symmetry_rule(t, p, m))
+        return "forbidden by the symmetry rule (the board would be mirror-symmetric)";
+    return NULL;
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# ensure-deps.sh - checks that the Debian packages leuctra builds with are installed; installs the
+# missing ones with apt-get when run as root, otherwise prints the exact command and fails.
+set -u
+need=""
+have_header() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
+command -v ${CC:-cc} >/dev/null 2>&1 || need="$need gcc"
+command -v make >/dev/null 2>&1 || need="$need make"
+have_header zlib.h || need="$need zlib1g-dev"
+have_header gsl/gsl_vector.h || need="$need libgsl-dev"
+have_header omp.h || printf 'int main(void){return 0;}\n' | ${CC:-cc} -fopenmp -x c - -o /dev/null 2>/dev/null || need="$need libgomp1"
+command -v python3 >/dev/null 2>&1 || need="$need python3"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+    echo "installing:$need"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null || {
+        echo "apt-get install failed for:$need" >&2; exit 1; }
+else
+    echo "missing packages:$need" >&2
+    echo "run: sudo apt-get install -y$need" >&2
+    exit 1
+fi

@@ -1,0 +1,49 @@
+/*
+ * unit_main.c - runs every unit-test suite (or those named on the command line) and ends with
+ * the line "N passed, N failed" that CI reads.
+ */
+#include "test.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+extern const TestCase phalanx_tests[];
+extern const TestCase reversi_tests[];
+
+static const TestSuite suites[] = {
+    {"phalanx", phalanx_tests},
+    {"reversi", reversi_tests},
+};
+
+static int wanted(int argc, char **argv, const char *suite, const char *test)
+{
+    if (argc < 2)
+        return 1;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], suite) == 0 || strcmp(argv[i], test) == 0)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int passed = 0, failed = 0;
+    for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {
+        for (const TestCase *c = suites[s].cases; c->name; c++) {
+            if (!wanted(argc, argv, suites[s].name, c->name))
+                continue;
+            TestContext t = {0};
+            clock_t start = clock();
+            c->run(&t);
+            double secs = (double)(clock() - start) / CLOCKS_PER_SEC;
+            printf("%-4s %s.%s (%.2fs)\n", t.failures ? "FAIL" : "ok", suites[s].name, c->name, secs);
+            fflush(stdout);
+            if (t.failures)
+                failed++;
+            else
+                passed++;
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
