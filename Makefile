@@ -13,7 +13,8 @@ ARCH    ?= -march=native
 OPT     ?= -O3
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2
 CFLAGS  ?=
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(ARCH) $(WARN) -fopenmp -g -MMD -MP
+VERSION := 0.1.0
+CFLAGS  += -std=c11 -D_GNU_SOURCE -DLEUCTRA_VERSION=\"$(VERSION)\" $(OPT) $(ARCH) $(WARN) -fopenmp -g -MMD -MP
 LDLIBS  += -fopenmp -lz -lm
 PREFIX  ?= /usr/local
 BUILD   ?= build
@@ -21,7 +22,7 @@ BUILD   ?= build
 LIB_DIRS := core data selfplay tuner eval
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
-TEST_SRC := $(wildcard tests/test_*.c) tests/unit_main.c
+TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/unit_main.c
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)

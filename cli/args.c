@@ -1,0 +1,105 @@
+/*
+ * args.c - reading subcommand arguments and opening the game they describe; every malformed
+ * argument ends the program with one line on stderr and exit status 2.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Noreturn void cli_fail(const char *command, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "leuctra %s: ", command);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(status);
+}
+
+bool arg_flag(ArgReader *r, const char *name)
+{
+    if (r->index < r->argc && strcmp(r->argv[r->index], name) == 0) {
+        r->index++;
+        return true;
+    }
+    return false;
+}
+
+bool arg_value(ArgReader *r, const char *name, const char **value)
+{
+    if (r->index >= r->argc)
+        return false;
+    const char *arg = r->argv[r->index];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return false;
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        r->index++;
+        return true;
+    }
+    if (arg[n] != '\0')
+        return false;
+    if (r->index + 1 >= r->argc)
+        cli_fail(r->command, EXIT_USAGE, "option %s needs a value", name);
+    *value = r->argv[r->index + 1];
+    r->index += 2;
+    return true;
+}
+
+bool arg_game_option(ArgReader *r, GameOptions *opts)
+{
+    return arg_value(r, "--variant", &opts->variant) || arg_value(r, "--position", &opts->position) ||
+           arg_value(r, "--size", &opts->size);
+}
+
+void arg_common(ArgReader *r, const Command *cmd)
+{
+    const char *arg = r->argv[r->index];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        fputs(cmd->usage, stdout);
+        exit(0);
+    }
+    cli_fail(r->command, EXIT_USAGE, "unknown option '%s' (see leuctra %s --help)", arg, r->command);
+}
+
+long arg_integer(const char *command, const char *option, const char *text, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end != '\0' || v < min || v > max)
+        cli_fail(command, EXIT_USAGE, "%s must be an integer from %ld to %ld, got '%s'", option, min, max, text);
+    return v;
+}
+
+Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos)
+{
+    const char *variant = opts->variant ? opts->variant : "epaminondas";
+    const char *position = opts->position ? opts->position : "start";
+    Error err;
+    int w = 0, h = 0;
+    if (opts->size && !game_parse_size(opts->size, &w, &h, &err))
+        cli_fail(command, EXIT_USAGE, "--size: %s", err.msg);
+    Game *g;
+    if (strcmp(position, "start") == 0) {
+        g = game_new(variant, w, h, &err);
+        if (g)
+            game_start(g, pos);
+    } else {
+        g = game_new_for_position(variant, position, pos, &err);
+        if (g && opts->size && (g->width != w || g->height != h)) {
+            int gw = g->width, gh = g->height;
+            game_free(g);
+            cli_fail(command, EXIT_USAGE, "--size %s does not match the position's %dx%d board", opts->size, gw, gh);
+        }
+    }
+    if (!g)
+        cli_fail(command, EXIT_USAGE, "%s", err.msg);
+    return g;
+}

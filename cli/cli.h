@@ -1,0 +1,55 @@
+/*
+ * cli.h - what the subcommands of `leuctra` share: the command table, option reading, opening
+ * the game and position that --variant/--size/--position describe, and failing with one line.
+ */
+#ifndef LEUCTRA_CLI_H
+#define LEUCTRA_CLI_H
+
+#include "core/game.h"
+
+#include <stdbool.h>
+
+enum { EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);   /* argv[0] is the subcommand name */
+    const char *summary;
+    const char *usage;                   /* full --help text, with an example */
+} Command;
+
+/* The options every game-facing subcommand takes. */
+typedef struct {
+    const char *variant;    /* default "epaminondas" */
+    const char *position;   /* default "start" */
+    const char *size;       /* NULL: the variant's default board */
+} GameOptions;
+
+typedef struct {
+    int argc;
+    char **argv;
+    int index;              /* next argument to read */
+    const char *command;
+} ArgReader;
+
+/* Prints "leuctra CMD: message" on stderr and exits with `status`. */
+_Noreturn void cli_fail(const char *command, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* True when the argument at the reader is `name` (a long option); its value, for options that
+ * take one, comes from "--name=value" or the next argument. */
+bool arg_flag(ArgReader *r, const char *name);
+bool arg_value(ArgReader *r, const char *name, const char **value);
+/* Reads --variant, --position and --size; true if it consumed an argument. */
+bool arg_game_option(ArgReader *r, GameOptions *opts);
+/* Handles --help for `cmd` (prints its usage, exits 0) and rejects any other option. */
+void arg_common(ArgReader *r, const Command *cmd);
+long arg_integer(const char *command, const char *option, const char *text, long min, long max);
+
+/* Builds the game and position; on bad input prints the error and exits 2. */
+Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos);
+
+/* One per subcommand file (cli/cmd_*.c); main.c lists them. */
+extern const Command command_moves, command_perft, command_status, command_apply, command_show;
+
+#endif

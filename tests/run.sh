@@ -1,0 +1,20 @@
+#!/bin/sh
+# run.sh - runs the unit tests ($UNIT) and the command-line tests (tests/cli_test.sh against
+# $LEUCTRA), then prints the combined "N passed, N failed" line that CI reads.
+set -u
+: "${UNIT:?set UNIT to the unit-test binary}" "${LEUCTRA:?set LEUCTRA to the leuctra binary}"
+here=$(cd "$(dirname "$0")" && pwd)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+"$UNIT" 2>&1 | tee "$log" || status=1
+LEUCTRA="$LEUCTRA" sh "$here/cli_test.sh" 2>&1 | tee -a "$log" || status=1
+passed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{p += $1} END {print p + 0}')
+failed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{f += $3} END {print f + 0}')
+runs=$(grep -cE '^[0-9]+ passed, [0-9]+ failed' "$log")
+if [ "$runs" -lt 2 ]; then
+    echo "a test runner stopped before its summary line" >&2
+    failed=$((failed + 1))
+fi
+echo "total: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$status" -eq 0 ]
