@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const Command *const commands[] = {
-    &command_moves, &command_perft, &command_status, &command_apply, &command_show,
+    &command_moves, &command_perft, &command_status, &command_apply, &command_show, &command_bench,
 };
 enum { NUM_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -39,6 +39,13 @@ typedef struct { char msg[ERROR_LEN]; } Error;
 
 typedef struct Game Game;
 
+typedef struct {
+    GameStatus status;      /* STATUS_DRAW when the ply limit ran out first */
+    int plies;
+} PlayoutResult;
+
+typedef struct Rng Rng;
+
 typedef struct GameOps {
     void (*start)(const Game *, Position *);
     bool (*parse_position)(const Game *, const char *text, Position *, Error *);
@@ -55,6 +62,8 @@ typedef struct GameOps {
     void (*format_move)(const Game *, const Position *, Move, char *buf, size_t len);
     bool (*parse_move)(const Game *, const Position *, const char *text, Move *, Error *);
     uint64_t (*perft)(const Game *, const Position *, int depth);
+    /* Optional fast uniformly random playout (NULL: core/playout.c lists moves each ply). */
+    PlayoutResult (*playout)(const Game *, Position *, Rng *, int max_plies);
     /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (white/black tower). */
     char (*square)(const Game *, const Position *, int file, int rank);
 } GameOps;

@@ -166,5 +166,6 @@ const GameOps phalanx_ops = {
     .format_move = phalanx_format_move,
     .parse_move = phalanx_parse_move,
     .perft = ops_perft,
+    .playout = phalanx_playout,
     .square = ops_square,
 };

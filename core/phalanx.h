@@ -84,10 +84,20 @@ bool is_tower(const PhalanxTables *t, int colour, int sq);
 /* phalanx_movegen.c */
 int phalanx_gen(const PhalanxTables *t, const PhalanxPos *p, Move *moves);
 int phalanx_count(const PhalanxTables *t, const PhalanxPos *p);
+/* The moves along line l for colour us (both directions; upwards first), rules not applied. */
+int phalanx_gen_line(const PhalanxTables *t, const PhalanxPos *p, int us, int l, Move *out);
 GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p);
+bool wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p);
+bool must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p);
+bool symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p);
+/* Any of the three: the side to move has won, or must answer, or the symmetry rule may bite. */
+bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p);
 /* Why the rules forbid a move the lines allow (symmetry, answering), or NULL if they do not. */
 const char *phalanx_forbidden_reason(const PhalanxTables *t, const PhalanxPos *p, Move m);
 uint64_t phalanx_perft(const PhalanxTables *t, PhalanxPos *p, int depth);
+
+/* phalanx_playout.c */
+PlayoutResult phalanx_playout(const Game *g, Position *pos, Rng *rng, int max_plies);
 
 /* phalanx_notation.c */
 bool phalanx_parse_position(const Game *g, const char *text, Position *pos, Error *err);

@@ -11,80 +11,9 @@
  *     that is min(k, e) plain moves;
  *   - it strikes the enemy run with j = e + 1 when k >= e + 1 and k > m: L - max(e, m) moves.
  */
-#include "phalanx.h"
+#include "phalanx_lines.h"
 
 #include <string.h>
-
-/* The masks of one line as seen by the side to move. */
-typedef struct {
-    uint32_t own;       /* movable own stones (Crossings towers never move) */
-    uint32_t empty;     /* squares a group may enter */
-    uint32_t enemy;     /* every enemy stone: all count in the length of a struck run */
-    uint32_t target;    /* enemy stones that may be struck (Crossings towers may not) */
-} Line;
-
-static inline Line line_view(const PhalanxTables *t, const PhalanxPos *p, int us, int l)
-{
-    uint32_t own = p->lines[us][l], enemy = p->lines[!us][l];
-    Line v = {own & ~(uint32_t)t->towers[us][l], t->valid[l] & ~(own | enemy), enemy,
-              enemy & ~(uint32_t)t->towers[!us][l]};
-    return v;
-}
-
-/* sum over k = 1..L of min(k, e): the plain moves of one front. */
-static inline int plain_moves(int L, int e)
-{
-    return L <= e ? L * (L + 1) / 2 : e * (e + 1) / 2 + (L - e) * e;
-}
-
-static inline int capture_moves(int L, int e, int m)
-{
-    int need = e > m ? e : m;
-    return L > need ? L - need : 0;
-}
-
-/* Runs measured from bit i of a line towards higher bits ("ahead") or lower bits ("behind").
- * Masks hold at most 16 bits, so the complemented words always contain a zero to stop at. */
-static inline int run_above(uint32_t mask, int i) { return __builtin_ctz(~(mask >> i)); }
-static inline int run_below(uint32_t mask, int i) { return __builtin_clz(~((mask << 16) << (15 - i))); }
-
-static inline int count_up(Line v)
-{
-    int n = 0;
-    for (uint32_t fronts = v.own & ~(v.own >> 1); fronts; fronts &= fronts - 1) {
-        int i = __builtin_ctz(fronts);
-        int L = run_below(v.own, i);
-        int e = run_above(v.empty, i + 1);
-        int s = i + 1 + e;
-        n += plain_moves(L, e);
-        if (v.target >> s & 1)
-            n += capture_moves(L, e, run_above(v.enemy, s));
-    }
-    return n;
-}
-
-static inline int count_down(Line v)
-{
-    int n = 0;
-    for (uint32_t fronts = v.own & ~(v.own << 1); fronts; fronts &= fronts - 1) {
-        int i = __builtin_ctz(fronts);
-        int L = run_above(v.own, i);
-        int e = i > 0 ? run_below(v.empty, i - 1) : 0;
-        int s = i - 1 - e;
-        n += plain_moves(L, e);
-        if (s >= 0 && (v.target >> s & 1))
-            n += capture_moves(L, e, run_below(v.enemy, s));
-    }
-    return n;
-}
-
-static inline int count_line(const PhalanxTables *t, const PhalanxPos *p, int us, int l)
-{
-    if (!p->lines[us][l])
-        return 0;
-    Line v = line_view(t, p, us, l);
-    return count_up(v) + count_down(v);
-}
 
 /* Every move the lines allow, before the rules that forbid some of them. */
 static int count_raw(const PhalanxTables *t, const PhalanxPos *p)
@@ -93,23 +22,6 @@ static int count_raw(const PhalanxTables *t, const PhalanxPos *p)
     for (int a = 0; a < t->num_active; a++)
         n += count_line(t, p, p->side, t->active[a]);
     return n;
-}
-
-/* Square of bit b of line l, and the direction "up" the line (towards higher bits). */
-static inline int line_square(int l, int b)
-{
-    if (l < COL0)
-        return make_sq(b, l - ROW0);
-    if (l < DIAG0)
-        return make_sq(l - COL0, b);
-    if (l < ANTI0)
-        return make_sq(b + (l - DIAG0) - 15, b);
-    return make_sq((l - ANTI0) - b, b);
-}
-
-static inline int line_up_dir(int l)
-{
-    return l < COL0 ? DIR_E : l < DIAG0 ? DIR_N : l < ANTI0 ? DIR_NE : DIR_NW;
 }
 
 /* Lists the moves of one front: bit `front` with run L behind it, e empties and (if m >= 0) a
@@ -144,6 +56,11 @@ static int gen_line(Line v, int l, Move *out)
     return n;
 }
 
+int phalanx_gen_line(const PhalanxTables *t, const PhalanxPos *p, int us, int l, Move *out)
+{
+    return gen_line(line_view(t, p, us, l), l, out);
+}
+
 static int gen_raw(const PhalanxTables *t, const PhalanxPos *p, Move *moves)
 {
     int us = p->side, n = 0;
@@ -157,7 +74,7 @@ static int gen_raw(const PhalanxTables *t, const PhalanxPos *p, Move *moves)
 
 /* --- the rules that forbid moves ------------------------------------------------------------ */
 
-static bool wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p)
+bool wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p)
 {
     int us = p->side;
     return !t->crossings &&
@@ -175,14 +92,14 @@ static bool reaches_far_rank(const PhalanxTables *t, int us, Move m)
 
 /* The symmetry rule can only bite when the move evens the home-rank counts: the opponent is one
  * stone ahead on the mover's home rank, and a symmetric position needs equal counts. */
-static bool symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p)
+bool symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p)
 {
     int us = p->side;
     return !t->crossings && t->obstacles_mirror &&
            home_rank_count(p, us, t->far_rank[us]) + 1 == home_rank_count(p, !us, t->far_rank[!us]);
 }
 
-static bool must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p)
+bool must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p)
 {
     int us = p->side;
     return t->crossings &&
@@ -245,36 +162,7 @@ GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
 
 /* --- perft ------------------------------------------------------------------------------------ */
 
-typedef struct { uint64_t bits[2]; } LineSet;
-
-static inline void lineset_add(LineSet *s, int l) { s->bits[l >> 6] |= 1ull << (l & 63); }
-
-static void add_square_lines(LineSet *s, int sq)
-{
-    int f = sq_file(sq), r = sq_rank(sq);
-    lineset_add(s, ROW0 + r);
-    lineset_add(s, COL0 + f);
-    lineset_add(s, DIAG0 + f - r + 15);
-    lineset_add(s, ANTI0 + f + r);
-}
-
-/* The lines whose masks a move changed: those through the squares its group left and entered,
- * and through the stones it captured. */
-static LineSet changed_lines(Move m, int captured)
-{
-    LineSet s = {{0, 0}};
-    int step = dir_rank[move_dir(m)] * 16 + dir_file[move_dir(m)];
-    int rear = move_rear(m), k = move_group(m), j = move_dist(m);
-    for (int i = 0; i < j; i++) {
-        add_square_lines(&s, rear + i * step);
-        add_square_lines(&s, rear + (k + i) * step);
-    }
-    for (int i = 1; i < captured; i++)
-        add_square_lines(&s, rear + (k + j - 1 + i) * step);
-    return s;
-}
-
-static bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
+bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
 {
     return wins_at_turn_start(t, p) || must_answer_crossing(t, p) || symmetry_rule_applies(t, p);
 }

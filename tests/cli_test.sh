@@ -1,3 +1,536 @@
 #!/bin/sh
-# cli_test.sh - placeholder until the command-line tests land.
-echo "0 passed, 0 failed"
+# cli_test.sh - tests of the `leuctra` command as scripts use it: the moves, perft, status, apply
+# and show subcommands, their --help, and the rule that bad input of any kind ends with exit
+# status 2, exactly one line on stderr and nothing on stdout.
+#
+#   LEUCTRA=build/leuctra sh tests/cli_test.sh
+#
+# Prints one line per failed check (what was expected, what came) and ends with the line
+# "N passed, N failed"; exits non-zero if any check failed.  LEUCTRA_QUICK=1 (the sanitizer
+# build) skips the slowest perft depths and nothing else.
+set -u
+: "${LEUCTRA:?set LEUCTRA to the leuctra binary}"
+L=$LEUCTRA
+QUICK=0
+case "${LEUCTRA_QUICK:-}" in '' | 0) ;; *) QUICK=1 ;; esac
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+err=$tmp/err
+passed=0
+failed=0
+rc=0
+
+NL='
+'
+START_14x12='BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w'
+START_8x8='BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w'
+START_REVERSI='8/8/8/3WB3/3BW3/8/8/8 b'
+OBSTACLES='BBBBB/BBBBB/5/1x1x1/5/WWWWW/WWWWW w'
+TOWERS='W7/B7/B7/8/3W4/8/8/7B w'
+REVERSI_PASS='8/8/8/8/8/8/8/WB6 b'
+REVERSI_DRAW='WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB b'
+REVERSI_WHITE='WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB w'
+
+# --- helpers -----------------------------------------------------------------------------------
+
+# Text on one line, for failure reports.
+oneline() { printf '%s' "$1" | tr '\n' '|' | cut -c1-300; }
+file_oneline() { tr '\n' '|' <"$1" | cut -c1-300; }
+cmdline() {
+    s="leuctra"
+    for a in "$@"; do s="$s '$a'"; done
+    oneline "$s"
+}
+
+pass() { passed=$((passed + 1)); }
+fail() {    # fail WHAT EXPECTED GOT
+    failed=$((failed + 1))
+    printf 'FAIL %s\n    expected: %s\n    got:      %s\n' "$1" "$(oneline "$2")" "$(oneline "$3")"
+}
+check() {   # check WHAT EXPECTED GOT
+    if [ "$2" = "$3" ]; then pass; else fail "$1" "$2" "$3"; fi
+}
+
+# Runs leuctra; stdout in $out, stderr in $err, exit status in $rc.
+run() { "$L" "$@" >"$out" 2>"$err"; rc=$?; }
+
+# Runs leuctra and requires exit 0 with nothing on stderr (one check, counted only on failure;
+# the caller counts the success with its own check).  Returns 1 after a failure.
+run_ok() {
+    run "$@"
+    if [ "$rc" -ne 0 ] || [ -s "$err" ]; then
+        fail "$(cmdline "$@")" "exit 0, nothing on stderr" "exit $rc, stderr: $(file_oneline "$err")"
+        return 1
+    fi
+    return 0
+}
+
+# expect_out EXPECTED ARGS...: the whole stdout.
+expect_out() {
+    want=$1; shift
+    run_ok "$@" || return 0
+    check "$(cmdline "$@")" "$want" "$(cat "$out")"
+}
+
+# expect_last EXPECTED ARGS...: the last line of stdout.
+expect_last() {
+    want=$1; shift
+    run_ok "$@" || return 0
+    check "$(cmdline "$@") (last line)" "$want" "$(tail -n 1 "$out")"
+}
+
+# expect_lines N ARGS...: the number of stdout lines.
+expect_lines() {
+    want=$1; shift
+    run_ok "$@" || return 0
+    check "$(cmdline "$@") (lines)" "$want" "$(awk 'END { print NR }' "$out")"
+}
+
+# expect_contains 'TEXT|TEXT|...' ARGS...: stdout holds every TEXT (fixed strings, '|'-separated).
+expect_contains() {
+    texts=$1; shift
+    run_ok "$@" || return 0
+    missing=""
+    old_ifs=$IFS
+    IFS='|'
+    for t in $texts; do
+        grep -qF -e "$t" "$out" || missing="$missing '$t'"
+    done
+    IFS=$old_ifs
+    if [ -z "$missing" ]; then pass; else
+        fail "$(cmdline "$@")" "output containing: $texts" "missing:$missing in: $(file_oneline "$out")"
+    fi
+}
+
+# expect_error KEYWORD ARGS...: exit status 2 (no crash), nothing on stdout, exactly one line on
+# stderr, and that line mentions KEYWORD (case-insensitive fixed string).
+expect_error() {
+    key=$1; shift
+    run "$@"
+    problems=""
+    [ "$rc" -ge 128 ] && problems="$problems crashed (signal $((rc - 128)));"
+    [ "$rc" -ne 2 ] && problems="$problems exit $rc;"
+    [ -s "$out" ] && problems="$problems stdout: $(file_oneline "$out");"
+    lines=$(awk 'END { print NR }' "$err")
+    [ "$lines" -ne 1 ] && problems="$problems $lines lines on stderr;"
+    grep -qiF -e "$key" "$err" || problems="$problems message lacks '$key';"
+    if [ -z "$problems" ]; then pass; else
+        fail "$(cmdline "$@")" "exit 2, no stdout, one stderr line mentioning '$key'" \
+            "$problems stderr: $(file_oneline "$err")"
+    fi
+}
+
+# get VAR ARGS...: runs leuctra, which must succeed, and sets VAR to its stdout (to "" and
+# returns 1 after a failure, which is counted).
+get() {
+    var=$1; shift
+    if run_ok "$@"; then
+        eval "$var=\$(cat \"\$out\")"
+    else
+        eval "$var="
+        return 1
+    fi
+}
+
+# --- moves ---------------------------------------------------------------------------------------
+
+section_moves() {
+    expect_lines 114 moves
+    expect_lines 114 moves --variant epaminondas --position "$START_14x12"
+    expect_lines 60 moves --size 8x8
+    expect_lines 60 moves --variant crossings
+    expect_lines 132 moves --size 16x16
+    expect_out "d3${NL}c4${NL}f5${NL}e6" moves --variant reversi
+    expect_out "pass" moves --variant reversi --position "$REVERSI_PASS"
+    expect_lines 29 moves --position "$OBSTACLES"
+    # Crossings, answering a crossing: only the moves that make a tower.
+    run_ok moves --variant crossings --position 'W7/8/8/8/8/8/B7/8 b' &&
+        check "crossings answering moves" "a2-a1 a2-b1" "$(sort "$out" | tr '\n' ' ' | sed 's/ $//')"
+    # Epaminondas symmetry rule: a4-a5 would leave the board mirror-symmetric.
+    run_ok moves --position '3/W2/3/3/B2 w' &&
+        check "symmetry rule removes a4-a5" "a4-a3 a4-b3 a4-b4 a4-b5" "$(sort "$out" | tr '\n' ' ' | sed 's/ $//')"
+    # Finished games list nothing.
+    expect_out "" moves --position 'W4/5/5/B4/5 w'
+    expect_out "" moves --position '5/5/5/5/5 w'
+    expect_out "" moves --variant crossings --position 'W7/8/8/8/8/B7/8/8 b'
+    expect_out "" moves --variant reversi --position "$REVERSI_DRAW"
+}
+
+# --- perft: RULES.md section 6 references ------------------------------------------------------
+
+# --divide: lines sum to the total, one per legal move, the same moves as `moves`, the same with
+# threads, and each count equals perft DEPTH-1 of the child that `apply` makes.
+divide_check() {    # divide_check DEPTH ARGS... (the game options)
+    depth=$1; shift
+    what="perft $depth --divide $*"
+    run_ok moves "$@" || return 0
+    sort "$out" >"$tmp/moves"
+    run_ok perft "$depth" --divide "$@" || return 0
+    cp "$out" "$tmp/divide"
+    total=$(tail -n 1 "$tmp/divide")
+    sed '$d' "$tmp/divide" >"$tmp/lines"
+    check "$what: sum of lines" "$total" "$(awk '{ s += $2 } END { print s + 0 }' "$tmp/lines")"
+    check "$what: moves listed" "$(cat "$tmp/moves")" "$(awk '{ print $1 }' "$tmp/lines" | sort)"
+    run_ok perft "$depth" --divide --threads 2 "$@" &&
+        check "$what --threads 2" "$(cat "$tmp/divide")" "$(cat "$out")"
+    n=$(awk 'END { print NR }' "$tmp/lines")
+    [ "$n" -gt 0 ] || return 0
+    for k in 1 $(((n + 1) / 2)) "$n"; do
+        line=$(sed -n "${k}p" "$tmp/lines")
+        move=${line% *}
+        count=${line#* }
+        get child apply "$@" "$move" || continue
+        # The child keeps the board and obstacles; only the variant goes along.
+        variant=epaminondas
+        prev=""
+        for a in "$@"; do
+            case "$prev" in --variant) variant=$a ;; esac
+            case "$a" in --variant=*) variant=${a#--variant=} ;; esac
+            prev=$a
+        done
+        run_ok perft $((depth - 1)) --variant "$variant" --position "$child" &&
+            check "$what: $move vs perft $((depth - 1)) of its child" "$count" "$(tail -n 1 "$out")"
+    done
+}
+
+section_perft() {
+    expect_last 1 perft 0
+    expect_last 114 perft 1
+    expect_last 12996 perft 2
+    expect_last 1787292 perft 3
+    [ "$QUICK" = 1 ] || expect_last 245799684 perft 4
+    expect_last 60 perft 1 --size 8x8
+    expect_last 3600 perft 2 --size 8x8
+    expect_last 269278 perft 3 --size 8x8
+    [ "$QUICK" = 1 ] || expect_last 20039444 perft 4 --size 8x8
+    expect_last 60 perft 1 --variant crossings
+    expect_last 3600 perft 2 --variant crossings
+    expect_last 269278 perft 3 --variant crossings
+    [ "$QUICK" = 1 ] || expect_last 20039500 perft 4 --variant crossings --size 8x8
+    d=0
+    for n in 4 12 56 244 1396 8200 55092 390216; do
+        d=$((d + 1))
+        [ "$QUICK" = 1 ] && [ "$d" -gt 6 ] && break
+        expect_last "$n" perft "$d" --variant reversi
+    done
+    # Two sides that cannot meet in two plies: perft 2 is the square of perft 1.
+    expect_last 17424 perft 2 --size 16x16
+    # A forced pass is a ply; a finished game has no leaves.
+    expect_last 1 perft 1 --variant reversi --position "$REVERSI_PASS"
+    expect_last 1 perft 2 --variant reversi --position "$REVERSI_PASS"
+    expect_last 0 perft 1 --variant reversi --position "$REVERSI_DRAW"
+    expect_last 1 perft 0 --variant reversi --position "$REVERSI_DRAW"
+    expect_last 0 perft 3 --position 'W4/5/5/B4/5 w'
+    expect_last 0 perft 2 --variant crossings --position 'W7/8/8/8/8/B7/8/8 b'
+    # Options in any order and in --name=value form.
+    expect_last 1787292 perft --threads=2 --variant=epaminondas 3
+    # The same count for any number of threads (the split into tasks starts at depth 4).
+    if [ "$QUICK" = 1 ]; then
+        expect_last 1787292 perft 3 --threads 2
+        expect_last 269278 perft 3 --variant crossings --threads 2
+    else
+        expect_last 245799684 perft 4 --threads 2
+        expect_last 20039500 perft 4 --variant crossings --threads 2
+        expect_last 20039444 perft 4 --size 8x8 --threads 3
+    fi
+    expect_last 8200 perft 6 --variant reversi --threads 2
+    expect_last 1396 perft 5 --variant reversi --threads 7
+
+    divide_check 3
+    divide_check 3 --size 8x8
+    divide_check 3 --variant crossings
+    divide_check 5 --variant reversi
+    divide_check 3 --position "$OBSTACLES"
+    divide_check 3 --variant crossings --position "$TOWERS"
+    divide_check 2 --position '3/B2/W2/W2/3 w'
+}
+
+# --- status --------------------------------------------------------------------------------------
+
+section_status() {
+    expect_out ongoing status
+    expect_out ongoing status --variant crossings
+    expect_out ongoing status --variant reversi
+    # Epaminondas: White reaches Black's home rank; Black either answers (ongoing) or fails, and
+    # White wins at the start of its turn.
+    get P apply --position '5/W4/5/4B/5 w' a4-a5
+    check "apply a4-a5" 'W4/5/5/4B/5 b' "$P"
+    expect_out ongoing status --position "$P"
+    get P apply --position "$P" e2-d2
+    check "apply e2-d2" 'W4/5/5/3B1/5 w' "$P"
+    expect_out white-wins status --position "$P"
+    get P apply --position 'W4/5/5/4B/5 b' e2-e1 && expect_out ongoing status --position "$P"
+    expect_out black-wins status --position '5/W4/5/5/B4 b'
+    expect_out black-wins status --position '5/5/5/5/5 w'
+    # Crossings: an unanswerable crossing loses; a side whose only stone is a tower has no move.
+    expect_out white-wins status --variant crossings --position 'W7/8/8/8/8/B7/8/8 b'
+    expect_out ongoing status --variant crossings --position 'W7/8/8/8/8/8/B7/8 b'
+    expect_out black-wins status --variant crossings --position 'W7/8/8/8/8/8/8/7B w'
+    # Reversi: full boards, and a board where neither side can place.
+    expect_out draw status --variant reversi --position "$REVERSI_DRAW"
+    expect_out white-wins status --variant reversi --position "$REVERSI_WHITE"
+    expect_out white-wins status --variant reversi --position '8/8/8/8/8/8/8/WWWW4 b'
+    expect_out black-wins status --variant reversi --position '8/8/8/8/8/8/8/BB6 w'
+    expect_out ongoing status --variant reversi --position "$REVERSI_PASS"
+}
+
+# --- apply ---------------------------------------------------------------------------------------
+
+# Chains: play a few plies picking moves from `moves`; apply of all of them equals apply of the
+# first followed by apply --position of the result with the rest, and the step-by-step result.
+chain_check() {     # chain_check NAME ARGS... (the game options)
+    name=$1; shift
+    get pos apply "$@" || return 0
+    moves=""
+    i=0
+    while [ "$i" -lt 6 ]; do
+        i=$((i + 1))
+        run_ok moves "$@" --position "$pos" || return 0
+        n=$(awk 'END { print NR }' "$out")
+        [ "$n" -gt 0 ] || break
+        m=$(sed -n "$(((i * 37) % n + 1))p" "$out")
+        moves="$moves $m"
+        get pos apply "$@" --position "$pos" "$m" || return 0
+    done
+    set -f
+    # shellcheck disable=SC2086
+    get whole apply "$@" $moves
+    first=${moves# }
+    first=${first%% *}
+    rest=${moves# }
+    rest=${rest#* }
+    get after_first apply "$@" "$first"
+    # shellcheck disable=SC2086
+    get chained apply "$@" --position "$after_first" $rest
+    set +f
+    check "$name: apply$moves, one call vs step by step" "$pos" "$whole"
+    check "$name: apply$moves, first then the rest" "$whole" "$chained"
+}
+
+section_apply() {
+    expect_out "$START_14x12" apply
+    expect_out "$START_8x8" apply --size 8x8
+    expect_out "$START_8x8" apply --variant crossings
+    expect_out "$START_REVERSI" apply --variant reversi
+    expect_out "$OBSTACLES" apply --position "$OBSTACLES"
+    expect_out "$TOWERS" apply --variant crossings --position "$TOWERS"
+    expect_out 'BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/W13/1WWWWWWWWWWWWW/WWWWWWWWWWWWWW b' apply a2-a3
+    expect_out '8/8/3B4/3BB3/3BW3/8/8/8 w' apply --variant reversi d3
+    expect_out '8/8/8/8/8/8/8/WB6 w' apply --variant reversi --position "$REVERSI_PASS" pass
+    expect_out '8/8/8/8/8/8/8/WWW5 b' apply --variant reversi --position "$REVERSI_PASS" pass c8
+    expect_out 'BBBBB/BBBBB/5/1x1x1/1W3/1WWWW/WWWWW b' apply --position "$OBSTACLES" a2-b3
+    expect_out '3/W2/W2/3/3 b' apply --position '3/B2/W2/W2/3 w' a2xa3
+    expect_out 'W7/8/8/8/8/8/8/B7 w' apply --variant crossings --position 'W7/8/8/8/8/8/B7/8 b' a2-a1
+
+    chain_check "epaminondas 14x12"
+    chain_check "epaminondas 8x8" --size 8x8
+    chain_check "crossings" --variant crossings
+    chain_check "reversi" --variant reversi
+    # The second move of a list is read on the position after the first.
+    expect_error "move 2" apply a2-a3 a2-a3
+}
+
+# --- show ----------------------------------------------------------------------------------------
+
+section_show() {
+    expect_contains " a b c d e f g h i j k l m n| 12 |  1 |to move: white|status: ongoing|legal moves: 114" show
+    expect_contains " a b c d e f g h|  8 |to move: black|status: ongoing|legal moves: 4" show --variant reversi
+    expect_contains " a b c d e f g h|  8  T |. t  1|to move: white" show --variant crossings --position "$TOWERS"
+    expect_contains " a b c d e|  7 | x |5x7" show --position "$OBSTACLES"
+    expect_contains "status: white-wins|to move: white" show --position 'W4/5/5/3B1/5 w'
+    expect_contains "to move: black|status: ongoing" show --position 'W4/5/5/4B/5 b'
+    expect_contains "status: draw" show --variant reversi --position "$REVERSI_DRAW"
+}
+
+# --- --size --------------------------------------------------------------------------------------
+
+section_size() {
+    expect_out "$START_8x8" apply --variant epaminondas --size 8x8
+    expect_out 'BBB/BBB/3/WWW/WWW w' apply --size 3x5
+    expect_out "$START_14x12" apply --variant crossings --size 14x12
+    expect_out ongoing status --size 16x16
+    expect_last 132 perft 1 --size 16x16 --variant crossings
+    expect_lines 29 moves --size 5x7 --position "$OBSTACLES"
+    expect_error "8x8" moves --variant reversi --size 10x10
+    expect_error "8x8" perft 1 --variant reversi --size 6x6
+    expect_error "does not match" moves --size 8x8 --position "$OBSTACLES"
+}
+
+# --- help ----------------------------------------------------------------------------------------
+
+section_help() {
+    run_ok --help && {
+        missing=""
+        for c in moves perft status apply show; do
+            grep -qE "^ +$c " "$out" || missing="$missing $c"
+        done
+        check "leuctra --help lists every subcommand" "" "$missing"
+    }
+    for c in moves perft status apply show; do
+        for h in --help -h; do
+            if run_ok "$c" "$h"; then
+                if grep -q "example" "$out" && grep -q "usage" "$out"; then pass; else
+                    fail "leuctra $c $h" "a usage with an example" "$(file_oneline "$out")"
+                fi
+            fi
+        done
+        # The example in the help runs as written.
+        ex=$(sed -n 's/^example: leuctra //p' "$out" | head -n 1 | sed 's/  *(.*$//')
+        eval "set -- $ex"
+        run "$@"
+        if [ "$rc" -eq 0 ] && [ -s "$out" ]; then pass; else
+            fail "the example of leuctra $c --help: leuctra $ex" "exit 0 and output" "exit $rc, stderr: $(file_oneline "$err")"
+        fi
+        case "$c" in perft) check "perft help example result" 245799684 "$(tail -n 1 "$out")" ;; esac
+    done
+    run_ok --version && check "leuctra --version" "leuctra " "$(cut -c1-8 "$out")"
+}
+
+# --- bad input: exit 2, one line on stderr, nothing on stdout -----------------------------------
+
+section_errors() {
+    # variant and size
+    expect_error "variant" moves --variant chess
+    expect_error "variant" perft 1 --variant ''
+    expect_error "variant" status --variant Reversi
+    expect_error "out of range" moves --size 2x8
+    expect_error "out of range" moves --size 8x4
+    expect_error "out of range" apply --size 17x8
+    expect_error "size" moves --size 8x
+    expect_error "size" show --size abc
+    expect_error "size" moves --size 8x8x8
+    # position strings, phalanx games
+    expect_error "character 'f'" moves --position foo
+    expect_error "empty" moves --position ''
+    expect_error "side to move" moves --position '5/5/5/5/5 x'
+    expect_error "side to move" moves --position '5/5/5/5/5'
+    expect_error "side to move" moves --position '5/5/5/5/5 w '
+    expect_error "field 5" status --position '5/5/5/5/4 w'
+    expect_error "field 5" status --position '5/5/5/5/6 w'
+    expect_error "leading zero" moves --position '05/5/5/5/5 w'
+    expect_error "more than 16" moves --position '17/17/17/17/17 w'
+    expect_error "more than 16 ranks" moves --position '3/3/3/3/3/3/3/3/3/3/3/3/3/3/3/3/3 w'
+    expect_error "5x4" moves --position '5/5/5/5 w'
+    expect_error "2x5" perft 1 --position 'WW/WW/WW/WW/WW w'
+    expect_error "field 3 is empty" apply --position '5/5//5/5/5 w'
+    expect_error "0x01" moves --position "$(printf 'B\001B/3/3/3/3 w')"
+    expect_error "character 'y'" moves --variant crossings --position "BBB/3/3/y2/WWW w"
+    expect_error "longer than" moves --position "$(printf '%05000d' 0) w"
+    # position strings, Reversi
+    expect_error "7 ranks" moves --variant reversi --position '8/8/8/3WB3/3BW3/8/8 b'
+    expect_error "more than 8 ranks" moves --variant reversi --position '8/8/8/3WB3/3BW3/8/8/8/8 b'
+    expect_error "rank 8" moves --variant reversi --position '8/8/8/3WB3/3BW3/8/8/7 b'
+    expect_error "obstacle" status --variant reversi --position '8/8/8/3Wx3/3BW3/8/8/8 b'
+    expect_error "after the side to move" apply --variant reversi --position '8/8/8/3WB3/3BW3/8/8/8 b extra'
+    expect_error "side to move" show --variant reversi --position '8/8/8/3WB3/3BW3/8/8/8 x'
+    expect_error "5 squares" moves --variant reversi --position '5/5/5/5/5 w'
+    # illegal moves, phalanx games
+    expect_error "nothing to capture" apply a1xa3
+    expect_error "captures" apply --position '3/B2/W2/W2/3 w' a2-a3
+    expect_error "too far" apply a2-a4
+    expect_error "no white stone" apply a3-a4
+    expect_error "black stone" apply h12-h11
+    expect_error "not on one line" apply a2-b4
+    expect_error "same square" apply a2-a2
+    expect_error "not on the 14x12 board" apply z2-z3
+    expect_error "expected" apply a2a3
+    expect_error "expected" apply ''
+    expect_error "expected" apply a2-a3333
+    expect_error "leave the board" apply b2-a2
+    expect_error "blocked by a black stone" apply --position 'B2/3/B2/W2/W2 w' a1-a3
+    expect_error "obstacle" apply --position "$OBSTACLES" b1-b3
+    expect_error "cannot capture" apply --position '3/B2/B2/W2/W2 w' a1xa2
+    expect_error "symmetry" apply --position '3/W2/3/3/B2 w' a4-a5
+    expect_error "game is over" apply --position 'W4/5/5/B4/5 w' e1-e2
+    expect_error "cannot be captured" apply --variant crossings --position 'W7/B7/B7/8/8/8/8/7B b' a6xa7
+    expect_error "never moves" apply --variant crossings --position "$TOWERS" a8-b8
+    expect_error "answered" apply --variant crossings --position 'W7/8/8/8/8/8/B7/8 b' a2-a3
+    # illegal moves, Reversi
+    expect_error "flips nothing" apply --variant reversi a1
+    expect_error "occupied" apply --variant reversi d4
+    expect_error "placement is available" apply --variant reversi pass
+    expect_error "not a square" apply --variant reversi d9
+    expect_error "not a square" apply --variant reversi D3
+    expect_error "not a square" apply --variant reversi passs
+    expect_error "game is over" apply --variant reversi --position "$REVERSI_DRAW" pass
+    expect_error "only move is pass" apply --variant reversi --position "$REVERSI_PASS" c8
+    # DEPTH and --threads
+    expect_error "DEPTH" perft
+    expect_error "DEPTH" perft x
+    expect_error "DEPTH" perft 65
+    expect_error "DEPTH" perft 1.5
+    expect_error "DEPTH" perft ''
+    expect_error "DEPTH" perft 99999999999999999999
+    expect_error "-1" perft -1
+    expect_error "'2'" perft 1 2
+    expect_error "--threads" perft 1 --threads 0
+    expect_error "--threads" perft 1 --threads x
+    # options
+    for c in moves status apply show; do
+        expect_error "unknown option '--bogus'" "$c" --bogus
+    done
+    expect_error "unknown option '--bogus'" perft 1 --bogus
+    expect_error "extra" moves extra
+    expect_error "extra" status --variant reversi extra
+    expect_error "--variant needs a value" moves --variant
+    expect_error "--position needs a value" status --position
+    expect_error "--size needs a value" show --size
+    expect_error "--threads needs a value" perft 1 --threads
+    expect_error "--variant needs a value" apply --variant
+    # subcommands
+    expect_error "unknown command 'bogus'" bogus
+    expect_error "unknown command" ''
+    run
+    if [ "$rc" -eq 2 ] && [ ! -s "$out" ] && [ -s "$err" ]; then pass; else
+        fail "leuctra (no subcommand)" "exit 2, usage on stderr only" "exit $rc, stdout: $(file_oneline "$out")"
+    fi
+    # A newline inside an argument must not split the message into two lines.
+    expect_error "move" apply "a2${NL}-a3"
+    expect_error "variant" moves --variant "chess${NL}x"
+    expect_error "size" moves --size "8x8${NL}"
+    expect_error "unknown option" moves "--bogus${NL}x"
+    expect_error "unknown command" "bogus${NL}x"
+    expect_error "DEPTH" perft "1${NL}x"
+}
+
+# --- running the sections ----------------------------------------------------------------------
+
+# Each section runs in its own subshell with its own files and counters; two workers share them
+# out so that the sanitizer build stays quick on two cores.  The logs print in section order.
+run_section() {
+    (
+        out=$tmp/$1.out
+        err=$tmp/$1.err
+        passed=0
+        failed=0
+        "section_$1"
+        echo "$passed $failed" >"$tmp/$1.count"
+    ) >"$tmp/$1.log" 2>&1
+}
+
+{ run_section perft; run_section apply; run_section moves; run_section size; } &
+worker=$!
+run_section errors
+run_section status
+run_section help
+run_section show
+wait "$worker"
+
+passed=0
+failed=0
+for s in moves perft status apply show size help errors; do
+    cat "$tmp/$s.log" 2>/dev/null
+    if [ -f "$tmp/$s.count" ]; then
+        read -r p f <"$tmp/$s.count"
+        passed=$((passed + p))
+        failed=$((failed + f))
+    else
+        echo "FAIL section $s stopped before its end"
+        failed=$((failed + 1))
+    fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

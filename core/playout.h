@@ -1,0 +1,15 @@
+/*
+ * playout.h - uniformly random games to the end: the rules' speed benchmark and the random
+ * playouts that search may use at its leaves.
+ */
+#ifndef LEUCTRA_PLAYOUT_H
+#define LEUCTRA_PLAYOUT_H
+
+#include "game.h"
+#include "rng.h"
+
+/* Plays random legal moves from *pos (changed in place) until the game ends or max_plies moves
+ * have been played.  `moves` is scratch space of MAX_MOVES entries. */
+PlayoutResult playout_random(const Game *g, Position *pos, Rng *rng, int max_plies, Move *moves);
+
+#endif
