@@ -14,7 +14,7 @@ OPT     ?= -O3
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2
 CFLAGS  ?=
 VERSION := 0.1.0
-CFLAGS  += -std=c11 -D_GNU_SOURCE -DLEUCTRA_VERSION=\"$(VERSION)\" $(OPT) $(ARCH) $(WARN) -fopenmp -g -MMD -MP
+override CFLAGS += -std=c11 -D_GNU_SOURCE -DLEUCTRA_VERSION=\"$(VERSION)\" $(OPT) $(ARCH) $(WARN) -fopenmp -g -MMD -MP
 LDLIBS  += -fopenmp -lz -lm
 PREFIX  ?= /usr/local
 BUILD   ?= build
@@ -27,6 +27,11 @@ TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/unit_main
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+# The shipped default weights, compiled into the library so an installed binary needs no data
+# files; data/weights.c parses this text with the same parser as any weights file.
+WEIGHTS_TXT := $(sort $(wildcard data/weights/*.txt))
+GEN_OBJ  := $(BUILD)/gen/default_weights.o
 
 LIB := $(BUILD)/libleuctra.a
 BIN := $(BUILD)/leuctra
@@ -43,7 +48,14 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I. -c $< -o $@
 
-$(LIB): $(LIB_OBJ)
+$(BUILD)/gen/default_weights.c: $(WEIGHTS_TXT) scripts/embed-weights.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-weights.sh $(WEIGHTS_TXT) >$@.tmp && mv $@.tmp $@
+
+$(GEN_OBJ): $(BUILD)/gen/default_weights.c
+	$(CC) $(CFLAGS) -I. -c $< -o $@
+
+$(LIB): $(LIB_OBJ) $(GEN_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -63,12 +75,15 @@ check: deps
 	LEUCTRA=build-san/leuctra UNIT=build-san/unit_tests LEUCTRA_QUICK=1 tests/run.sh
 	$(MAKE) fuzz
 
+# The committed seeds (tests/fuzz_corpus/seed_*) are copied into build-fuzz/corpus, where
+# libFuzzer adds what it finds; crash files land in build-fuzz/ too.
 FUZZ_SECONDS ?= 20
 fuzz:
-	@mkdir -p build-fuzz
-	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -fsanitize=fuzzer,address,undefined \
-	    tests/fuzz_parsers.c $(filter core/%,$(LIB_SRC)) -o build-fuzz/fuzz_parsers
-	build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 tests/fuzz_corpus
+	@mkdir -p build-fuzz/corpus
+	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -fsanitize=fuzzer,address,undefined -fopenmp \
+	    tests/fuzz_parsers.c $(filter core/%,$(LIB_SRC)) -lm -o build-fuzz/fuzz_parsers
+	cp tests/fuzz_corpus/seed_* build-fuzz/corpus/
+	build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=build-fuzz/ build-fuzz/corpus
 
 bench: deps $(BIN)
 	scripts/bench.sh $(BIN)
@@ -91,4 +106,4 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz build-pgo
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(GEN_OBJ:.o=.d)

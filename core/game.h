@@ -20,6 +20,9 @@
 typedef uint32_t Move;
 #define MOVE_NONE ((Move)0xFFFFFFFFu)
 
+/* The most evaluation features any game has (core/eval.h). */
+enum { MAX_FEATURES = 48 };
+
 /* An upper bound on the legal moves of any position of any game (phalanx.c explains the bound). */
 enum { MAX_MOVES = 8192 };
 
@@ -62,6 +65,14 @@ typedef struct GameOps {
     void (*format_move)(const Game *, const Position *, Move, char *buf, size_t len);
     bool (*parse_move)(const Game *, const Position *, const char *text, Move *, Error *);
     uint64_t (*perft)(const Game *, const Position *, int depth);
+    /* Evaluation features (core/eval.h): names, one-line descriptions, and the feature vector of
+     * a position from the side to move's point of view (own minus opponent where it applies). */
+    int num_features;
+    const char *const *feature_names;
+    const char *const *feature_help;
+    void (*features)(const Game *, const Position *, float *out);
+    /* Search priors: a non-negative score per legal move (any scale; search normalises). */
+    void (*move_priors)(const Game *, const Position *, const Move *moves, int n, float *out);
     /* Optional fast uniformly random playout (NULL: core/playout.c lists moves each ply). */
     PlayoutResult (*playout)(const Game *, Position *, Rng *, int max_plies);
     /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (white/black tower). */

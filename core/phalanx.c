@@ -166,6 +166,11 @@ const GameOps phalanx_ops = {
     .format_move = phalanx_format_move,
     .parse_move = phalanx_parse_move,
     .perft = ops_perft,
+    .num_features = PHALANX_NUM_FEATURES,
+    .feature_names = phalanx_feature_names,
+    .feature_help = phalanx_feature_help,
+    .features = phalanx_features,
+    .move_priors = phalanx_move_priors,
     .playout = phalanx_playout,
     .square = ops_square,
 };

@@ -105,6 +105,15 @@ void phalanx_format_position(const Game *g, const Position *pos, char *buf, size
 void phalanx_format_move(const Game *g, const Position *pos, Move m, char *buf, size_t len);
 bool phalanx_parse_move(const Game *g, const Position *pos, const char *text, Move *m, Error *err);
 
+/* phalanx_features.c: the evaluation features (docs/FEATURES.md) */
+enum { PHALANX_NUM_FEATURES = 18 };
+extern const char *const phalanx_feature_names[PHALANX_NUM_FEATURES];
+extern const char *const phalanx_feature_help[PHALANX_NUM_FEATURES];
+void phalanx_features(const Game *g, const Position *pos, float *out);
+
+/* phalanx_priors.c: heuristic move scores for search */
+void phalanx_move_priors(const Game *g, const Position *pos, const Move *moves, int n, float *out);
+
 /* phalanx.c */
 extern const GameOps phalanx_ops;
 

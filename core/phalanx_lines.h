@@ -64,6 +64,34 @@ static inline int front_down(Line v, int i)
     return (v.target << 1) >> (s + 1) & 1 ? plain + capture_moves(L, e, run_below(v.enemy, s)) : plain;
 }
 
+/* The whole shape of the front at bit i, for code that needs more than the move count (the
+ * evaluation features): L own stones behind it (itself included), e empty squares ahead, the
+ * square s just past them (-1 or 16+ when off the line), and m, the length of the enemy run from
+ * s when s holds a strikable stone, else -1. */
+typedef struct {
+    int L, e, s, m;
+} FrontShape;
+
+static inline FrontShape front_shape_up(Line v, int i)
+{
+    FrontShape f;
+    f.L = run_below(v.own, i);
+    f.e = run_above(v.empty, i + 1);
+    f.s = i + 1 + f.e;
+    f.m = v.target >> f.s & 1 ? run_above(v.enemy, f.s) : -1;
+    return f;
+}
+
+static inline FrontShape front_shape_down(Line v, int i)
+{
+    FrontShape f;
+    f.L = run_above(v.own, i);
+    f.e = run_below(v.empty, i - 1);
+    f.s = i - 1 - f.e;
+    f.m = (v.target << 1) >> (f.s + 1) & 1 ? run_below(v.enemy, f.s) : -1;
+    return f;
+}
+
 static inline int count_up(Line v)
 {
     int n = 0;

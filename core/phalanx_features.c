@@ -1,0 +1,249 @@
+/*
+ * phalanx_features.c - the evaluation features of Epaminondas and Crossings (docs/FEATURES.md):
+ * a fixed list of named numbers, each from the side to move's point of view and scaled to be of
+ * order one, that core/eval.c weighs into a win probability and the tuner fits.
+ *
+ * Cost is the design constraint: search evaluates every new leaf and the tuner extracts millions
+ * of positions, so the whole vector costs about one move count per side.  Everything comes from
+ * two passes:
+ *   - one walk over the fronts of every line for both colours (the same runs movegen counts),
+ *     which yields mobility, long moves, captures, the stones each side can strike and the
+ *     far-rank squares each side can reach this turn;
+ *   - one walk over the ranks for both colours, which yields material, the home-rank counts,
+ *     advancement, the attack zones and passed stones.
+ * The rules that forbid moves (symmetry, answering) are ignored: they bite in a handful of
+ * positions, and must_answer tells the evaluation when the answering rule is in force.
+ */
+#include "phalanx_lines.h"
+
+/* The feature order is the order of weights files; append, never reorder (docs/WEIGHTS.md). */
+enum {
+    F_MATERIAL,
+    F_MOBILITY,
+    F_LONG_MOVES,
+    F_CAPTURES,
+    F_TARGETS,
+    F_EXPOSED,
+    F_BEST_CAPTURE,
+    F_FAR_RANK,
+    F_ONE_FROM_FAR,
+    F_TWO_FROM_FAR,
+    F_ATTACK_ZONE,
+    F_REACH_NOW,
+    F_OPP_REACH,
+    F_MUST_ANSWER,
+    F_PASSED,
+    F_ADVANCEMENT,
+    F_PAIRS,
+    F_TRIPLES,
+    F_COUNT
+};
+_Static_assert((int)F_COUNT == (int)PHALANX_NUM_FEATURES, "phalanx.h must agree on the feature count");
+_Static_assert((int)F_COUNT <= (int)MAX_FEATURES, "MAX_FEATURES too small");
+
+const char *const phalanx_feature_names[PHALANX_NUM_FEATURES] = {
+    "material", "mobility", "long_moves", "captures", "targets", "exposed", "best_capture",
+    "far_rank", "one_from_far", "two_from_far", "attack_zone", "reach_now", "opp_reach",
+    "must_answer", "passed", "advancement", "pairs", "triples",
+};
+
+const char *const phalanx_feature_help[PHALANX_NUM_FEATURES] = {
+    "stones, own minus opponent, / (2 x width)",
+    "moves (symmetry and answering rules ignored), own minus opponent, / (8 x width)",
+    "moves of distance 2 or more, own minus opponent, / (4 x width)",
+    "capturing moves, own minus opponent, / width",
+    "enemy stones some capture of ours would remove this turn, / width",
+    "own stones some capture of the opponent's would remove, / width",
+    "stones the biggest capture of ours removes, / 4",
+    "stones on the opponent's home rank (Crossings: towers), own minus opponent",
+    "stones one rank short of the opponent's home rank, own minus opponent, / 2",
+    "stones two ranks short of the opponent's home rank, own minus opponent, / 4",
+    "(own stones - enemy stones) in the enemy's three home ranks, minus the same for ours, / width",
+    "1 if a move of ours lands on the opponent's home rank this turn, else 0",
+    "squares of our home rank the opponent could land on next turn, / 2",
+    "1 if the opponent has more stones on our home rank than we on theirs (we must answer)",
+    "stones with no enemy ahead on their file or the files beside it, own minus opponent, / width",
+    "mean ranks advanced from the own home rank, own minus opponent, / (height - 1)",
+    "adjacent own pairs along rows, files and diagonals, own minus opponent, / (4 x width)",
+    "own runs of three along any line (counted per window), own minus opponent, / (4 x width)",
+};
+
+/* --- the line pass ------------------------------------------------------------------------ */
+
+/* What the fronts of one colour add up to over all lines. */
+typedef struct {
+    int moves, long_moves, captures, best_capture, pairs, triples;
+    uint32_t reach;         /* files of the far rank that one of its moves lands on */
+    uint64_t struck[4];     /* enemy squares (rank * 16 + file) some capture would remove */
+} LineTotals;
+
+static void mark_square(uint64_t set[4], int sq) { set[sq >> 6] |= 1ull << (sq & 63); }
+
+/* Records the enemy stones a capture from square bit s removes: the whole run of m (Epaminondas)
+ * or the struck stone alone (Crossings).  `step` is +1 up the line, -1 down. */
+static void mark_struck(LineTotals *tot, int l, int s, int step, int m, bool crossings)
+{
+    int n = crossings ? 1 : m;
+    for (int q = 0; q < n; q++)
+        mark_square(tot->struck, line_square(l, s + q * step));
+}
+
+/* Adds one front's moves.  `forward` says whether the front faces the colour's far rank (a file
+ * or diagonal, looking towards it), `far_bit` is that rank's bit on the line, `step` +1 or -1. */
+static void add_front(LineTotals *tot, FrontShape f, int l, int i, int step, bool forward,
+                      int far_bit, bool crossings)
+{
+    int plain = (int)plain_moves((unsigned)f.L, (unsigned)f.e);
+    int captures = f.m >= 0 ? capture_moves(f.L, f.e, f.m) : 0;
+    tot->moves += plain + captures;
+    /* every k has one plain move with j = 1 when e > 0; the rest go 2 or more */
+    tot->long_moves += plain - (f.e ? f.L : 0) + (f.e ? captures : 0);
+    if (captures) {
+        tot->captures += captures;
+        int removed = crossings ? 1 : f.m;
+        tot->best_capture = removed > tot->best_capture ? removed : tot->best_capture;
+        mark_struck(tot, l, f.s, step, f.m, crossings);
+    }
+    if (forward) {
+        int d = (far_bit - i) * step;   /* squares from the front to the far rank */
+        bool plain_reach = d >= 1 && d <= f.L && d <= f.e;
+        if (plain_reach || (captures && f.s == far_bit))
+            tot->reach |= 1u << sq_file(line_square(l, far_bit));
+    }
+}
+
+static void scan_line(LineTotals *tot, const PhalanxTables *t, const PhalanxPos *p, int c, int l)
+{
+    uint32_t mine = p->lines[c][l];
+    tot->pairs += __builtin_popcount(mine & mine >> 1);
+    tot->triples += __builtin_popcount(mine & mine >> 1 & mine >> 2);
+    Line v = line_view(t, p, c, l);
+    /* files and diagonals run with the rank: up faces White's far rank, down faces Black's */
+    bool along_ranks = l >= COL0;
+    int far_bit = t->far_rank[c];
+    for (uint32_t fr = v.own & ~(v.own >> 1); fr; fr &= fr - 1) {
+        int i = __builtin_ctz(fr);
+        add_front(tot, front_shape_up(v, i), l, i, 1, along_ranks && c == WHITE, far_bit, t->crossings);
+    }
+    for (uint32_t fr = v.own & ~(v.own << 1); fr; fr &= fr - 1) {
+        int i = __builtin_ctz(fr);
+        add_front(tot, front_shape_down(v, i), l, i, -1, along_ranks && c == BLACK, far_bit, t->crossings);
+    }
+}
+
+static void scan_lines(const PhalanxTables *t, const PhalanxPos *p, LineTotals tot[2])
+{
+    for (int a = 0; a < t->num_active; a++) {
+        int l = t->active[a];
+        for (int c = 0; c < 2; c++)
+            if (p->lines[c][l])
+                scan_line(&tot[c], t, p, c, l);
+    }
+}
+
+static int set_count(const uint64_t set[4])
+{
+    return __builtin_popcountll(set[0]) + __builtin_popcountll(set[1]) + __builtin_popcountll(set[2]) +
+           __builtin_popcountll(set[3]);
+}
+
+/* --- the rank pass ------------------------------------------------------------------------- */
+
+typedef struct {
+    int stones, progress;   /* progress: ranks advanced from the home rank, summed */
+    int near_far[3];        /* stones 0, 1, 2 ranks short of the far rank */
+    int in_enemy_zone;      /* stones in the three ranks nearest the far rank */
+    int in_home_zone;       /* stones in the three ranks nearest the own home rank */
+    int passed;
+} RankTotals;
+
+static int rank_stones(const PhalanxPos *p, int c, int r) { return __builtin_popcount(p->lines[c][ROW0 + r]); }
+
+/* Ranks r counted from colour c's home rank (0) towards its far rank. */
+static int rank_from_home(const PhalanxTables *t, int c, int r) { return c == WHITE ? r : t->height - 1 - r; }
+
+static void scan_ranks_of(const PhalanxTables *t, const PhalanxPos *p, int c, RankTotals *rt)
+{
+    int h = t->height;
+    for (int r = 0; r < h; r++) {
+        int n = rank_stones(p, c, r), from_home = rank_from_home(t, c, r), to_far = h - 1 - from_home;
+        rt->stones += n;
+        rt->progress += n * from_home;
+        if (to_far < 3) {
+            rt->near_far[to_far] += n;
+            rt->in_enemy_zone += n;
+        }
+        if (from_home < 3)
+            rt->in_home_zone += n;
+    }
+}
+
+/* Passed stones: walking from colour c's far rank back home, `ahead` holds the enemy stones of
+ * the ranks already passed, spread one file each way. */
+static int passed_stones(const PhalanxTables *t, const PhalanxPos *p, int c)
+{
+    uint32_t ahead = 0;
+    int n = 0;
+    for (int k = t->height - 1; k >= 0; k--) {
+        int r = c == WHITE ? k : t->height - 1 - k;
+        uint32_t row = p->lines[c][ROW0 + r];
+        n += __builtin_popcount(row & ~(ahead | ahead << 1 | ahead >> 1));
+        ahead |= p->lines[!c][ROW0 + r];
+    }
+    return n;
+}
+
+static void scan_ranks(const PhalanxTables *t, const PhalanxPos *p, RankTotals rt[2])
+{
+    for (int c = 0; c < 2; c++) {
+        rt[c] = (RankTotals){0};
+        scan_ranks_of(t, p, c, &rt[c]);
+        rt[c].passed = passed_stones(t, p, c);
+    }
+}
+
+static float mean_progress(const RankTotals *rt) { return rt->stones ? (float)rt->progress / (float)rt->stones : 0.0f; }
+
+/* --- the vector ------------------------------------------------------------------------------ */
+
+static void fill_line_features(const LineTotals *us, const LineTotals *them, float width, float *out)
+{
+    out[F_MOBILITY] = (float)(us->moves - them->moves) / (8 * width);
+    out[F_LONG_MOVES] = (float)(us->long_moves - them->long_moves) / (4 * width);
+    out[F_CAPTURES] = (float)(us->captures - them->captures) / width;
+    out[F_TARGETS] = (float)set_count(us->struck) / width;
+    out[F_EXPOSED] = (float)set_count(them->struck) / width;
+    out[F_BEST_CAPTURE] = (float)us->best_capture / 4;
+    out[F_REACH_NOW] = us->reach ? 1.0f : 0.0f;
+    out[F_OPP_REACH] = (float)__builtin_popcount(them->reach) / 2;
+    out[F_PAIRS] = (float)(us->pairs - them->pairs) / (4 * width);
+    out[F_TRIPLES] = (float)(us->triples - them->triples) / (4 * width);
+}
+
+static void fill_rank_features(const RankTotals *us, const RankTotals *them, float width, float height,
+                               float *out)
+{
+    out[F_MATERIAL] = (float)(us->stones - them->stones) / (2 * width);
+    out[F_FAR_RANK] = (float)(us->near_far[0] - them->near_far[0]);
+    out[F_ONE_FROM_FAR] = (float)(us->near_far[1] - them->near_far[1]) / 2;
+    out[F_TWO_FROM_FAR] = (float)(us->near_far[2] - them->near_far[2]) / 4;
+    /* their home zone is our enemy zone: attackers there against its defenders, both ways */
+    int our_attack = us->in_enemy_zone - them->in_home_zone, their_attack = them->in_enemy_zone - us->in_home_zone;
+    out[F_ATTACK_ZONE] = (float)(our_attack - their_attack) / width;
+    out[F_MUST_ANSWER] = them->near_far[0] > us->near_far[0] ? 1.0f : 0.0f;
+    out[F_PASSED] = (float)(us->passed - them->passed) / width;
+    out[F_ADVANCEMENT] = (mean_progress(us) - mean_progress(them)) / (height - 1);
+}
+
+void phalanx_features(const Game *g, const Position *pos, float *out)
+{
+    const PhalanxTables *t = tables_of(g);
+    const PhalanxPos *p = cpos_of(pos);
+    LineTotals lt[2] = {{0}, {0}};
+    RankTotals rt[2];
+    scan_lines(t, p, lt);
+    scan_ranks(t, p, rt);
+    int us = p->side;
+    fill_line_features(&lt[us], &lt[!us], (float)t->width, out);
+    fill_rank_features(&rt[us], &rt[!us], (float)t->width, (float)t->height, out);
+}

@@ -1,0 +1,152 @@
+/*
+ * reversi.h - internals shared by the Reversi files: the Board (two bitboards relative to the
+ * mover), the bit helpers, and the shift-based mobility and flip fills.  Nothing outside
+ * core/reversi*.c includes this; everyone else goes through game.h.
+ *
+ * Board layout: square (row, col) is bit row * 8 + col, where row 0 is Othello row 1 (the first
+ * rank of the position string) and col 0 is file a.  So a1 is bit 0, h1 bit 7, a8 bit 56: a
+ * position string reads in bit order, and a Move (the square index) needs no conversion.
+ *
+ * Everything here is static inline: the perft loop and the evaluation inline the fills, so the
+ * split into files costs no calls.
+ */
+#ifndef LEUCTRA_REVERSI_H
+#define LEUCTRA_REVERSI_H
+
+#include "game.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- representation */
+
+enum { BOARD_SIDE = 8, SQUARES = 64 };
+
+/* The one move that is not a square. */
+#define MOVE_PASS ((Move)SQUARES)
+
+/* Discs of the two sides, relative to the mover.  No padding, so two equal positions have equal
+ * bytes (tests compare positions with memcmp). */
+typedef struct {
+    uint64_t own;       /* discs of the side to move */
+    uint64_t opp;       /* discs of the other side */
+    uint64_t hash;      /* Zobrist hash, kept up to date by make/unmake */
+    uint32_t side;      /* WHITE or BLACK: the colour of `own` */
+    uint32_t zero;      /* always 0 */
+} Board;
+
+static_assert(sizeof(Board) == 32, "Board has no padding");
+static_assert(sizeof(Board) <= sizeof(Position), "Board fits in Position");
+
+/* Positions live in Position's bytes; copying in and out with memcpy keeps the code free of
+ * aliasing questions and compiles to a couple of register moves. */
+static inline Board load_board(const Position *p)
+{
+    Board b;
+    memcpy(&b, p->bytes, sizeof b);
+    return b;
+}
+
+static inline void store_board(Position *p, const Board *b)
+{
+    memcpy(p->bytes, b, sizeof *b);
+}
+
+static inline int popcount64(uint64_t x)
+{
+    return __builtin_popcountll(x);
+}
+
+static inline int lowest_square(uint64_t x)
+{
+    return __builtin_ctzll(x);
+}
+
+static inline uint64_t white_discs(const Board *b)
+{
+    return b->side == WHITE ? b->own : b->opp;
+}
+
+static inline uint64_t black_discs(const Board *b)
+{
+    return b->side == BLACK ? b->own : b->opp;
+}
+
+/* ---------------------------------------------------------------- mobility and flips */
+
+typedef uint64_t U64x4 __attribute__((vector_size(32)));
+
+/* Squares of files b..g: a run of discs that moves sideways must stay inside them, or a shift by
+ * 1, 7 or 9 would wrap from one edge of the board to the other. */
+#define INNER_FILES 0x7E7E7E7E7E7E7E7Eull
+
+/*
+ * The four directions that go up in bit index (east +1, south-west +7, south +8, south-east +9)
+ * are shifted left, their opposites right.  `lanes` holds the opponent discs a run may cross in
+ * each direction; `pairs` the squares whose predecessor is also such a disc, which lets the fill
+ * double its step (Kogge-Stone): runs of 1, 2, 4, then 6 discs, the longest a board has.
+ * These are macros rather than functions so that no vector crosses a call (GCC warns when a
+ * 32-byte vector is passed by value in a build without AVX).
+ */
+#define DIR_SHIFT ((U64x4){1, 7, 8, 9})
+#define DIR_SHIFT2 ((U64x4){2, 14, 16, 18})
+
+#define LANES_OF(opp_) ((U64x4){(opp_) & INNER_FILES, (opp_) & INNER_FILES, (opp_), (opp_) & INNER_FILES})
+
+#define FILL_UP(run_, lanes_, pairs_)                                                \
+    do {                                                                             \
+        (run_) |= (lanes_) & ((run_) << DIR_SHIFT);                                  \
+        (run_) |= (pairs_) & ((run_) << DIR_SHIFT2);                                 \
+        (run_) |= (pairs_) & ((run_) << DIR_SHIFT2);                                 \
+    } while (0)
+
+#define FILL_DOWN(run_, lanes_, pairs_)                                              \
+    do {                                                                             \
+        (run_) |= (lanes_) & ((run_) >> DIR_SHIFT);                                  \
+        (run_) |= (pairs_) & ((run_) >> DIR_SHIFT2);                                 \
+        (run_) |= (pairs_) & ((run_) >> DIR_SHIFT2);                                 \
+    } while (0)
+
+/* Empty squares where `own` may place: the square just past a run of `opp` discs that starts
+ * next to an own disc. */
+static inline uint64_t legal_squares(uint64_t own, uint64_t opp)
+{
+    const U64x4 lanes = LANES_OF(opp);
+    const U64x4 seeds = {own, own, own, own};
+    U64x4 up = lanes & (seeds << DIR_SHIFT);
+    U64x4 down = lanes & (seeds >> DIR_SHIFT);
+    FILL_UP(up, lanes, lanes & (lanes << DIR_SHIFT));
+    FILL_DOWN(down, lanes, lanes & (lanes >> DIR_SHIFT));
+    const U64x4 reach = (up << DIR_SHIFT) | (down >> DIR_SHIFT);
+    return (reach[0] | reach[1] | reach[2] | reach[3]) & ~(own | opp);
+}
+
+/* The opponent discs that a disc placed on `square` turns over: in each direction, the run of
+ * opponent discs from the square, kept only when an own disc closes it. */
+static inline uint64_t flipped_by(int square, uint64_t own, uint64_t opp)
+{
+    const uint64_t placed = 1ull << square;
+    const U64x4 lanes = LANES_OF(opp);
+    const U64x4 seeds = {placed, placed, placed, placed};
+    const U64x4 owns = {own, own, own, own};
+    U64x4 up = lanes & (seeds << DIR_SHIFT);
+    U64x4 down = lanes & (seeds >> DIR_SHIFT);
+    FILL_UP(up, lanes, lanes & (lanes << DIR_SHIFT));
+    FILL_DOWN(down, lanes, lanes & (lanes >> DIR_SHIFT));
+    /* A comparison yields -1 (all ones) per lane where the run is closed, 0 elsewhere. */
+    up &= (U64x4)((owns & (up << DIR_SHIFT)) != 0);
+    down &= (U64x4)((owns & (down >> DIR_SHIFT)) != 0);
+    const U64x4 flips = up | down;
+    return flips[0] | flips[1] | flips[2] | flips[3];
+}
+
+/* ---------------------------------------------------------------- features and priors
+ * (reversi_features.c, reversi_priors.c) */
+
+enum { REVERSI_NUM_FEATURES = 12 };
+extern const char *const reversi_feature_names[REVERSI_NUM_FEATURES];
+extern const char *const reversi_feature_help[REVERSI_NUM_FEATURES];
+void reversi_features(const Game *g, const Position *p, float *out);
+void reversi_move_priors(const Game *g, const Position *p, const Move *moves, int n, float *out);
+
+#endif

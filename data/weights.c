@@ -1,0 +1,199 @@
+/*
+ * weights.c - weights files on disk (see weights.h): loading, atomic saving, the compiled-in
+ * defaults and the identity hash.  The parser is weights_parse.c.
+ */
+#include "weights.h"
+
+#include "default_weights.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* --- loading ------------------------------------------------------------------------------------ */
+
+/* Reads the whole file into a new NUL-terminated buffer. */
+static char *read_file(const char *path, size_t *size, Error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        error_set(err, "cannot read weights file '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(WEIGHTS_MAX_FILE + 1);
+    size_t n = buf ? fread(buf, 1, WEIGHTS_MAX_FILE + 1, f) : 0;
+    bool failed = !buf || ferror(f);
+    int saved_errno = errno;
+    fclose(f);
+    if (failed) {
+        error_set(err, "cannot read weights file '%s': %s", path, buf ? strerror(saved_errno) : "out of memory");
+    } else if (n > WEIGHTS_MAX_FILE) {
+        error_set(err, "weights file '%s' is longer than %d bytes", path, WEIGHTS_MAX_FILE);
+        failed = true;
+    }
+    if (failed) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *size = n;
+    return buf;
+}
+
+/* The line number of the first NUL byte, which would otherwise end the text silently. */
+static int line_of_nul(const char *buf, size_t size)
+{
+    int line = 1;
+    for (size_t i = 0; i < size && buf[i]; i++)
+        line += buf[i] == '\n';
+    return line;
+}
+
+bool weights_load(const Game *g, const char *path, Weights *out, Error *err)
+{
+    size_t size;
+    char *text = read_file(path, &size, err);
+    if (!text)
+        return false;
+    bool ok;
+    if (strlen(text) != size) {
+        error_set(err, "%s:%d: NUL byte (a weights file is text)", path, line_of_nul(text, size));
+        ok = false;
+    } else {
+        ok = weights_parse(g, text, path, out, err);
+    }
+    free(text);
+    return ok;
+}
+
+/* --- saving ------------------------------------------------------------------------------------- */
+
+/* Each line of the comment text as a '#' line. */
+static void write_comments(FILE *f, const char *comments)
+{
+    while (comments && *comments) {
+        size_t len = strcspn(comments, "\n");
+        fprintf(f, len ? "# %.*s\n" : "#\n", (int)len, comments);
+        comments += len + (comments[len] == '\n');
+    }
+}
+
+static void write_weights(FILE *f, const Game *g, const Weights *w, const char *comments)
+{
+    char id[17];
+    weights_id_text(w, id);
+    fprintf(f, "# leuctra weights (format: docs/WEIGHTS.md)\n");
+    write_comments(f, comments);
+    fprintf(f, "# id %s\ngame %s\n", id, g->name);
+    for (int i = 0; i < w->count; i++)
+        fprintf(f, "%s %.17g\n", g->ops->feature_names[i], w->w[i]);
+}
+
+/* The directory part of path ("." for a bare name), for the temporary file and its fsync. */
+static void directory_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == path)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* Makes the rename itself durable; a failure here loses nothing that is not already safe. */
+static void sync_directory(const char *path)
+{
+    char dir[4096];
+    directory_of(path, dir, sizeof dir);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+/* Writes, flushes and syncs the open temporary file; closes it in every case. */
+static bool write_temp(int fd, const Game *g, const Weights *w, const char *comments)
+{
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        return false;
+    }
+    write_weights(f, g, w, comments);
+    bool ok = fflush(f) == 0 && !ferror(f) && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
+    return fclose(f) == 0 && ok;
+}
+
+bool weights_save(const Game *g, const Weights *w, const char *comments, const char *path, Error *err)
+{
+    if (w->variant != g->variant || w->count != g->ops->num_features) {
+        error_set(err, "cannot save '%s': the weights are not %s weights", path, g->name);
+        return false;
+    }
+    char temp[4200];
+    if (snprintf(temp, sizeof temp, "%s.tmp.XXXXXX", path) >= (int)sizeof temp) {
+        error_set(err, "cannot save weights: path too long");
+        return false;
+    }
+    int fd = mkstemp(temp);
+    if (fd < 0) {
+        error_set(err, "cannot save weights to '%s': %s", path, strerror(errno));
+        return false;
+    }
+    if (!write_temp(fd, g, w, comments) || rename(temp, path) != 0) {
+        error_set(err, "cannot save weights to '%s': %s", path, strerror(errno));
+        unlink(temp);
+        return false;
+    }
+    sync_directory(path);
+    return true;
+}
+
+/* --- defaults and identity ----------------------------------------------------------------------- */
+
+bool weights_default(const Game *g, Weights *out)
+{
+    for (int i = 0; i < embedded_weights_count; i++) {
+        if (strcmp(embedded_weights[i].game, g->name) != 0)
+            continue;
+        char source[64];
+        snprintf(source, sizeof source, "built-in %s weights", g->name);
+        Error err;
+        return weights_parse(g, embedded_weights[i].text, source, out, &err);
+    }
+    return false;
+}
+
+/* FNV-1a over the variant, the count and the bits of every value, byte by byte from the least
+ * significant so the identity is the same on every machine.  Any change of any weight, however
+ * small, changes it; 0 and -0 count as the same value. */
+static uint64_t fnv_word(uint64_t h, uint64_t word)
+{
+    for (int b = 0; b < 8; b++)
+        h = (h ^ (word >> (8 * b) & 0xFF)) * 0x100000001B3ull;
+    return h;
+}
+
+uint64_t weights_id(const Weights *w)
+{
+    uint64_t h = fnv_word(fnv_word(0xCBF29CE484222325ull, (uint64_t)w->variant), (uint64_t)w->count);
+    for (int i = 0; i < w->count && i < MAX_FEATURES; i++) {
+        double value = w->w[i] == 0 ? 0.0 : w->w[i];
+        uint64_t bits;
+        memcpy(&bits, &value, sizeof bits);
+        h = fnv_word(h, bits);
+    }
+    return h;
+}
+
+void weights_id_text(const Weights *w, char out[17])
+{
+    snprintf(out, 17, "%016" PRIx64, weights_id(w));
+}
