@@ -12,12 +12,15 @@
 
 _Noreturn void cli_fail(const char *command, int status, const char *fmt, ...)
 {
+    char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "leuctra %s: ", command);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    for (char *c = line; *c; c++)     /* one line, whatever the input held */
+        if ((unsigned char)*c < 32 || *c == 127)
+            *c = '?';
+    fprintf(stderr, "leuctra%s%s: %s\n", *command ? " " : "", command, line);
     exit(status);
 }
 

@@ -46,5 +46,5 @@ const Command command_apply = {
     "  --variant V     epaminondas (default), crossings or reversi\n"
     "  --size WxH      start position on another board (phalanx games)\n"
     "  --position POS  a position string, or 'start' (default)\n\n"
-    "example: leuctra apply --variant crossings b2-b4 c7-c5 b4xb5\n",
+    "example: leuctra apply --variant crossings b1-b3 b7-b6 b3xb5\n",
 };

@@ -23,6 +23,8 @@ static const VariantInfo variants[] = {
     {"reversi", VARIANT_REVERSI, 8, 8, false},
 };
 
+/* Control characters from the input (a newline in a move, say) would break the promise of one
+ * line per error; they are shown as '?'. */
 void error_set(Error *err, const char *fmt, ...)
 {
     if (!err)
@@ -31,6 +33,9 @@ void error_set(Error *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    for (char *c = err->msg; *c; c++)
+        if ((unsigned char)*c < 32 || *c == 127)
+            *c = '?';
 }
 
 const char *game_status_name(GameStatus s)

@@ -24,34 +24,49 @@ static int count_raw(const PhalanxTables *t, const PhalanxPos *p)
     return n;
 }
 
-/* Lists the moves of one front: bit `front` with run L behind it, e empties and (if m >= 0) a
- * strikable run of m after them.  `back` is +1 when the line runs up, -1 when it runs down. */
-static int emit_front(int l, int dir, int back, int front, int L, int e, int m, Move *out)
+/* Lists the moves of one front.  `code` is the move of the front alone (k = 1, j = 1); each
+ * larger group starts one square further back (`back` squares in the board's numbering) and has
+ * k one higher, which are two additions to the code.  L, e, m: see the top of this file (m < 0:
+ * nothing to strike). */
+static int emit_front(Move code, int back, int L, int e, int m, Move *out)
 {
     int n = 0;
-    for (int k = 1; k <= L; k++) {
-        int rear = line_square(l, front - back * (k - 1));
+    for (int k = 1; k <= L; k++, code = code - (Move)back + (1u << 11)) {
         int plain = k < e ? k : e;
-        for (int j = 1; j <= plain; j++)
-            out[n++] = move_encode(rear, dir, k, j);
+        for (int j = 0; j < plain; j++)
+            out[n++] = code + ((Move)j << 15);
         if (m >= 0 && k > e && k > m)
-            out[n++] = move_encode(rear, dir, k, e + 1);
+            out[n++] = code + ((Move)e << 15);
     }
     return n;
 }
 
+/* The square numbering along line l: square of bit b = base + b * stride. */
+static inline void line_geometry(int l, int *base, int *stride)
+{
+    if (l < COL0)
+        *base = (l - ROW0) * 16, *stride = 1;
+    else if (l < DIAG0)
+        *base = l - COL0, *stride = 16;
+    else if (l < ANTI0)
+        *base = (l - DIAG0) - 15, *stride = 17;
+    else
+        *base = l - ANTI0, *stride = 15;
+}
+
 static int gen_line(Line v, int l, Move *out)
 {
-    int n = 0, up = line_up_dir(l);
+    int n = 0, up = line_up_dir(l), base, stride;
+    line_geometry(l, &base, &stride);
     for (uint32_t fronts = v.own & ~(v.own >> 1); fronts; fronts &= fronts - 1) {
-        int i = __builtin_ctz(fronts), e = run_above(v.empty, i + 1), s = i + 1 + e;
-        int m = v.target >> s & 1 ? run_above(v.enemy, s) : -1;
-        n += emit_front(l, up, 1, i, run_below(v.own, i), e, m, out + n);
+        int i = __builtin_ctz(fronts);
+        FrontShape f = front_shape_up(v, i);
+        n += emit_front(move_encode(base + i * stride, up, 1, 1), stride, f.L, f.e, f.m, out + n);
     }
     for (uint32_t fronts = v.own & ~(v.own << 1); fronts; fronts &= fronts - 1) {
-        int i = __builtin_ctz(fronts), e = i > 0 ? run_below(v.empty, i - 1) : 0, s = i - 1 - e;
-        int m = s >= 0 && (v.target >> s & 1) ? run_below(v.enemy, s) : -1;
-        n += emit_front(l, up + 1, -1, i, run_above(v.own, i), e, m, out + n);
+        int i = __builtin_ctz(fronts);
+        FrontShape f = front_shape_down(v, i);
+        n += emit_front(move_encode(base + i * stride, up + 1, 1, 1), -stride, f.L, f.e, f.m, out + n);
     }
     return n;
 }
@@ -151,13 +166,25 @@ int phalanx_count(const PhalanxTables *t, const PhalanxPos *p)
     return count_raw(t, p);
 }
 
+/* Whether the side to move has a legal move: stops at the first line that has one, which is
+ * usually the first line looked at (search asks this of every position it evaluates). */
+static bool has_legal_move(const PhalanxTables *t, const PhalanxPos *p)
+{
+    if (must_answer_crossing(t, p) || symmetry_rule_applies(t, p))
+        return phalanx_count(t, p) > 0;
+    for (int a = 0; a < t->num_active; a++)
+        if (count_line(t, p, p->side, t->active[a]) > 0)
+            return true;
+    return false;
+}
+
 GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
 {
     GameStatus mover_wins = p->side == WHITE ? STATUS_WHITE_WINS : STATUS_BLACK_WINS;
     GameStatus mover_loses = p->side == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
     if (wins_at_turn_start(t, p))
         return mover_wins;
-    return phalanx_count(t, p) == 0 ? mover_loses : STATUS_ONGOING;
+    return has_legal_move(t, p) ? STATUS_ONGOING : mover_loses;
 }
 
 /* --- perft ------------------------------------------------------------------------------------ */

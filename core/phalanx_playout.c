@@ -39,17 +39,55 @@ static void recount(const PhalanxTables *t, const PhalanxPos *p, LineCounts *lc,
         }
 }
 
+/* The r-th move of one front (r below its move count), in gen_line's order: group sizes
+ * k = 1..L, each with its min(k, e) plain moves and then its capture. */
+static Move front_move(int l, int dir, int back, int front, FrontShape f, int r)
+{
+    for (int k = 1; k <= f.L; k++) {
+        int plain = k < f.e ? k : f.e, rear = line_square(l, front - back * (k - 1));
+        if (r < plain)
+            return move_encode(rear, dir, k, r + 1);
+        r -= plain;
+        if (f.m >= 0 && k > f.e && k > f.m && r-- == 0)
+            return move_encode(rear, dir, k, f.e + 1);
+    }
+    return MOVE_NONE;   /* unreachable while r is below the front's count */
+}
+
+static int front_count(FrontShape f)
+{
+    return (int)plain_moves((unsigned)f.L, (unsigned)f.e) + (f.m >= 0 ? capture_moves(f.L, f.e, f.m) : 0);
+}
+
+/* The r-th move along line l, in gen_line's order (up the line, then down), without listing. */
+static Move line_move(Line v, int l, int r)
+{
+    int up = line_up_dir(l);
+    for (uint32_t fronts = v.own & ~(v.own >> 1); fronts; fronts &= fronts - 1) {
+        int i = __builtin_ctz(fronts);
+        FrontShape f = front_shape_up(v, i);
+        if (r < front_count(f))
+            return front_move(l, up, 1, i, f, r);
+        r -= front_count(f);
+    }
+    for (uint32_t fronts = v.own & ~(v.own << 1); fronts; fronts &= fronts - 1) {
+        int i = __builtin_ctz(fronts);
+        FrontShape f = front_shape_down(v, i);
+        if (r < front_count(f))
+            return front_move(l, up + 1, -1, i, f, r);
+        r -= front_count(f);
+    }
+    return MOVE_NONE;
+}
+
 /* The r-th move of the side to move, in line order. */
 static Move pick_move(const PhalanxTables *t, const PhalanxPos *p, const LineCounts *lc, uint32_t r)
 {
     int us = p->side;
     for (int a = 0; a < t->num_active; a++) {
         int l = t->active[a];
-        if (r < lc->moves[us][l]) {
-            Move line_moves[MAX_MOVES];
-            phalanx_gen_line(t, p, us, l, line_moves);
-            return line_moves[r];
-        }
+        if (r < lc->moves[us][l])
+            return line_move(line_view(t, p, us, l), l, (int)r);
         r -= lc->moves[us][l];
     }
     return MOVE_NONE;   /* unreachable while the counts are right */
