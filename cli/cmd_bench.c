@@ -1,11 +1,14 @@
 /*
- * cmd_bench.c - `leuctra bench`: fixed speed benchmarks.  `rules` measures the rules engine
- * (perft leaves/s, random playouts/s); the figures go into docs/BENCHMARKS.md.
+ * cmd_bench.c - `leuctra bench`: fixed benchmarks.  `search` (the default) searches fixed
+ * positions and prints a signature of the search's behaviour and its speed; `rules` measures the
+ * rules engine (perft leaves/s, random playouts/s).  The figures go into docs/BENCHMARKS.md.
  */
 #include "cli.h"
 #include "core/perft.h"
 #include "core/playout.h"
 #include "core/rng.h"
+#include "data/weights.h"
+#include "selfplay/mcts.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -77,12 +80,78 @@ static void bench_rules(int threads)
     bench_playouts("reversi", 0, 0, 200000);
 }
 
+/* The search benchmark's positions: each game's start and three positions from fixed random
+ * play.  Changing this list changes the signature. */
+static const struct {
+    const char *variant, *position;
+} bench_positions[] = {
+    {"epaminondas", "BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/14/WWWWWWWWWWWWWW/WWWWWWWWWWWWWW w"},
+    {"epaminondas", "BBBBBBBBB1BB1B/BBBB2BBBB1BBB/5B5BB1/6B1B5/14/14/14/12W1/11W2/2W1W3W5/WWWWW1WWW1WWWW/1WWWWWW2WWWWW w"},
+    {"epaminondas", "1B1B2B4BBB/BB4BBB1BBB1/1BBBBBBB1BB3/1B4BB2B3/B13/14/14/1WW11/1WW3W2W4/W12W/W1WWWW2W1WWWW/WW1WW1WWWW1WW1 w"},
+    {"epaminondas", "BBBB1BB1BB1B1B/B1B1BBB1BBBBBB/2BB5B4/9B4/5B1W6/6W2B4/12W1/2WW6WW2/W9W3/W3WW4W3/2WWW1W1W1W1WW/2WW2WW2WWW1 w"},
+    {"crossings", "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w"},
+    {"crossings", "BBB4B/BBBBB2B/3B1B2/2BB2BB/1WW1W3/3W4/W2WW1WW/WWWW1WWW w"},
+    {"crossings", "4BBB1/2B2BBB/W1BBB1BB/W2BB2B/2WW1B2/W2W2W1/1WWWWW2/1WWW4 w"},
+    {"crossings", "3BB1B1/2B1BB1B/1B3BB1/B2B2B1/2B1W1BW/2WW1WW1/6WW/WW1WW1WW w"},
+    {"reversi", "8/8/8/3WB3/3BW3/8/8/8 b"},
+    {"reversi", "1B6/1BBW4/2BW1W2/3WBB2/3WBB2/2WB4/3B4/8 b"},
+    {"reversi", "8/2W5/2BWW1B1/1B1WWWWW/2WWBBWW/1WWBWBWW/3WBBBW/3WWBBB b"},
+    {"reversi", "WWWWWWBB/WWWWWBBB/WWWWBBBB/WWWWWBWB/WBWWWBWW/WWBBWBWW/WB1BBWWW/BWWWWWWW b"},
+};
+
+static uint64_t fnv1a(uint64_t h, const char *text)
+{
+    for (; *text; text++)
+        h = (h ^ (unsigned char)*text) * 0x100000001B3ull;
+    return h;
+}
+
+/* Searches every bench position with a fixed budget on one thread and prints the signature:
+ * the total of tree nodes and a checksum of the chosen moves.  A change to search or evaluation
+ * changes it; a pure speed-up does not. */
+static void bench_search(long visits)
+{
+    long total_visits = 0;
+    size_t total_nodes = 0;
+    uint64_t checksum = 0xCBF29CE484222325ull;
+    double seconds = 0;
+    for (size_t i = 0; i < sizeof bench_positions / sizeof bench_positions[0]; i++) {
+        Position pos;
+        Error err;
+        Game *g = game_new_for_position(bench_positions[i].variant, bench_positions[i].position, &pos, &err);
+        Weights w;
+        if (!g || !weights_default(g, &w))
+            cli_fail("bench", EXIT_FAILURE_RUN, "bench position %zu: %s", i + 1, g ? "no default weights" : err.msg);
+        MctsConfig cfg;
+        mcts_default_config(&cfg);
+        Mcts *m = mcts_new(g, &w, &cfg);
+        if (!m)
+            cli_fail("bench", EXIT_FAILURE_RUN, "cannot allocate the search tree");
+        mcts_set_position(m, &pos);
+        MctsLimits limits = {visits, 0};
+        MctsResult r = mcts_search(m, &limits, NULL, NULL, 0, NULL);
+        char move[16] = "none";
+        if (r.best != MOVE_NONE)
+            game_format_move(g, &pos, r.best, move, sizeof move);
+        printf("search  %-12s position %2zu  best %-8s win %5.1f%%  %7ld visits  %8zu nodes  %6.0f visits/s\n",
+               g->name, i + 1, move, 100 * r.value, r.visits, r.nodes, r.visits / r.seconds);
+        checksum = fnv1a(checksum, move);
+        total_visits += r.visits;
+        total_nodes += r.nodes;
+        seconds += r.seconds;
+        mcts_free(m);
+        game_free(g);
+    }
+    printf("signature %zu nodes, moves %016llx\n", total_nodes, (unsigned long long)checksum);
+    printf("speed %.0f visits/s (%ld visits in %.2f s, one thread)\n", total_visits / seconds, total_visits, seconds);
+}
+
 static int run_bench(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "bench"};
-    const char *threads_text = NULL, *what = "rules";
+    const char *threads_text = NULL, *visits_text = "20000", *what = "search";
     while (r.index < argc) {
-        if (arg_value(&r, "--threads", &threads_text))
+        if (arg_value(&r, "--threads", &threads_text) || arg_value(&r, "--visits", &visits_text))
             continue;
         if (argv[r.index][0] != '-')
             what = argv[r.index++];
@@ -90,17 +159,25 @@ static int run_bench(int argc, char **argv)
             arg_common(&r, &command_bench);
     }
     int threads = threads_text ? (int)arg_integer("bench", "--threads", threads_text, 1, 1024) : omp_get_num_procs();
-    if (strcmp(what, "rules") != 0)
-        cli_fail("bench", EXIT_USAGE, "unknown benchmark '%s' (expected: rules)", what);
-    bench_rules(threads);
+    long visits = arg_integer("bench", "--visits", visits_text, 1, 100000000);
+    if (strcmp(what, "search") == 0)
+        bench_search(visits);
+    else if (strcmp(what, "rules") == 0)
+        bench_rules(threads);
+    else
+        cli_fail("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search or rules)", what);
     return 0;
 }
 
 const Command command_bench = {
-    "bench", run_bench, "speed benchmarks (rules: perft and random playouts)",
-    "usage: leuctra bench [rules] [--threads N]\n\n"
+    "bench", run_bench, "search signature and speed; rules engine speed",
+    "usage: leuctra bench [search|rules] [--visits N] [--threads N]\n\n"
+    "search (default): 12 fixed positions (4 per game) searched with --visits (default 20000) on one\n"
+    "thread with the shipped weights.  Ends with the signature (total tree nodes and a checksum of\n"
+    "the chosen moves: any change to search or evaluation changes it, a pure speed-up keeps it)\n"
+    "and the speed.  It is also the profile run of `make pgo`.\n\n"
     "rules: perft of the 14x12 Epaminondas start to depth 4 and of Reversi to depth 11 on one\n"
     "thread and on N threads (default: all cores), then uniformly random playouts (to the end of\n"
     "the game, at most 1000 plies) on one thread.  Seeds are fixed, so runs are comparable.\n\n"
-    "example: leuctra bench rules --threads 2\n",
+    "example: leuctra bench            leuctra bench rules --threads 2\n",
 };

@@ -5,4 +5,5 @@ set -eu
 bin=${1:-build/leuctra}
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%d)"
 echo "build:   $($bin --version)"
+"$bin" bench search
 "$bin" bench rules --threads "$(nproc)"

@@ -1,0 +1,174 @@
+/*
+ * cmd_play.c - `leuctra play`: a game against the engine in the terminal.  The human types
+ * moves; `moves` lists the legal ones, `undo` takes back the last move pair, `quit` ends.
+ */
+#include "cli.h"
+#include "selfplay/player.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_GAME = 4096 };
+
+typedef struct {
+    const Game *game;
+    Position history[MAX_GAME + 1];
+    int ply;
+} Session;
+
+static void show_board(const Session *s)
+{
+    const Game *g = s->game;
+    const Position *pos = &s->history[s->ply];
+    printf("\n    ");
+    for (int f = 0; f < g->width; f++)
+        printf(" %c", 'a' + f);
+    putchar('\n');
+    for (int rank = g->height - 1; rank >= 0; rank--) {
+        int label = g->variant == VARIANT_REVERSI ? g->height - rank : rank + 1;
+        printf(" %2d ", label);
+        for (int f = 0; f < g->width; f++)
+            printf(" %c", game_square(g, pos, f, rank));
+        putchar('\n');
+    }
+    printf("\nmove %d, %s to move\n", s->ply / 2 + 1, game_side_to_move(g, pos) == WHITE ? "white" : "black");
+}
+
+static void list_moves(const Session *s)
+{
+    Move *moves = malloc(MAX_MOVES * sizeof *moves);
+    if (!moves)
+        return;
+    int n = game_gen_moves(s->game, &s->history[s->ply], moves);
+    printf("%d legal moves:", n);
+    for (int i = 0; i < n; i++) {
+        char text[16];
+        game_format_move(s->game, &s->history[s->ply], moves[i], text, sizeof text);
+        printf("%s%s", i % 12 ? " " : "\n  ", text);
+    }
+    putchar('\n');
+    free(moves);
+}
+
+static void push(Session *s, Move m)
+{
+    Undo undo;
+    s->history[s->ply + 1] = s->history[s->ply];
+    game_make(s->game, &s->history[s->ply + 1], m, &undo);
+    s->ply++;
+}
+
+static void engine_move(Session *s, Player *engine)
+{
+    MoveInfo info = {0};
+    Move m = engine->choose(engine, &s->history[s->ply], &info);
+    char text[16];
+    game_format_move(s->game, &s->history[s->ply], m, text, sizeof text);
+    printf("engine plays %s", text);
+    if (info.search) {
+        const MctsResult *r = info.search;
+        Position pos = s->history[s->ply];
+        printf("  (win %.1f%%, %ld visits, line:", 100 * r->value, r->visits);
+        for (int i = 0; i < r->pv_length && i < 8; i++) {
+            game_format_move(s->game, &pos, r->pv[i], text, sizeof text);
+            Undo undo;
+            game_make(s->game, &pos, r->pv[i], &undo);
+            printf(" %s", text);
+        }
+        putchar(')');
+    }
+    putchar('\n');
+    push(s, m);
+}
+
+/* Handles one line of input; returns false to quit. */
+static bool human_turn(Session *s, int human)
+{
+    char line[256];
+    printf("your move (moves, undo, quit)> ");
+    fflush(stdout);
+    if (!fgets(line, sizeof line, stdin))
+        return false;
+    line[strcspn(line, "\r\n")] = '\0';
+    if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0)
+        return false;
+    if (strcmp(line, "moves") == 0 || strcmp(line, "help") == 0 || line[0] == '\0') {
+        list_moves(s);
+        return true;
+    }
+    if (strcmp(line, "undo") == 0) {
+        int back = game_side_to_move(s->game, &s->history[s->ply]) == human ? 2 : 1;
+        if (s->ply - back < 0 || (back == 2 && s->ply < 2))
+            printf("nothing to undo\n");
+        else
+            s->ply -= back;
+        show_board(s);
+        return true;
+    }
+    Move m;
+    Error err;
+    if (!game_parse_move(s->game, &s->history[s->ply], line, &m, &err)) {
+        printf("illegal: %s\n", err.msg);
+        return true;
+    }
+    push(s, m);
+    return true;
+}
+
+static int run_play(int argc, char **argv)
+{
+    ArgReader r = {argc, argv, 1, "play"};
+    GameOptions gopts = {0};
+    const char *engine_spec = "mcts:visits=5000", *colour = "white";
+    while (r.index < argc) {
+        if (arg_game_option(&r, &gopts) || arg_value(&r, "--engine", &engine_spec) ||
+            arg_value(&r, "--colour", &colour) || arg_value(&r, "--color", &colour))
+            continue;
+        arg_common(&r, &command_play);
+    }
+    if (strcmp(colour, "white") != 0 && strcmp(colour, "black") != 0)
+        cli_fail("play", EXIT_USAGE, "--colour must be white or black, got '%s'", colour);
+    Session *s = malloc(sizeof *s);
+    if (!s)
+        cli_fail("play", EXIT_FAILURE_RUN, "out of memory");
+    Game *g = cli_open_game("play", &gopts, &s->history[0]);
+    s->game = g;
+    s->ply = 0;
+    Error err;
+    Player *engine = player_create(g, engine_spec, &err);
+    if (!engine)
+        cli_fail("play", EXIT_USAGE, "%s", err.msg);
+    int human = strcmp(colour, "white") == 0 ? WHITE : BLACK;
+    show_board(s);
+    while (s->ply < MAX_GAME && game_count_moves(g, &s->history[s->ply]) > 0) {
+        if (game_side_to_move(g, &s->history[s->ply]) == human) {
+            if (!human_turn(s, human))
+                break;
+            continue;
+        }
+        engine_move(s, engine);
+        show_board(s);
+    }
+    GameStatus st = game_status(g, &s->history[s->ply]);
+    if (st != STATUS_ONGOING) {
+        show_board(s);
+        printf("game over: %s\n", game_status_name(st));
+    }
+    player_free(engine);
+    game_free(g);
+    free(s);
+    return 0;
+}
+
+const Command command_play = {
+    "play", run_play, "play against the engine in the terminal",
+    "usage: leuctra play [--variant V] [--size WxH] [--position POS] [--colour white|black]\n"
+    "                    [--engine PLAYER]\n\n"
+    "You play --colour (default white) against the engine (default mcts:visits=5000).  Type a move\n"
+    "in RULES.md notation (e2-e3, a1xa3; Reversi d3 or pass); 'moves' lists the legal ones, 'undo'\n"
+    "takes back your last move and the engine's reply, 'quit' leaves.  The engine shows its\n"
+    "win probability and the line it expects.\n\n"
+    PLAYER_SPECS_HELP "\n"
+    "example: leuctra play --variant crossings --colour black --engine mcts:visits=20000\n",
+};

@@ -1,0 +1,44 @@
+/*
+ * driver.h - plays one game between two players from a start position, applying the draw
+ * adjudication that the rules leave to the driver (RULES.md section 2): a ply limit and, where
+ * enabled, the third occurrence of a position with the same side to move.
+ */
+#ifndef LEUCTRA_DRIVER_H
+#define LEUCTRA_DRIVER_H
+
+#include "selfplay/player.h"
+
+typedef enum {
+    END_RULES,          /* the rules ended the game (win, no move, Reversi finished) */
+    END_PLY_LIMIT,      /* adjudicated a draw: the ply limit */
+    END_REPETITION,     /* adjudicated a draw: third occurrence of a position */
+    END_NO_MOVE_CHOSEN  /* a player returned no legal move: it loses */
+} EndReason;
+
+typedef struct {
+    int max_plies;      /* 0 = no limit */
+    bool repetition;    /* draw on the third occurrence */
+} DrawPolicy;
+
+/* The default policy: 600 plies, repetition on. */
+DrawPolicy draw_policy_default(void);
+
+typedef struct {
+    GameStatus result;  /* never STATUS_ONGOING */
+    EndReason reason;
+    int plies;
+    Move *moves;        /* the moves played (malloc'd; free with game_result_free) */
+} GameResult;
+
+/* Called after each move is chosen, before it is made (may be NULL). */
+typedef void (*MoveObserver)(void *ctx, const Position *before, Move move, const MoveInfo *info);
+
+/* Plays a game; players[WHITE] and players[BLACK] move in turn.  Each player's new_game is called
+ * with a seed derived from `seed`.  False only when memory runs out. */
+bool play_game(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy, uint64_t seed,
+               MoveObserver observe, void *observe_ctx, GameResult *out);
+void game_result_free(GameResult *r);
+
+const char *end_reason_name(EndReason r);   /* "rules", "ply-limit", "repetition", "no-move" */
+
+#endif

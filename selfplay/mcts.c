@@ -1,0 +1,671 @@
+/*
+ * mcts.c - the search (see mcts.h; the tree's memory is mcts_tree.c).
+ *
+ * One visit walks from the root along PUCT choices, adding 1 to each node's visit count on the
+ * way down and its value on the way up: a visit in flight counts as a loss for the moves on its
+ * path, the virtual loss that spreads threads over different lines.  A leaf is evaluated on its
+ * first visit and expanded (moves listed, priors scored and sorted) on its second, so the many
+ * leaves that are never revisited cost one evaluation and no memory for moves.
+ *
+ * Threads share the tree.  Fields written while others read are atomic: counts and sums with
+ * relaxed adds, a node's state with acquire/release so that whoever sees EXPANDED sees the edges.
+ */
+#include "mcts.h"
+
+#include "core/playout.h"
+#include "core/rng.h"
+#include "mcts_tree.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_DEPTH = 1024, MAX_HISTORY = 4096 };
+
+struct Mcts {
+    const Game *game;
+    const Weights *weights;
+    MctsConfig cfg;
+    Position root_pos;
+    bool has_root;
+    Tree tree;
+    uint64_t history[MAX_HISTORY];  /* hashes of the game's earlier positions */
+    int history_length;
+    uint64_t history_filter[64];    /* 4096-bit filter of `history`: most lookups stop here */
+    /* Per-search state, shared by the threads. */
+    _Atomic long started;           /* visits begun in this search */
+    _Atomic long completed;         /* visits finished */
+    atomic_bool done;
+    double start_time;
+};
+
+typedef struct {
+    Rng rng;
+    Move moves[MAX_MOVES];
+    float priors[MAX_MOVES];
+    uint32_t path[MAX_DEPTH];
+    uint64_t path_hash[MAX_DEPTH];  /* position hash at each depth of the current visit */
+} Worker;
+
+size_t mcts_node_bytes(void) { return sizeof(Node); }
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void mcts_default_config(MctsConfig *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->c_puct = 2.5;
+    cfg->fpu_reduction = 0.0;
+    cfg->threads = 1;
+    cfg->max_nodes = (size_t)1 << 22;
+    cfg->seed = 1;
+    cfg->noise_alpha = 0.3;
+    cfg->contempt = 0.1;
+}
+
+Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
+{
+    Mcts *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->game = g;
+    m->weights = w;
+    m->cfg = *cfg;
+    if (m->cfg.max_nodes < 1024)
+        m->cfg.max_nodes = 1024;
+    if (m->cfg.threads < 1)
+        m->cfg.threads = 1;
+    /* An expanded node lists ~100 moves in the phalanx games; 16 edges a node is room enough
+     * since most nodes are leaves. */
+    if (!tree_init(&m->tree, m->cfg.max_nodes, m->cfg.max_nodes * 16)) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void mcts_free(Mcts *m)
+{
+    if (!m)
+        return;
+    tree_free(&m->tree);
+    free(m);
+}
+
+void mcts_clear(Mcts *m) { tree_reset(&m->tree); }
+
+/* --- tree reuse ------------------------------------------------------------------------------- */
+
+/* The node one or two plies below the root whose position has this hash, or 0. */
+static uint32_t find_descendant(Mcts *m, uint64_t hash)
+{
+    const Game *g = m->game;
+    const Tree *t = &m->tree;
+    const Node *root = &t->nodes[0];
+    if (!node_expanded(root))
+        return 0;
+    for (uint32_t i = 0; i < root->num_edges; i++) {
+        const Edge *e = &t->edges[root->first_edge + i];
+        if (!e->child)
+            continue;
+        Position child = m->root_pos;
+        Undo undo;
+        game_make(g, &child, e->move, &undo);
+        if (game_hash(g, &child) == hash)
+            return e->child;
+        const Node *c = &t->nodes[e->child];
+        for (uint32_t k = 0; node_expanded(c) && k < c->num_edges; k++) {
+            const Edge *ge = &t->edges[c->first_edge + k];
+            if (!ge->child)
+                continue;
+            Position grandchild = child;
+            game_make(g, &grandchild, ge->move, &undo);
+            if (game_hash(g, &grandchild) == hash)
+                return ge->child;
+        }
+    }
+    return 0;
+}
+
+void mcts_set_position(Mcts *m, const Position *pos)
+{
+    uint64_t hash = game_hash(m->game, pos);
+    if (m->has_root && game_hash(m->game, &m->root_pos) == hash)
+        return;
+    uint32_t keep = m->has_root ? find_descendant(m, hash) : 0;
+    if (!keep || !tree_keep_subtree(&m->tree, keep))
+        tree_reset(&m->tree);
+    m->root_pos = *pos;
+    m->has_root = true;
+}
+
+void mcts_set_history(Mcts *m, const uint64_t *hashes, int n)
+{
+    if (n > MAX_HISTORY) {
+        hashes += n - MAX_HISTORY;
+        n = MAX_HISTORY;
+    }
+    memcpy(m->history, hashes, (size_t)n * sizeof *hashes);
+    m->history_length = n;
+    memset(m->history_filter, 0, sizeof m->history_filter);
+    for (int i = 0; i < n; i++)
+        m->history_filter[hashes[i] >> 58] |= 1ull << (hashes[i] >> 52 & 63);
+}
+
+/* Whether the position at depth d of the visit repeats an earlier one with the same side to move:
+ * on the path (every second ply back) or in the game before the root. */
+static bool repeats(const Mcts *m, const Worker *w, int d)
+{
+    uint64_t h = w->path_hash[d];
+    for (int i = d - 2; i >= 0; i -= 2)
+        if (w->path_hash[i] == h)
+            return true;
+    if (!(m->history_filter[h >> 58] >> (h >> 52 & 63) & 1))
+        return false;
+    for (int i = m->history_length - 1; i >= 0; i--)
+        if (m->history[i] == h)
+            return true;
+    return false;
+}
+
+/* --- evaluation and expansion ----------------------------------------------------------------- */
+
+static double proven_value(int proven)
+{
+    return proven == PROVEN_WIN ? 1.0 : proven == PROVEN_LOSS ? 0.0 : 0.5;
+}
+
+/* The result of a finished game for the player who moved into it. */
+static int terminal_result(const Game *g, const Position *pos)
+{
+    GameStatus s = game_status(g, pos);
+    if (s == STATUS_DRAW || s == STATUS_ONGOING)
+        return PROVEN_DRAW;
+    int winner = s == STATUS_WHITE_WINS ? WHITE : BLACK;
+    return winner == game_side_to_move(g, pos) ? PROVEN_LOSS : PROVEN_WIN;
+}
+
+/* The value of an unfinished position for the player who moved into it. */
+static double leaf_value(const Mcts *m, Worker *w, const Position *pos)
+{
+    const Game *g = m->game;
+    if (m->cfg.playouts || !g->ops->features || !m->weights) {
+        Position copy = *pos;
+        int mover = game_side_to_move(g, pos);
+        PlayoutResult r = playout_random(g, &copy, &w->rng, 1000, w->moves);
+        if (r.status == STATUS_DRAW || r.status == STATUS_ONGOING)
+            return 0.5;
+        return (r.status == STATUS_WHITE_WINS) == (mover == WHITE) ? 0.0 : 1.0;
+    }
+    return 1.0 - eval_win_probability(g, m->weights, pos);
+}
+
+/* First visit of a node: a finished game is proven, anything else evaluated. */
+static double evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos)
+{
+    if (game_status(m->game, pos) != STATUS_ONGOING) {
+        int result = terminal_result(m->game, pos);
+        atomic_store(&node->proven, (uint8_t)result);
+        atomic_store_explicit(&node->state, NODE_EXPANDED, memory_order_release);
+        return proven_value(result);
+    }
+    uint8_t fresh = NODE_FRESH;
+    atomic_compare_exchange_strong(&node->state, &fresh, NODE_EVALUATED);
+    return leaf_value(m, w, pos);
+}
+
+static void score_priors(const Game *g, const Position *pos, const Move *moves, int n, float *priors)
+{
+    if (g->ops->move_priors)
+        g->ops->move_priors(g, pos, moves, n, priors);
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (!g->ops->move_priors || !(priors[i] > 0) || !isfinite(priors[i]))
+            priors[i] = g->ops->move_priors ? 0.0f : 1.0f;
+        sum += priors[i];
+    }
+    for (int i = 0; i < n; i++)
+        priors[i] = sum > 0 ? (float)(priors[i] / sum) : 1.0f / (float)n;
+}
+
+/* Brings the highest-prior edge of edges[from, n) to position `from`. */
+static void promote_best(Edge *edges, uint32_t from, uint32_t n)
+{
+    uint32_t best = from;
+    for (uint32_t i = from + 1; i < n; i++)
+        if (edges[i].prior > edges[best].prior)
+            best = i;
+    if (best != from) {
+        Edge tmp = edges[from];
+        edges[from] = edges[best];
+        edges[best] = tmp;
+    }
+}
+
+/* How many edges a fresh expansion puts in order: enough for most nodes' whole life. */
+enum { FIRST_ORDERED = 4 };
+
+/* Lists the node's moves as edges, the best few by prior in order.  False if another thread is at
+ * it or memory is out; the caller then treats the node as a leaf. */
+static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos)
+{
+    uint8_t expected = NODE_EVALUATED;
+    if (!atomic_compare_exchange_strong(&node->state, &expected, NODE_EXPANDING))
+        return false;
+    int n = game_gen_moves(m->game, pos, w->moves);
+    uint32_t first;
+    if (n == 0 || n > 65535 || !tree_reserve_edges(&m->tree, (uint32_t)n, &first)) {
+        atomic_store_explicit(&node->state, NODE_FULL, memory_order_release);
+        return false;
+    }
+    score_priors(m->game, pos, w->moves, n, w->priors);
+    Edge *edges = &m->tree.edges[first];
+    for (int i = 0; i < n; i++) {
+        edges[i].move = w->moves[i];
+        edges[i].prior = w->priors[i];
+        atomic_init(&edges[i].child, 0);
+    }
+    uint32_t ordered = n < FIRST_ORDERED ? (uint32_t)n : FIRST_ORDERED;
+    for (uint32_t i = 0; i < ordered; i++)
+        promote_best(edges, i, (uint32_t)n);
+    atomic_store_explicit(&node->ordered, (uint16_t)ordered, memory_order_relaxed);
+    atomic_store_explicit(&node->first_edge, first, memory_order_relaxed);
+    atomic_store_explicit(&node->num_edges, (uint16_t)n, memory_order_relaxed);
+    atomic_store_explicit(&node->state, NODE_EXPANDED, memory_order_release);
+    return true;
+}
+
+/* --- selection -------------------------------------------------------------------------------- */
+
+/* Extends the node's ordered prefix by one edge unless another thread is doing so; returns the
+ * length of the prefix that may be read. */
+static uint32_t extend_ordered(Node *node, Edge *edges, uint32_t ordered)
+{
+    if (ordered >= node->num_edges || atomic_flag_test_and_set_explicit(&node->ordering, memory_order_acquire))
+        return ordered;
+    ordered = atomic_load_explicit(&node->ordered, memory_order_acquire);
+    if (ordered < node->num_edges) {
+        promote_best(edges, ordered, node->num_edges);
+        atomic_store_explicit(&node->ordered, (uint16_t)++ordered, memory_order_release);
+    }
+    atomic_flag_clear_explicit(&node->ordering, memory_order_release);
+    return ordered;
+}
+
+/* PUCT over the visited edges and the first unvisited one (the best of the unvisited, since they
+ * differ only in prior).  A proven win is taken at once; proven losses only when all are. */
+static Edge *select_edge(const Mcts *m, Node *parent)
+{
+    const Tree *t = &m->tree;
+    Edge *edges = &t->edges[parent->first_edge];
+    uint32_t ordered = atomic_load_explicit(&parent->ordered, memory_order_acquire);
+    double sqrt_n = sqrt((double)atomic_load_explicit(&parent->visits, memory_order_relaxed));
+    double fpu = 1.0 - node_mean(parent) - m->cfg.fpu_reduction, best_score = -INFINITY;
+    Edge *best = &edges[0];
+    for (uint32_t i = 0;; i++) {
+        if (i == ordered && (ordered = extend_ordered(parent, edges, ordered)) == i)
+            break;
+        uint32_t child = atomic_load_explicit(&edges[i].child, memory_order_acquire);
+        if (!child) {
+            if (fpu + m->cfg.c_puct * edges[i].prior * sqrt_n > best_score)
+                best = &edges[i];
+            break;
+        }
+        const Node *c = &t->nodes[child];
+        int proven = atomic_load_explicit(&c->proven, memory_order_relaxed);
+        if (proven == PROVEN_WIN)
+            return &edges[i];
+        uint32_t visits = atomic_load_explicit(&c->visits, memory_order_relaxed);
+        double score = (visits ? node_mean(c) : fpu) + m->cfg.c_puct * edges[i].prior * sqrt_n / (1.0 + visits);
+        if (proven == PROVEN_LOSS)
+            score = -1e9 + visits;
+        if (score > best_score) {
+            best_score = score;
+            best = &edges[i];
+        }
+    }
+    return best;
+}
+
+/* The child node of an edge, made on first use (two threads may race: one node is wasted). */
+static uint32_t child_of(Mcts *m, Edge *e)
+{
+    uint32_t child = atomic_load_explicit(&e->child, memory_order_acquire);
+    if (child)
+        return child;
+    uint32_t fresh = tree_new_node(&m->tree, e->prior);
+    if (!fresh)
+        return 0;
+    uint32_t expected = 0;
+    if (atomic_compare_exchange_strong_explicit(&e->child, &expected, fresh, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return fresh;
+    return expected;
+}
+
+/* --- backup and proofs ------------------------------------------------------------------------ */
+
+/* Marks `node` proven if its children decide it: one wins for the side to move here, or every
+ * move is decided.  Returns whether it is proven. */
+static bool prove(Mcts *m, Node *node)
+{
+    if (atomic_load(&node->proven) != PROVEN_NONE)
+        return true;
+    if (!node_expanded(node))
+        return false;
+    const Edge *edges = &m->tree.edges[node->first_edge];
+    bool all_decided = true, any_draw = false;
+    for (uint32_t i = 0; i < node->num_edges; i++) {
+        uint32_t child = atomic_load(&edges[i].child);
+        int p = child ? atomic_load(&m->tree.nodes[child].proven) : PROVEN_NONE;
+        if (p == PROVEN_WIN) {
+            atomic_store(&node->proven, PROVEN_LOSS);
+            return true;
+        }
+        all_decided = all_decided && p != PROVEN_NONE;
+        any_draw = any_draw || p == PROVEN_DRAW;
+    }
+    if (!all_decided)
+        return false;
+    atomic_store(&node->proven, any_draw ? PROVEN_DRAW : PROVEN_WIN);
+    return true;
+}
+
+static void backup(Mcts *m, const uint32_t *path, int depth, double value)
+{
+    for (int i = depth - 1; i >= 0; i--) {
+        atomic_fetch_add_explicit(&m->tree.nodes[path[i]].value_sum, (int64_t)llround(value * VALUE_ONE),
+                                  memory_order_relaxed);
+        value = 1.0 - value;
+    }
+    for (int i = depth - 1; i >= 0 && prove(m, &m->tree.nodes[path[i]]); i--)
+        ;
+}
+
+/* --- one visit -------------------------------------------------------------------------------- */
+
+/* Walks down to a leaf; returns the leaf's value for the player who moved into it. */
+static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
+{
+    Tree *t = &m->tree;
+    Node *node = &t->nodes[0];
+    atomic_fetch_add_explicit(&node->visits, 1, memory_order_relaxed);
+    w->path_hash[*depth] = game_hash(m->game, pos);
+    w->path[(*depth)++] = 0;
+    for (;;) {
+        /* The player who moved into depth d is the root side when d is odd. */
+        if (*depth > 1 && repeats(m, w, *depth - 1))
+            return (*depth - 1) % 2 ? 0.5 - m->cfg.contempt : 0.5 + m->cfg.contempt;
+        int proven = atomic_load_explicit(&node->proven, memory_order_relaxed);
+        if (proven != PROVEN_NONE)
+            return proven_value(proven);
+        uint8_t state = atomic_load_explicit(&node->state, memory_order_acquire);
+        if (state == NODE_FRESH)
+            return evaluate_fresh(m, w, node, pos);
+        if (state != NODE_EXPANDED && !(state == NODE_EVALUATED && expand(m, w, node, pos)))
+            return leaf_value(m, w, pos);
+        if (*depth >= MAX_DEPTH)
+            return leaf_value(m, w, pos);
+        Edge *e = select_edge(m, node);
+        uint32_t child = child_of(m, e);
+        if (!child)
+            return leaf_value(m, w, pos);
+        Undo undo;
+        game_make(m->game, pos, e->move, &undo);
+        node = &t->nodes[child];
+        atomic_fetch_add_explicit(&node->visits, 1, memory_order_relaxed);
+        w->path_hash[*depth] = game_hash(m->game, pos);
+        w->path[(*depth)++] = child;
+    }
+}
+
+static void visit(Mcts *m, Worker *w)
+{
+    Position pos = m->root_pos;
+    int depth = 0;
+    double value = descend(m, w, &pos, &depth);
+    backup(m, w->path, depth, value);
+}
+
+/* --- root noise ------------------------------------------------------------------------------- */
+
+/* Gamma(alpha, 1) by Marsaglia and Tsang, boosted for alpha < 1. */
+static double sample_gamma(Rng *rng, double alpha)
+{
+    if (alpha < 1.0)
+        return sample_gamma(rng, alpha + 1.0) * pow(rng_double(rng) + 1e-300, 1.0 / alpha);
+    double d = alpha - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+    for (;;) {
+        double x, v;
+        do {
+            double u1 = rng_double(rng) + 1e-300, u2 = rng_double(rng);
+            x = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+            v = 1.0 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        if (log(rng_double(rng) + 1e-300) < 0.5 * x * x + d - d * v + d * log(v))
+            return d * v;
+    }
+}
+
+/* Mixes Dirichlet noise into the root's priors (before threads start).  Noise is for self-play
+ * roots with few visits, so the quadratic reordering is cheap. */
+static void add_root_noise(Mcts *m, Rng *rng)
+{
+    Node *root = &m->tree.nodes[0];
+    if (!node_expanded(root) || root->num_edges < 2 || m->cfg.root_noise <= 0)
+        return;
+    Edge *edges = &m->tree.edges[root->first_edge];
+    uint32_t n = root->num_edges;
+    double *noise = malloc(n * sizeof *noise), sum = 0;
+    if (!noise)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        sum += noise[i] = sample_gamma(rng, m->cfg.noise_alpha);
+    for (uint32_t i = 0; i < n; i++)
+        edges[i].prior = (float)((1.0 - m->cfg.root_noise) * edges[i].prior + m->cfg.root_noise * noise[i] / sum);
+    free(noise);
+    /* Visited edges stay in front; the unvisited ones are reordered by their new priors. */
+    uint32_t visited = 0;
+    while (visited < n && edges[visited].child)
+        visited++;
+    for (uint32_t i = visited; i < n; i++)
+        promote_best(edges, i, n);
+    atomic_store(&root->ordered, (uint16_t)n);
+}
+
+/* --- results ---------------------------------------------------------------------------------- */
+
+static int flip_proven(int p)
+{
+    return p == PROVEN_WIN ? PROVEN_LOSS : p == PROVEN_LOSS ? PROVEN_WIN : p;
+}
+
+/* Order of moves for the report and for play: proven wins, then by visits (then value); proven
+ * losses last. */
+static int compare_stats(const void *a, const void *b)
+{
+    const MoveStat *x = a, *y = b;
+    int rank_x = x->proven == PROVEN_WIN ? 0 : x->proven == PROVEN_LOSS ? 2 : 1;
+    int rank_y = y->proven == PROVEN_WIN ? 0 : y->proven == PROVEN_LOSS ? 2 : 1;
+    if (rank_x != rank_y)
+        return rank_x - rank_y;
+    if (x->visits != y->visits)
+        return x->visits < y->visits ? 1 : -1;
+    double vx = isnan(x->value) ? 0 : x->value, vy = isnan(y->value) ? 0 : y->value;
+    return (vx < vy) - (vx > vy);
+}
+
+static MoveStat edge_stat(const Tree *t, const Edge *e)
+{
+    MoveStat s = {e->move, 0, e->prior, NAN, PROVEN_NONE};
+    if (e->child) {
+        const Node *c = &t->nodes[e->child];
+        s.visits = c->visits;
+        s.value = c->visits ? node_mean(c) : NAN;
+        s.proven = (Proven)c->proven;
+    }
+    return s;
+}
+
+/* The edge to play or follow: best by compare_stats, or NULL without edges.  Only the ordered
+ * prefix can hold visited edges, and only it is safe to read while threads search. */
+static const Edge *best_edge(const Tree *t, const Node *node)
+{
+    uint32_t n = node_expanded(node) ? atomic_load_explicit(&node->ordered, memory_order_acquire) : 0;
+    if (n == 0)
+        return NULL;
+    const Edge *edges = &t->edges[node->first_edge], *best = &edges[0];
+    MoveStat best_stat = edge_stat(t, best);
+    for (uint32_t i = 1; i < n; i++) {
+        MoveStat s = edge_stat(t, &edges[i]);
+        if (compare_stats(&s, &best_stat) < 0) {
+            best = &edges[i];
+            best_stat = s;
+        }
+    }
+    return best;
+}
+
+/* `all_edges` is false while threads run: edges past the ordered prefix may be moving. */
+static void collect_result(const Mcts *m, MctsResult *r, bool all_edges)
+{
+    const Tree *t = &m->tree;
+    const Node *root = &t->nodes[0];
+    uint32_t n = node_expanded(root) ? (all_edges ? root->num_edges : atomic_load(&root->ordered)) : 0;
+    r->num_stats = 0;
+    for (uint32_t i = 0; i < n && r->num_stats < MCTS_MAX_STATS; i++)
+        r->stats[r->num_stats++] = edge_stat(t, &t->edges[root->first_edge + i]);
+    qsort(r->stats, (size_t)r->num_stats, sizeof r->stats[0], compare_stats);
+    r->proven = (Proven)flip_proven(root->proven);
+    r->value = r->proven != PROVEN_NONE ? proven_value(r->proven) : 1.0 - node_mean(root);
+    r->tree_visits = root->visits;
+    r->nodes = atomic_load(&t->nodes_used);
+    r->pv_length = 0;
+    const Edge *e = best_edge(t, root);
+    r->best = e ? e->move : MOVE_NONE;
+    while (e && e->child && r->pv_length < MCTS_MAX_PV) {
+        r->pv[r->pv_length++] = e->move;
+        e = best_edge(t, &t->nodes[e->child]);
+    }
+}
+
+/* --- the search ------------------------------------------------------------------------------- */
+
+static bool out_of_budget(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, long visits_begun)
+{
+    if (atomic_load_explicit(&m->done, memory_order_relaxed))
+        return true;
+    bool over = (limits->visits > 0 && visits_begun >= limits->visits) ||
+                (stop && atomic_load_explicit(stop, memory_order_relaxed)) ||
+                atomic_load_explicit(&m->tree.nodes[0].proven, memory_order_relaxed) != PROVEN_NONE ||
+                (limits->seconds > 0 && (visits_begun & 15) == 0 && now_seconds() - m->start_time >= limits->seconds);
+    if (over)
+        atomic_store(&m->done, true);
+    return over;
+}
+
+typedef struct {
+    const MctsLimits *limits;
+    const atomic_bool *stop;
+    MctsInfoFn info;
+    double interval;
+    void *ctx;
+} SearchRun;
+
+static void report_progress(Mcts *m, const SearchRun *run)
+{
+    MctsResult *so_far = malloc(sizeof *so_far);
+    if (!so_far)
+        return;
+    collect_result(m, so_far, false);
+    so_far->visits = atomic_load(&m->completed);
+    so_far->seconds = now_seconds() - m->start_time;
+    run->info(so_far, run->ctx);
+    free(so_far);
+}
+
+static void search_thread(Mcts *m, const SearchRun *run, int thread)
+{
+    Worker *w = malloc(sizeof *w);
+    if (!w) {
+        atomic_store(&m->done, true);
+        return;
+    }
+    w->rng = rng_seed(m->cfg.seed, (uint64_t)thread + 1);
+    double next_info = m->start_time + run->interval;
+    for (;;) {
+        long begun = atomic_fetch_add(&m->started, 1);
+        if (out_of_budget(m, run->limits, run->stop, begun))
+            break;
+        visit(m, w);
+        atomic_fetch_add_explicit(&m->completed, 1, memory_order_relaxed);
+        if (thread == 0 && run->info && (begun & 63) == 0 && now_seconds() >= next_info) {
+            report_progress(m, run);
+            next_info = now_seconds() + run->interval;
+        }
+    }
+    free(w);
+}
+
+/* Evaluates and expands the root before threads start, so root noise has edges to act on. */
+static void prepare_root(Mcts *m)
+{
+    Worker *w = malloc(sizeof *w);
+    if (!w)
+        return;
+    w->rng = rng_seed(m->cfg.seed, 0);
+    Node *root = &m->tree.nodes[0];
+    for (int i = 0; i < 2 && !node_expanded(root) && root->proven == PROVEN_NONE; i++) {
+        if (atomic_load(&root->state) == NODE_FRESH) {
+            atomic_fetch_add(&root->visits, 1);
+            uint32_t path = 0;
+            backup(m, &path, 1, evaluate_fresh(m, w, root, &m->root_pos));
+        } else {
+            expand(m, w, root, &m->root_pos);
+        }
+    }
+    add_root_noise(m, &w->rng);
+    free(w);
+}
+
+MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *stop, MctsInfoFn info,
+                       double info_interval, void *info_ctx)
+{
+    MctsLimits limits = *limits_in;
+    if (limits.visits <= 0 && limits.seconds <= 0)
+        limits.visits = 800;
+    if (!m->has_root) {
+        Position start;
+        game_start(m->game, &start);
+        mcts_set_position(m, &start);
+    }
+    m->start_time = now_seconds();
+    atomic_store(&m->started, 0);
+    atomic_store(&m->completed, 0);
+    atomic_store(&m->done, false);
+    prepare_root(m);
+    SearchRun run = {&limits, stop, info, info_interval, info_ctx};
+    int threads = m->cfg.threads;
+#pragma omp parallel num_threads(threads)
+    search_thread(m, &run, omp_get_thread_num());
+
+    MctsResult out;
+    memset(&out, 0, sizeof out);
+    MctsResult *r = malloc(sizeof *r);
+    if (r) {
+        collect_result(m, r, true);
+        out = *r;
+        free(r);
+    }
+    out.visits = atomic_load(&m->completed);
+    out.seconds = now_seconds() - m->start_time;
+    return out;
+}

@@ -1,0 +1,90 @@
+/*
+ * mcts.h - Monte-Carlo tree search (PUCT) for any game behind core/game.h.
+ *
+ * Priors come from the game's move_priors, leaf values from the static evaluation (or random
+ * playouts).  Won and lost positions are proven in the tree (MCTS-solver): a node whose side to
+ * move has a winning child is a win, one whose children all lose is a loss, and search never
+ * samples a proven result again.  Threads share one tree (tree parallelism) and keep off each
+ * other's paths with a virtual loss; with one thread a search is reproducible from its seed.
+ * Memory is bounded by a node budget; the subtree of the moves played is kept between searches.
+ */
+#ifndef LEUCTRA_MCTS_H
+#define LEUCTRA_MCTS_H
+
+#include "core/eval.h"
+#include "core/game.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+typedef struct {
+    double c_puct;          /* exploration constant of PUCT (default 2.5) */
+    double fpu_reduction;   /* unvisited child's value = parent's value minus this (default 0) */
+    bool playouts;          /* leaf value from one random playout instead of the evaluation */
+    int threads;            /* search threads (default 1) */
+    size_t max_nodes;       /* node budget (default 4M nodes, 128 MiB) */
+    uint64_t seed;          /* random choices: playouts, root noise, ties */
+    double root_noise;      /* fraction of Dirichlet noise mixed into the root priors (0 = off) */
+    double noise_alpha;     /* Dirichlet alpha for the root noise */
+    double contempt;        /* a repetition draw is worth 0.5 - contempt to the root side (default 0.1) */
+} MctsConfig;
+
+typedef struct {
+    long visits;            /* stop after this many visits in this search (0 = no limit) */
+    double seconds;         /* stop after this long (0 = no limit) */
+} MctsLimits;
+
+typedef enum { PROVEN_NONE = 0, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW } Proven;
+
+typedef struct {
+    Move move;
+    long visits;
+    double prior;           /* normalised prior */
+    double value;           /* mean value for the side to move at the root, in [0, 1] */
+    Proven proven;          /* for the side to move at the root */
+} MoveStat;
+
+enum { MCTS_MAX_PV = 32, MCTS_MAX_STATS = 256 };
+
+typedef struct {
+    Move best;              /* MOVE_NONE when the root has no legal move */
+    double value;           /* the root side's win probability (mean over the tree) */
+    Proven proven;          /* the root's proven result for its side to move */
+    long visits;            /* visits made by this search */
+    long tree_visits;       /* visits of the root, kept ones included */
+    size_t nodes;           /* nodes in use */
+    double seconds;
+    int pv_length;
+    Move pv[MCTS_MAX_PV];
+    int num_stats;          /* root moves, most visited first */
+    MoveStat stats[MCTS_MAX_STATS];
+} MctsResult;
+
+typedef struct Mcts Mcts;
+
+/* Called from the search about every `interval` seconds with the result so far. */
+typedef void (*MctsInfoFn)(const MctsResult *so_far, void *ctx);
+
+void mcts_default_config(MctsConfig *cfg);
+/* NULL on allocation failure.  The game and weights must outlive the search. */
+Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg);
+void mcts_free(Mcts *m);
+
+/* Sets the position to search.  When it is the root or lies one or two plies below it, the
+ * subtree is kept (tree reuse); otherwise the tree starts afresh. */
+void mcts_set_position(Mcts *m, const Position *pos);
+void mcts_clear(Mcts *m);
+
+/* The hashes of the game's positions before the root (oldest first).  Search scores a position
+ * that repeats one of them, or one earlier on its own path, as a draw: the game driver
+ * adjudicates repetitions as draws, and a winning side must not drift into one. */
+void mcts_set_history(Mcts *m, const uint64_t *hashes, int n);
+
+/* Searches until a limit is reached, `stop` becomes true (may be NULL), or the root is proven. */
+MctsResult mcts_search(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, MctsInfoFn info,
+                       double info_interval, void *info_ctx);
+
+/* Bytes of one tree node (for memory figures). */
+size_t mcts_node_bytes(void);
+
+#endif

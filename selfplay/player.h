@@ -1,0 +1,48 @@
+/*
+ * player.h - anything that chooses moves, behind one interface: `random`, `greedy` (best move by
+ * a one-ply evaluation), `mcts` (selfplay/mcts.h), and later external engines.  A player is made
+ * from a spec string such as "mcts:visits=800,weights=a.txt,threads=2".
+ */
+#ifndef LEUCTRA_PLAYER_H
+#define LEUCTRA_PLAYER_H
+
+#include "core/eval.h"
+#include "core/game.h"
+#include "selfplay/mcts.h"
+
+typedef struct {
+    double value;           /* the mover's win probability as the player saw it; NAN if none */
+    long visits;            /* search visits spent on the move (0 for non-searching players) */
+    const MctsResult *search;   /* the search behind the move, or NULL; valid until the next call */
+} MoveInfo;
+
+typedef struct Player Player;
+
+struct Player {
+    char name[96];          /* the spec it was made from, e.g. "mcts:visits=800" */
+    const Game *game;
+    /* Picks a legal move of a position that is not over. */
+    Move (*choose)(Player *p, const Position *pos, MoveInfo *info);
+    /* A new game begins (search trees are dropped). */
+    void (*new_game)(Player *p, uint64_t seed);
+    void (*destroy)(Player *p);
+    void *ctx;
+};
+
+/* Makes a player from a spec: NAME[:key=value,...].  Keys: weights=FILE (greedy, mcts),
+ * visits=N, time=SECONDS, threads=N, cpuct=X, playouts=0|1, nodes=N (mcts). */
+Player *player_create(const Game *g, const char *spec, Error *err);
+void player_free(Player *p);
+
+/* The help text listing the player specs, for --help screens (a literal, to concatenate). */
+#define PLAYER_SPECS_HELP                                                                            \
+    "players:\n"                                                                                      \
+    "  random                      uniformly random legal moves\n"                                   \
+    "  greedy[:weights=FILE]       the move whose position evaluates best, one ply deep\n"           \
+    "  mcts[:key=value,...]        Monte-Carlo tree search; keys: visits=N (default 800),\n"         \
+    "                              time=SECONDS, threads=N (default 1), weights=FILE, cpuct=X\n"     \
+    "                              (2.5), fpu=X (0), contempt=X (0.1), playouts=1 (random\n"        \
+    "                              playouts at the leaves),\n"                                      \
+    "                              nodes=N (tree budget, 32 bytes a node)\n"
+
+#endif
