@@ -1,0 +1,65 @@
+/*
+ * cmd_engine.c - `leuctra engine`: serve the engine protocol (docs/PROTOCOL.md) on stdin and
+ * stdout, for match tools and GUIs.  The protocol itself lives in cli/engine*.c.
+ */
+#include "cli.h"
+#include "engine.h"
+
+#include <signal.h>
+#include <stdio.h>
+
+static int run_engine(int argc, char **argv)
+{
+    ArgReader r = {argc, argv, 1, "engine"};
+    GameOptions opts = {0};
+    while (r.index < argc)
+        if (!arg_game_option(&r, &opts))
+            arg_common(&r, &command_engine);
+    Position pos;
+    Game *g = cli_open_game("engine", &opts, &pos);
+    Error err;
+    Engine *e = engine_new(stdin, stdout, g, &pos, &err);
+    if (!e) {
+        game_free(g);
+        cli_fail("engine", EXIT_FAILURE_RUN, "%s", err.msg);
+    }
+    /* A peer that goes away must end the session through a failed write, not kill the process
+     * halfway through a reply. */
+    signal(SIGPIPE, SIG_IGN);
+    engine_serve(e);
+    engine_free(e);
+    return 0;
+}
+
+const Command command_engine = {
+    "engine", run_engine, "serve the engine protocol on stdin/stdout (for match tools, GUIs)",
+    "usage: leuctra engine [--variant V] [--size WxH] [--position POS]\n\n"
+    "Reads commands from stdin, one per line, and answers on stdout, in the spirit of UCI and GTP:\n"
+    "a handshake, options, positions with moves, searches in the background with live 'info'\n"
+    "lines and a final 'bestmove'.  docs/PROTOCOL.md specifies every command and reply; 'help'\n"
+    "lists them.  A bad line gets one 'error ...' line and the engine carries on.  End of input\n"
+    "is 'quit'.  The options set the game the session starts with (default: Epaminondas start).\n\n"
+    "  --variant V     epaminondas (default), crossings or reversi\n"
+    "  --size WxH      start position on another board (phalanx games)\n"
+    "  --position POS  a position string, or 'start' (default)\n\n"
+    "commands: leuctra|hello, isready, setoption name N value V, newgame [variant V] [size WxH],\n"
+    "  position start|fen BOARD SIDE [moves M...], go [visits N] [time S] | go infinite, stop,\n"
+    "  wait, quit, moves, show|d, status, eval, perft DEPTH, help\n\n"
+    "example session (> sent to the engine, < its replies):\n"
+    "  > leuctra\n"
+    "  < id name leuctra " LEUCTRA_VERSION "\n"
+    "  < ... (id and option lines)\n"
+    "  < leuctraok\n"
+    "  > newgame variant reversi\n"
+    "  > position start moves d3 c5\n"
+    "  > go visits 2000\n"
+    "  < info visits 2000 treevisits 2001 nodes 2001 winprob 0.4672 time 0.003 vps 641719 pv e6 f5 f6\n"
+    "  < bestmove e6\n"
+    "  > go infinite\n"
+    "  < info visits 183616 treevisits 185617 nodes 185620 winprob 0.4897 time 0.500 vps 367086 pv e6 f5\n"
+    "  > stop\n"
+    "  < info visits 201502 treevisits 203503 nodes 203510 winprob 0.4901 time 0.552 vps 365040 pv e6 f5\n"
+    "  < bestmove e6\n"
+    "  > quit\n\n"
+    "example: printf 'position start\\ngo visits 400\\nwait\\n' | leuctra engine --variant crossings\n",
+};

@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""protocol_test.py - tests of `leuctra engine` (docs/PROTOCOL.md) driven through pipes, the way a
+match tool or GUI drives it: the handshake, options, positions, searches with stop and quit in
+the middle, the rule that every bad line gets exactly one `error` line and the engine serves on,
+Reversi and Crossings sessions, and end of input.
+
+    LEUCTRA=build/leuctra python3 tests/protocol_test.py
+
+Every read waits for one whole line with a generous timeout, so a loaded machine is slow but
+never wrong; nothing depends on how fast a search runs.  Each engine must exit with status 0 and
+nothing on stderr (which catches sanitizer reports in `make check`).  Prints one line per failed
+check ("FAIL what: ..."), ends with "N passed, N failed" and exits non-zero on any failure.
+"""
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+LEUCTRA = os.environ.get("LEUCTRA")
+if not LEUCTRA:
+    sys.exit("set LEUCTRA to the leuctra binary")
+
+LINE_TIMEOUT = 30.0      # seconds to wait for a line that must come (only a failure waits this long)
+PROMPT = 5.0             # "promptly": stop -> bestmove, quit -> exit, even under the sanitizers
+REVERSI_DRAW = "WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB b"
+REVERSI_LAST_MOVE = "WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/BWWWWWW1 b"
+SMALL_TREE = 200000      # nodes
+OBSTACLES = "BBBBB/BBBBB/5/1x1x1/5/WWWWW/WWWWW w"
+
+passed = 0
+failed = 0
+
+
+def check(what, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {what}: {str(detail)[:300]}", flush=True)
+    return ok
+
+
+class Timeout(Exception):
+    pass
+
+
+class Engine:
+    """One `leuctra engine` process; stdout lines arrive through a queue so reads can time out."""
+
+    running = []     # every engine started, so that a failed test leaves no process behind
+
+    def __init__(self, *args, small_tree=True):
+        Engine.running.append(self)
+        self.stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([LEUCTRA, "engine", *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.stderr)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        if small_tree:
+            # The default tree (128 MiB) costs the sanitizer build a second per search; these
+            # searches need a fraction of it.  test_search_and_reuse keeps the default.
+            self.send(f"setoption name nodes value {SMALL_TREE}")
+
+    def _pump(self):
+        for raw in self.proc.stdout:
+            self.lines.put(raw.decode("utf-8", "replace").rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, text):
+        data = text if isinstance(text, bytes) else text.encode()
+        self.proc.stdin.write(data + b"\n")
+        self.proc.stdin.flush()
+
+    def read(self, timeout=LINE_TIMEOUT):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise Timeout(f"no line within {timeout} s")
+        if line is None:
+            self.lines.put(None)
+            raise Timeout("the engine closed its output")
+        return line
+
+    def read_until(self, prefix, timeout=LINE_TIMEOUT):
+        """Lines up to and including the first that starts with prefix."""
+        got = []
+        while True:
+            got.append(self.read(timeout))
+            if got[-1].startswith(prefix):
+                return got
+
+    def sync(self):
+        """The lines that come before readyok (replies to the commands sent since the last sync)."""
+        self.send("isready")
+        return self.read_until("readyok")[:-1]
+
+    def finish(self, what, timeout=PROMPT, send_quit=True):
+        """Ends the session (quit, then end of input); checks exit status 0 and a clean stderr."""
+        try:
+            if send_quit:
+                self.send("quit")
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            rc = "still running"
+        self.stderr.seek(0)
+        err = self.stderr.read().decode("utf-8", "replace")
+        check(f"{what}: exit status 0 and no stderr", rc == 0 and err == "", f"exit {rc}, stderr: {err}")
+
+
+def run_cli(*args):
+    p = subprocess.run([LEUCTRA, *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def legal_after(moves, variant="epaminondas", position=None):
+    """True when `leuctra apply` accepts the moves (each legal in turn)."""
+    args = ["apply", "--variant", variant] + (["--position", position] if position else []) + moves
+    return run_cli(*args)[0] == 0
+
+
+def search(engine, go="go visits 200"):
+    """Sends go; returns (info lines, the move of bestmove)."""
+    engine.send(go)
+    lines = engine.read_until("bestmove")
+    return lines[:-1], lines[-1].split()[1] if len(lines[-1].split()) == 2 else lines[-1]
+
+
+def field(info, key):
+    words = info.split()
+    return words[words.index(key) + 1] if key in words else None
+
+
+# --- the tests ---------------------------------------------------------------------------------
+
+def test_handshake():
+    e = Engine()
+    for hello in ("leuctra", "hello"):
+        e.send(hello)
+        lines = e.read_until("leuctraok")
+        version = run_cli("--version")[1].split()[-1]
+        check(f"{hello}: id name", lines[0] == f"id name leuctra {version}", lines[0])
+        check(f"{hello}: id author", any(l.startswith("id author ") for l in lines), lines)
+        names = {l.split()[2] for l in lines if l.startswith("option name ")}
+        want = {"visits", "threads", "weights", "cpuct", "time", "playouts", "seed", "nodes"}
+        check(f"{hello}: options announced", want <= names, sorted(names))
+        visits = [l for l in lines if l.startswith("option name visits ")]
+        check(f"{hello}: visits option line", visits and visits[0].startswith(
+            "option name visits type int default 800 min 1 max "), visits)
+    check("isready", e.sync() == [], "lines before readyok")
+    e.finish("handshake")
+
+
+def test_setoption():
+    e = Engine()
+    for line in ("setoption name visits value 50", "setoption name threads value 2",
+                 "setoption name cpuct value 2.5", "setoption name time value 0",
+                 "setoption name playouts value true", "setoption name playouts value false",
+                 "setoption name seed value 7", "setoption name nodes value 100000",
+                 "setoption name weights value shipped", "setoption name VISITS value 60"):
+        e.send(line)
+        got = e.sync()
+        check(f"'{line}' is silent", got == [], got)
+    infos, best = search(e, "go")
+    check("go with no limit uses the visits option", infos and field(infos[-1], "visits") == "60", infos[-1:])
+    e.finish("setoption")
+
+
+def test_search_and_reuse():
+    e = Engine(small_tree=False)
+    e.send("position start moves e2-e3")
+    infos, best = search(e, "go visits 200")
+    check("go visits 200: info line", infos and all(k in infos[-1].split() for k in
+                                                    ("visits", "nodes", "winprob", "vps", "pv")), infos[-1:])
+    check("go visits 200: 200 visits", infos and field(infos[-1], "visits") == "200", infos[-1:])
+    check("go visits 200: bestmove legal", legal_after(["e2-e3", best]), best)
+    pv = infos[-1].split("pv", 1)[1].split() if infos else []
+    check("pv is a legal line", pv and pv[0] == best and legal_after(["e2-e3"] + pv), pv)
+    # One ply on from the searched position: the tree below the move played is kept.
+    e.send(f"position start moves e2-e3 {best}")
+    infos, best2 = search(e, "go visits 100")
+    tree = int(field(infos[-1], "treevisits") or 0) if infos else 0
+    check("tree reuse: the root keeps its earlier visits", tree > 100, infos[-1:])
+    check("second bestmove legal", legal_after(["e2-e3", best, best2]), best2)
+    e.send("moves")
+    moves = e.read().split()
+    check("moves lists legal moves", moves[0] == "moves" and len(moves) > 1 and
+          legal_after(["e2-e3", best, moves[1]]), moves[:3])
+    e.finish("search")
+
+
+def test_stop_and_infinite():
+    e = Engine()
+    e.send("go infinite")
+    time.sleep(0.3)
+    got = e.sync()
+    check("isready during a search", all(l.startswith("info ") for l in got), got)
+    e.send("position start")
+    got = [l for l in e.sync() if not l.startswith("info ")]
+    check("position during a search is refused", got == ["error position: search running; send stop first"], got)
+    t0 = time.monotonic()
+    e.send("stop")
+    lines = e.read_until("bestmove", PROMPT)
+    check("stop: bestmove promptly", time.monotonic() - t0 < PROMPT, time.monotonic() - t0)
+    check("stop: a legal bestmove", legal_after([lines[-1].split()[1]]), lines[-1])
+    check("stop: a final info line", len(lines) >= 2 and lines[-2].startswith("info visits "), lines[-2:])
+    e.send("stop")
+    got = e.sync()
+    check("stop when idle is silent", got == [], got)
+    # Periodic info: wait for one before stopping (race-free).
+    e.send("go infinite")
+    first = e.read()
+    check("periodic info while searching", first.startswith("info visits "), first)
+    e.send("stop")
+    lines = e.read_until("bestmove", PROMPT)
+    check("stop after info: bestmove", lines[-1].startswith("bestmove "), lines)
+    e.finish("stop")
+
+
+def test_infinite_waits_for_stop():
+    """A proven result ends the search at once, yet `go infinite` answers only after stop; and a
+    command right after stop waits for that bestmove instead of being refused."""
+    e = Engine("--variant", "reversi", "--position", REVERSI_LAST_MOVE)
+    e.send("go infinite")
+    got = e.sync()
+    time.sleep(0.5)
+    got += e.sync()
+    check("go infinite: no bestmove before stop", not any(l.startswith("bestmove") for l in got), got)
+    e.send("stop")
+    e.send("position start")
+    e.send("go visits 50")
+    lines = e.read_until("bestmove")
+    check("go infinite: bestmove after stop", lines[-1] == "bestmove h8" and "proven loss" in lines[-2], lines)
+    lines = e.read_until("bestmove")
+    check("stop, position, go: the new search runs", legal_after([lines[-1].split()[1]], "reversi") and
+          field(lines[-2], "visits") == "50", lines[-2:])
+    e.finish("infinite waits for stop")
+
+
+def test_quit_during_search():
+    e = Engine()
+    e.send("go infinite")
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    e.finish("quit during search")
+    check("quit during search exits promptly", time.monotonic() - t0 < PROMPT, time.monotonic() - t0)
+
+
+def test_bad_lines():
+    e = Engine()
+    e.send("position start moves e2-e3")
+    bad = [
+        "frobnicate", "position start moves e2-e3 zz", "position start moves a1-a9",
+        "position fen abc w", "position fen 8/8 w", "position", "position start junk",
+        "setoption name visits value abc", "setoption name visits value 0", "setoption name bogus value 1",
+        "setoption name time value -1", "setoption name playouts value maybe", "setoption visits 3",
+        "setoption name weights value /nonexistent/weights.txt", "setoption name seed value",
+        "go garbage", "go visits", "go visits -5", "go time abc", "go infinite visits 10",
+        "newgame variant chess", "newgame size 2x2", "newgame bogus", "perft", "perft 99", "perft x",
+        "isready now", "quit now", "show me", "\x01\x1b[2J", "x" * 70000, b"go\x00visits 5",
+        "GO visits 5",
+    ]
+    for line in bad:
+        e.send(line)
+        got = e.sync()
+        shown = line if isinstance(line, str) else repr(line)
+        check(f"bad line '{shown[:40]}': exactly one error line",
+              len(got) == 1 and got[0].startswith("error ") and "\x1b" not in got[0], got)
+    e.send("")
+    e.send("   \t ")
+    check("blank lines get no reply", e.sync() == [], "")
+    e.send("show")
+    fen = e.read_until("fen ")[-1]
+    want = run_cli("apply", "e2-e3")[1].strip()
+    check("rejected lines leave the position alone", fen == f"fen {want}", fen)
+    e.finish("bad lines")
+
+
+def test_reversi():
+    e = Engine()
+    e.send("newgame variant reversi")
+    e.send("position start moves d3 c5")
+    e.send("moves")
+    check("reversi moves", e.read().startswith("moves "), "")
+    infos, best = search(e, "go visits 200")
+    check("reversi bestmove legal", legal_after(["d3", "c5", best], "reversi"), best)
+    e.send("show")
+    lines = e.read_until("fen ")
+    check("reversi show", any(l.startswith("game reversi size 8x8 ") for l in lines), lines[-2:])
+    e.send(f"position fen {REVERSI_DRAW}")
+    e.send("status")
+    check("reversi status draw", e.read() == "status draw", "")
+    e.send("go visits 50")
+    check("game over: bestmove none", e.read() == "bestmove none", "")
+    e.send("eval")
+    check("eval line", e.read().startswith("eval winprob "), "")
+    e.finish("reversi")
+
+
+def test_crossings_and_boards():
+    e = Engine("--variant", "crossings")
+    e.send("position start moves b1-b3 c8-c6")
+    infos, best = search(e, "go visits 200")
+    check("crossings bestmove legal", legal_after(["b1-b3", "c8-c6", best], "crossings"), best)
+    e.send("perft 2")
+    want = run_cli("perft", "2", "--variant", "crossings", "--position",
+                   run_cli("apply", "--variant", "crossings", "b1-b3", "c8-c6")[1].strip())[1].strip()
+    check("perft 2", e.read() == f"perft 2 {want}", want)
+    e.send("newgame variant epaminondas")
+    e.send(f"position fen {OBSTACLES}")
+    e.send("show")
+    lines = e.read_until("fen ")
+    check("a board with obstacles", lines[-1] == f"fen {OBSTACLES}" and
+          any(" size 5x7 " in l for l in lines), lines[-2:])
+    infos, best = search(e, "go visits 100")
+    check("obstacles bestmove legal", legal_after([best], position=OBSTACLES), best)
+    e.send("newgame size 8x8")
+    e.send("show")
+    lines = e.read_until("fen ")
+    check("newgame size", lines[-1] == "fen BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w", lines[-1])
+    e.finish("crossings")
+
+
+def test_end_of_input():
+    e = Engine()
+    e.send("isready")
+    e.read()
+    e.finish("end of input", send_quit=False)
+    e = Engine()
+    e.send("go infinite")
+    time.sleep(0.2)
+    e.proc.stdin.close()
+    try:
+        last = e.read_until("bestmove", PROMPT)[-1]
+    except Timeout as t:
+        last = str(t)
+    check("end of input during a search: bestmove", last.startswith("bestmove "), last)
+    e.finish("end of input during a search", send_quit=False)
+    # A piped script: wait lets the search finish before end of input ends the session.
+    p = subprocess.run([LEUCTRA, "engine", "--variant", "reversi"], input=f"setoption name nodes value {SMALL_TREE}\ngo visits 300\nwait\n",
+                       capture_output=True, text=True, timeout=60)
+    out = p.stdout.splitlines()
+    check("piped script with wait", p.returncode == 0 and out and out[-1].startswith("bestmove ") and
+          field(out[-2], "visits") == "300", out[-2:])
+
+
+def test_help():
+    rc, out, err = run_cli("engine", "--help")
+    check("engine --help", rc == 0 and "example" in out and err == "", (rc, err))
+    rc, out, err = run_cli("engine", "--bogus")
+    check("engine --bogus", rc == 2 and out == "" and len(err.splitlines()) == 1, (rc, err))
+    e = Engine()
+    e.send("help")
+    lines = e.read_until("helpok")
+    check("help lists go", any(l.startswith("help go ") for l in lines), lines[:3])
+    e.finish("help")
+
+
+def main():
+    start = time.monotonic()
+    if not os.access(LEUCTRA, os.X_OK):
+        print(f"FAIL {LEUCTRA} is not an executable file")
+        print("0 passed, 1 failed")
+        return 1
+    tests = [test_handshake, test_setoption, test_search_and_reuse, test_stop_and_infinite,
+             test_infinite_waits_for_stop, test_quit_during_search, test_bad_lines, test_reversi,
+             test_crossings_and_boards, test_end_of_input, test_help]
+    for test in tests:
+        try:
+            test()
+        except (Timeout, BrokenPipeError, subprocess.TimeoutExpired) as problem:
+            check(test.__name__, False, f"{type(problem).__name__}: {problem}")
+        for e in Engine.running:
+            if e.proc.poll() is None:
+                e.proc.kill()
+                e.proc.wait()
+        Engine.running.clear()
+    print(f"protocol tests took {time.monotonic() - start:.1f} s")
+    print(f"{passed} passed, {failed} failed", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
