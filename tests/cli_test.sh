@@ -5,9 +5,11 @@
 #
 #   LEUCTRA=build/leuctra sh tests/cli_test.sh
 #
-# Prints one line per failed check (what was expected, what came) and ends with the line
-# "N passed, N failed"; exits non-zero if any check failed.  LEUCTRA_QUICK=1 (the sanitizer
-# build) skips the slowest perft depths and nothing else.
+# Prints one line per failed check ("FAIL what: expected ...; got ...", newlines shown as '|'),
+# ends with the line "N passed, N failed" and exits non-zero if any check failed.
+# LEUCTRA_QUICK=1 (the sanitizer build) skips the slowest perft depths and nothing else.
+# The sections run in two parallel workers (see the end of the file); each check is one leuctra
+# run or a comparison of a few, so a sanitizer build (about 70 ms a start) decides the time.
 set -u
 : "${LEUCTRA:?set LEUCTRA to the leuctra binary}"
 L=$LEUCTRA
@@ -35,19 +37,19 @@ REVERSI_WHITE='WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WBBBBBBB/BBBBBBBB/BBBBBBBB/BB
 
 # --- helpers -----------------------------------------------------------------------------------
 
-# Text on one line, for failure reports.
+# Text on one line (newlines as '|'), for failure reports.
 oneline() { printf '%s' "$1" | tr '\n' '|' | cut -c1-300; }
 file_oneline() { tr '\n' '|' <"$1" | cut -c1-300; }
+# Sets $what to the command line, quoted (no subshell: this runs for every check).
 cmdline() {
-    s="leuctra"
-    for a in "$@"; do s="$s '$a'"; done
-    oneline "$s"
+    what="leuctra"
+    for a in "$@"; do what="$what '$a'"; done
 }
 
 pass() { passed=$((passed + 1)); }
 fail() {    # fail WHAT EXPECTED GOT
     failed=$((failed + 1))
-    printf 'FAIL %s\n    expected: %s\n    got:      %s\n' "$1" "$(oneline "$2")" "$(oneline "$3")"
+    printf 'FAIL %s: expected %s; got %s\n' "$(oneline "$1")" "$(oneline "$2")" "$(oneline "$3")"
 }
 check() {   # check WHAT EXPECTED GOT
     if [ "$2" = "$3" ]; then pass; else fail "$1" "$2" "$3"; fi
@@ -61,7 +63,8 @@ run() { "$L" "$@" >"$out" 2>"$err"; rc=$?; }
 run_ok() {
     run "$@"
     if [ "$rc" -ne 0 ] || [ -s "$err" ]; then
-        fail "$(cmdline "$@")" "exit 0, nothing on stderr" "exit $rc, stderr: $(file_oneline "$err")"
+        cmdline "$@"
+        fail "$what" "exit 0, nothing on stderr" "exit $rc, stderr: $(file_oneline "$err")"
         return 1
     fi
     return 0
@@ -71,21 +74,24 @@ run_ok() {
 expect_out() {
     want=$1; shift
     run_ok "$@" || return 0
-    check "$(cmdline "$@")" "$want" "$(cat "$out")"
+    cmdline "$@"
+    check "$what" "$want" "$(cat "$out")"
 }
 
 # expect_last EXPECTED ARGS...: the last line of stdout.
 expect_last() {
     want=$1; shift
     run_ok "$@" || return 0
-    check "$(cmdline "$@") (last line)" "$want" "$(tail -n 1 "$out")"
+    cmdline "$@"
+    check "$what (last line)" "$want" "$(tail -n 1 "$out")"
 }
 
 # expect_lines N ARGS...: the number of stdout lines.
 expect_lines() {
     want=$1; shift
     run_ok "$@" || return 0
-    check "$(cmdline "$@") (lines)" "$want" "$(awk 'END { print NR }' "$out")"
+    cmdline "$@"
+    check "$what (lines)" "$want" "$(awk 'END { print NR }' "$out")"
 }
 
 # expect_contains 'TEXT|TEXT|...' ARGS...: stdout holds every TEXT (fixed strings, '|'-separated).
@@ -100,7 +106,8 @@ expect_contains() {
     done
     IFS=$old_ifs
     if [ -z "$missing" ]; then pass; else
-        fail "$(cmdline "$@")" "output containing: $texts" "missing:$missing in: $(file_oneline "$out")"
+        cmdline "$@"
+        fail "$what" "output containing: $texts" "missing:$missing in: $(file_oneline "$out")"
     fi
 }
 
@@ -117,21 +124,18 @@ expect_error() {
     [ "$lines" -ne 1 ] && problems="$problems $lines lines on stderr;"
     grep -qiF -e "$key" "$err" || problems="$problems message lacks '$key';"
     if [ -z "$problems" ]; then pass; else
-        fail "$(cmdline "$@")" "exit 2, no stdout, one stderr line mentioning '$key'" \
+        cmdline "$@"
+        fail "$what" "exit 2, no stdout, one stderr line mentioning '$key'" \
             "$problems stderr: $(file_oneline "$err")"
     fi
 }
 
-# get VAR ARGS...: runs leuctra, which must succeed, and sets VAR to its stdout (to "" and
-# returns 1 after a failure, which is counted).
+# get ARGS...: runs leuctra, which must succeed, and sets $got to its stdout (to "" and returns 1
+# after a failure, which is counted).
 get() {
-    var=$1; shift
-    if run_ok "$@"; then
-        eval "$var=\$(cat \"\$out\")"
-    else
-        eval "$var="
-        return 1
-    fi
+    got=""
+    run_ok "$@" || return 1
+    got=$(cat "$out")
 }
 
 # --- moves ---------------------------------------------------------------------------------------
@@ -164,24 +168,25 @@ section_moves() {
 # threads, and each count equals perft DEPTH-1 of the child that `apply` makes.
 divide_check() {    # divide_check DEPTH ARGS... (the game options)
     depth=$1; shift
-    what="perft $depth --divide $*"
+    label="perft $depth --divide $*"
     run_ok moves "$@" || return 0
-    sort "$out" >"$tmp/moves"
+    sort "$out" >"$out.moves"
     run_ok perft "$depth" --divide "$@" || return 0
-    cp "$out" "$tmp/divide"
-    total=$(tail -n 1 "$tmp/divide")
-    sed '$d' "$tmp/divide" >"$tmp/lines"
-    check "$what: sum of lines" "$total" "$(awk '{ s += $2 } END { print s + 0 }' "$tmp/lines")"
-    check "$what: moves listed" "$(cat "$tmp/moves")" "$(awk '{ print $1 }' "$tmp/lines" | sort)"
+    cp "$out" "$out.divide"
+    total=$(tail -n 1 "$out.divide")
+    sed '$d' "$out.divide" >"$out.lines"
+    check "$label: sum of lines" "$total" "$(awk '{ s += $2 } END { print s + 0 }' "$out.lines")"
+    check "$label: moves listed" "$(cat "$out.moves")" "$(awk '{ print $1 }' "$out.lines" | sort)"
     run_ok perft "$depth" --divide --threads 2 "$@" &&
-        check "$what --threads 2" "$(cat "$tmp/divide")" "$(cat "$out")"
-    n=$(awk 'END { print NR }' "$tmp/lines")
+        check "$label --threads 2" "$(cat "$out.divide")" "$(cat "$out")"
+    n=$(awk 'END { print NR }' "$out.lines")
     [ "$n" -gt 0 ] || return 0
     for k in 1 $(((n + 1) / 2)) "$n"; do
-        line=$(sed -n "${k}p" "$tmp/lines")
+        line=$(sed -n "${k}p" "$out.lines")
         move=${line% *}
         count=${line#* }
-        get child apply "$@" "$move" || continue
+        get apply "$@" "$move" || continue
+        child=$got
         # The child keeps the board and obstacles; only the variant goes along.
         variant=epaminondas
         prev=""
@@ -191,7 +196,7 @@ divide_check() {    # divide_check DEPTH ARGS... (the game options)
             prev=$a
         done
         run_ok perft $((depth - 1)) --variant "$variant" --position "$child" &&
-            check "$what: $move vs perft $((depth - 1)) of its child" "$count" "$(tail -n 1 "$out")"
+            check "$label: $move vs perft $((depth - 1)) of its child" "$count" "$(tail -n 1 "$out")"
     done
 }
 
@@ -245,6 +250,7 @@ section_perft() {
     divide_check 3 --position "$OBSTACLES"
     divide_check 3 --variant crossings --position "$TOWERS"
     divide_check 2 --position '3/B2/W2/W2/3 w'
+    divide_check 2 --position 'W4/5/5/B4/5 w'
 }
 
 # --- status --------------------------------------------------------------------------------------
@@ -255,13 +261,15 @@ section_status() {
     expect_out ongoing status --variant reversi
     # Epaminondas: White reaches Black's home rank; Black either answers (ongoing) or fails, and
     # White wins at the start of its turn.
-    get P apply --position '5/W4/5/4B/5 w' a4-a5
+    get apply --position '5/W4/5/4B/5 w' a4-a5
+    P=$got
     check "apply a4-a5" 'W4/5/5/4B/5 b' "$P"
     expect_out ongoing status --position "$P"
-    get P apply --position "$P" e2-d2
+    get apply --position "$P" e2-d2
+    P=$got
     check "apply e2-d2" 'W4/5/5/3B1/5 w' "$P"
     expect_out white-wins status --position "$P"
-    get P apply --position 'W4/5/5/4B/5 b' e2-e1 && expect_out ongoing status --position "$P"
+    get apply --position 'W4/5/5/4B/5 b' e2-e1 && expect_out ongoing status --position "$got"
     expect_out black-wins status --position '5/W4/5/5/B4 b'
     expect_out black-wins status --position '5/5/5/5/5 w'
     # Crossings: an unanswerable crossing loses; a side whose only stone is a tower has no move.
@@ -282,28 +290,33 @@ section_status() {
 # first followed by apply --position of the result with the rest, and the step-by-step result.
 chain_check() {     # chain_check NAME ARGS... (the game options)
     name=$1; shift
-    get pos apply "$@" || return 0
+    get apply "$@" || return 0
+    pos=$got
     moves=""
     i=0
-    while [ "$i" -lt 6 ]; do
+    while [ "$i" -lt 5 ]; do
         i=$((i + 1))
         run_ok moves "$@" --position "$pos" || return 0
         n=$(awk 'END { print NR }' "$out")
         [ "$n" -gt 0 ] || break
         m=$(sed -n "$(((i * 37) % n + 1))p" "$out")
         moves="$moves $m"
-        get pos apply "$@" --position "$pos" "$m" || return 0
+        get apply "$@" --position "$pos" "$m" || return 0
+        pos=$got
     done
     set -f
     # shellcheck disable=SC2086
-    get whole apply "$@" $moves
+    get apply "$@" $moves
+    whole=$got
     first=${moves# }
     first=${first%% *}
     rest=${moves# }
     rest=${rest#* }
-    get after_first apply "$@" "$first"
+    get apply "$@" "$first"
+    after_first=$got
     # shellcheck disable=SC2086
-    get chained apply "$@" --position "$after_first" $rest
+    get apply "$@" --position "$after_first" $rest
+    chained=$got
     set +f
     check "$name: apply$moves, one call vs step by step" "$pos" "$whole"
     check "$name: apply$moves, first then the rest" "$whole" "$chained"
@@ -361,14 +374,17 @@ section_size() {
 # --- help ----------------------------------------------------------------------------------------
 
 section_help() {
-    run_ok --help && {
+    # The five commands scripts rely on must be listed; every listed command must have a help.
+    commands=""
+    if run_ok --help; then
+        commands=$(sed -n '/^commands:/,/^$/p' "$out" | awk 'NR > 1 && NF { print $1 }')
         missing=""
         for c in moves perft status apply show; do
-            grep -qE "^ +$c " "$out" || missing="$missing $c"
+            printf '%s\n' "$commands" | grep -qx "$c" || missing="$missing $c"
         done
         check "leuctra --help lists every subcommand" "" "$missing"
-    }
-    for c in moves perft status apply show; do
+    fi
+    for c in $commands; do
         for h in --help -h; do
             if run_ok "$c" "$h"; then
                 if grep -q "example" "$out" && grep -q "usage" "$out"; then pass; else
@@ -376,7 +392,10 @@ section_help() {
                 fi
             fi
         done
-        # The example in the help runs as written.
+    done
+    # The examples in the helps of the script-facing commands run as written.
+    for c in moves perft status apply show; do
+        run "$c" --help
         ex=$(sed -n 's/^example: leuctra //p' "$out" | head -n 1 | sed 's/  *(.*$//')
         eval "set -- $ex"
         run "$@"
@@ -510,12 +529,14 @@ run_section() {
     ) >"$tmp/$1.log" 2>&1
 }
 
-{ run_section perft; run_section apply; run_section moves; run_section size; } &
+{ run_section perft; run_section apply; } &
 worker=$!
 run_section errors
-run_section status
 run_section help
+run_section status
+run_section moves
 run_section show
+run_section size
 wait "$worker"
 
 passed=0
