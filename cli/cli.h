@@ -50,6 +50,7 @@ long arg_integer(const char *command, const char *option, const char *text, long
 Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos);
 
 /* One per subcommand file (cli/cmd_*.c); main.c lists them. */
-extern const Command command_moves, command_perft, command_status, command_apply, command_show, command_bench;
+extern const Command command_moves, command_perft, command_status, command_apply, command_show, command_bench,
+    command_match, command_analyze, command_play, command_engine, command_records;
 
 #endif

@@ -8,6 +8,7 @@
 
 static const Command *const commands[] = {
     &command_moves, &command_perft, &command_status, &command_apply, &command_show, &command_bench,
+    &command_analyze, &command_play, &command_match, &command_engine, &command_records,
 };
 enum { NUM_COMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -37,6 +38,5 @@ int main(int argc, char **argv)
     for (int i = 0; i < NUM_COMMANDS; i++)
         if (strcmp(argv[1], commands[i]->name) == 0)
             return commands[i]->run(argc - 1, argv + 1);
-    fprintf(stderr, "leuctra: unknown command '%s' (see leuctra --help)\n", argv[1]);
-    return EXIT_USAGE;
+    cli_fail("", EXIT_USAGE, "unknown command '%s' (see leuctra --help)", argv[1]);
 }

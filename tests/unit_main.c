@@ -9,10 +9,18 @@
 
 extern const TestCase phalanx_tests[];
 extern const TestCase reversi_tests[];
+extern const TestCase records_tests[];
+extern const TestCase records_file_tests[];
+extern const TestCase eval_tests[];
+extern const TestCase weights_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
     {"reversi", reversi_tests},
+    {"records", records_tests},
+    {"records_file", records_file_tests},
+    {"eval", eval_tests},
+    {"weights", weights_tests},
 };
 
 static int wanted(int argc, char **argv, const char *suite, const char *test)

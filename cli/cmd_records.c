@@ -1,0 +1,203 @@
+/*
+ * cmd_records.c - `leuctra records`: the subcommand table (info, verify, dump, export, merge,
+ * canonicalize), the short ones (verify, merge, canonicalize), and the helpers the others share.
+ */
+#include "records_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const Command *const subcommands[] = {
+    &records_info_command, &records_verify_command, &records_dump_command, &records_export_command,
+    &records_merge_command, &records_canonicalize_command,
+};
+enum { NUM_SUBCOMMANDS = sizeof subcommands / sizeof subcommands[0] };
+
+int records_exit_status(const RecordsError *e)
+{
+    switch (e->kind) {
+    case RECORDS_ERR_EMPTY:
+    case RECORDS_ERR_FOREIGN:
+    case RECORDS_ERR_VERSION:
+    case RECORDS_ERR_MISMATCH:
+        return EXIT_USAGE;
+    case RECORDS_ERR_IO:
+        return strstr(e->msg, "No such file") || strstr(e->msg, "is a directory") ? EXIT_USAGE : EXIT_FAILURE_RUN;
+    default:
+        return EXIT_FAILURE_RUN;
+    }
+}
+
+_Noreturn void records_fail(const char *command, const RecordsError *e)
+{
+    cli_fail(command, records_exit_status(e), "%s", e->msg);
+}
+
+RecordsReader *records_open_or_fail(const char *command, const char *path)
+{
+    RecordsError err = {0};
+    RecordsReader *r = records_open(path, &err);
+    if (!r)
+        records_fail(command, &err);
+    return r;
+}
+
+bool records_is_option(const ArgReader *r)
+{
+    const char *a = r->argv[r->index];
+    return a[0] == '-' && a[1] != '\0';
+}
+
+int records_paths(ArgReader *r, const Command *cmd, char **paths)
+{
+    int n = 0;
+    while (r->index < r->argc) {
+        if (records_is_option(r))
+            arg_common(r, cmd);
+        else
+            paths[n++] = r->argv[r->index++];
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------- verify */
+
+/* One line per damaged chunk, then the file's verdict; true when undamaged. */
+static bool verify_one(const char *path)
+{
+    RecordsVerifyReport rep;
+    RecordsError err = {0};
+    if (!records_verify(path, &rep, &err))
+        records_fail("records verify", &err);
+    for (int i = 0; i < rep.num_damaged; i++)
+        printf("%s\n", rep.damaged[i].msg);
+    if (rep.num_damaged == 0)
+        printf("%s: ok, %llu games in %llu chunk%s\n", path, (unsigned long long)rep.games,
+               (unsigned long long)rep.chunks, rep.chunks == 1 ? "" : "s");
+    else
+        printf("%s: DAMAGED, %d damaged chunk%s; %llu games in %llu good chunks\n", path, rep.num_damaged,
+               rep.num_damaged == 1 ? "" : "s", (unsigned long long)rep.games, (unsigned long long)rep.chunks);
+    bool ok = rep.num_damaged == 0;
+    records_verify_report_free(&rep);
+    return ok;
+}
+
+static int run_verify(int argc, char **argv)
+{
+    ArgReader r = {argc, argv, 1, "records verify"};
+    int n = records_paths(&r, &records_verify_command, argv);
+    if (n == 0)
+        cli_fail("records verify", EXIT_USAGE, "missing FILE (see leuctra records verify --help)");
+    bool all_ok = true;
+    for (int i = 0; i < n; i++)
+        all_ok = verify_one(argv[i]) && all_ok;
+    return all_ok ? 0 : EXIT_FAILURE_RUN;
+}
+
+const Command records_verify_command = {
+    "verify", run_verify, "check every chunk; name damage by its byte offset",
+    "usage: leuctra records verify FILE...\n\n"
+    "Checks every chunk of each file (header CRC, payload CRC-32, zlib, the games inside) and\n"
+    "prints one line per damaged chunk with its byte offset, then one verdict line per file.\n"
+    "Exit status 0 when every file is whole, 1 when any is damaged, 2 when a path is not a\n"
+    "records file.\n\n"
+    "example: leuctra records verify run1.lrec run2.lrec\n",
+};
+
+/* ---------------------------------------------------------------- merge, canonicalize */
+
+/* Counts the games of a file just written (and checks it once more). */
+static void report_written(const char *command, const char *path)
+{
+    RecordsVerifyReport rep;
+    RecordsError err = {0};
+    if (!records_verify(path, &rep, &err))
+        records_fail(command, &err);
+    printf("%s: %llu games in %llu chunk%s\n", path, (unsigned long long)rep.games, (unsigned long long)rep.chunks,
+           rep.chunks == 1 ? "" : "s");
+    bool damaged = rep.num_damaged > 0;
+    records_verify_report_free(&rep);
+    if (damaged)
+        cli_fail(command, EXIT_FAILURE_RUN, "%s: the file written does not verify", path);
+}
+
+static int run_merge(int argc, char **argv)
+{
+    ArgReader r = {argc, argv, 1, "records merge"};
+    int n = records_paths(&r, &records_merge_command, argv);
+    if (n < 2)
+        cli_fail("records merge", EXIT_USAGE, "needs OUT and at least one IN (see leuctra records merge --help)");
+    RecordsError err = {0};
+    if (!records_merge(argv[0], (const char *const *)argv + 1, n - 1, &err))
+        records_fail("records merge", &err);
+    report_written("records merge", argv[0]);
+    return 0;
+}
+
+const Command records_merge_command = {
+    "merge", run_merge, "combine shards into one canonical file",
+    "usage: leuctra records merge OUT IN...\n\n"
+    "Writes the games of every IN into OUT in canonical form: sorted by game index, packed into\n"
+    "chunks of about 64 KiB, written to a temporary file and renamed into place (OUT may be one\n"
+    "of the inputs).  The inputs must be of one variant and board.  A game found in several\n"
+    "inputs with identical bytes is kept once; two different games with one index stop the merge\n"
+    "(exit 1) and nothing is written.  Settings: the inputs' own if they agree, otherwise every\n"
+    "input's lines prefixed 'shardN.'.  A damaged input stops the merge.\n\n"
+    "example: leuctra records merge all.lrec shard1.lrec shard2.lrec\n",
+};
+
+static int run_canonicalize(int argc, char **argv)
+{
+    ArgReader r = {argc, argv, 1, "records canonicalize"};
+    int n = records_paths(&r, &records_canonicalize_command, argv);
+    if (n == 0)
+        cli_fail("records canonicalize", EXIT_USAGE, "missing FILE (see leuctra records canonicalize --help)");
+    for (int i = 0; i < n; i++) {
+        RecordsError err = {0};
+        if (!records_canonicalize(argv[i], &err))
+            records_fail("records canonicalize", &err);
+        report_written("records canonicalize", argv[i]);
+    }
+    return 0;
+}
+
+const Command records_canonicalize_command = {
+    "canonicalize", run_canonicalize, "rewrite a file sorted by game index (atomically)",
+    "usage: leuctra records canonicalize FILE...\n\n"
+    "Rewrites each file with its games sorted by index and each index once (the first in file\n"
+    "order kept), so that its bytes depend only on its games: what self-play does at the end of\n"
+    "a run, since threads finish games out of order.  Atomic: a temporary file, fsync, rename.\n"
+    "A damaged file is refused (exit 1) and left as it is.\n\n"
+    "example: leuctra records canonicalize run1.lrec\n",
+};
+
+/* ---------------------------------------------------------------- the table */
+
+static int run_records(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(command_records.usage, stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        fputs(command_records.usage, stdout);
+        return 0;
+    }
+    for (int i = 0; i < NUM_SUBCOMMANDS; i++)
+        if (strcmp(argv[1], subcommands[i]->name) == 0)
+            return subcommands[i]->run(argc - 1, argv + 1);
+    cli_fail("records", EXIT_USAGE, "unknown subcommand '%s' (see leuctra records --help)", argv[1]);
+}
+
+const Command command_records = {
+    "records", run_records, "inspect, check, dump, export and merge self-play records",
+    "usage: leuctra records info|verify|dump|export|merge|canonicalize ...\n\n"
+    "Self-play records files (format: docs/FORMAT.md).  Each subcommand has --help.\n\n"
+    "  info FILE... [--json]            games, plies, results, end reasons, lengths, size, settings\n"
+    "  verify FILE...                   check every chunk; damage named by byte offset (exit 1)\n"
+    "  dump FILE [--game N] [--values] [--visits]   one game per line in RULES.md notation\n"
+    "  export FILE... -o OUT.csv        one CSV row per position, for training\n"
+    "  merge OUT IN...                  shards into one canonical file\n"
+    "  canonicalize FILE...             sort a file by game index, atomically\n\n"
+    "example: leuctra records dump run1.lrec --game 12 --values\n",
+};

@@ -1,0 +1,33 @@
+/*
+ * records_cli.h - what the `leuctra records` subcommands share (cli/cmd_records*.c): their
+ * command entries, opening a records file or failing with one line, and the exit status that
+ * a records error gets.
+ */
+#ifndef LEUCTRA_RECORDS_CLI_H
+#define LEUCTRA_RECORDS_CLI_H
+
+#include "cli.h"
+#include "data/records.h"
+
+/* `leuctra records info|verify|dump|export|merge|canonicalize`; argv[0] is the subcommand. */
+extern const Command records_info_command, records_verify_command, records_dump_command, records_export_command,
+    records_merge_command, records_canonicalize_command;
+
+/* 2 when the path names no readable records file (missing, empty, foreign, another version) or
+ * files that do not go together (merge): bad input; 1 for damage and I/O failures. */
+int records_exit_status(const RecordsError *e);
+
+/* Prints "leuctra records SUB: message" and exits with records_exit_status. */
+_Noreturn void records_fail(const char *command, const RecordsError *e);
+
+/* Opens a records file or fails as above. */
+RecordsReader *records_open_or_fail(const char *command, const char *path);
+
+/* True when argv[r->index] is an option-like argument ("-x", "--x"; "-" alone is a path). */
+bool records_is_option(const ArgReader *r);
+
+/* For subcommands with no options but --help: the remaining arguments, which must be paths, are
+ * copied to paths[0..n) (paths may be r->argv itself: it is filled from the front); returns n. */
+int records_paths(ArgReader *r, const Command *cmd, char **paths);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * record_reader.c - reading a records file as a stream of games (records_open/next/close), and
+ * records_verify, which checks every chunk and lists the damaged ones by offset.  Both hold one
+ * chunk in memory at a time, whatever the size of the file.
+ */
+#include "record_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct RecordsReader {
+    OpenedFile file;
+    char *path;
+    ChunkScanner scan;
+    ByteReader games;           /* the games of the current chunk not yet returned */
+    uint64_t chunk_offset;
+    bool stopped;               /* an I/O or memory failure: nothing more can be read */
+    RecordsError stop_error;
+};
+
+RecordsReader *records_open(const char *path, RecordsError *err)
+{
+    RecordsReader *r = calloc(1, sizeof *r);
+    if (r)
+        r->path = strdup(path);
+    if (!r || !r->path) {
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+        free(r);
+        return NULL;
+    }
+    if (!open_records_file(path, &r->file, err)) {
+        free(r->path);
+        free(r);
+        return NULL;
+    }
+    scanner_init(&r->scan, r->file.fd, r->path, r->file.first_chunk, r->file.size, r->file.header.board);
+    return r;
+}
+
+const RecordsHeader *records_reader_header(const RecordsReader *r) { return &r->file.header; }
+uint64_t records_reader_file_size(const RecordsReader *r) { return r->file.size; }
+uint64_t records_reader_chunk_offset(const RecordsReader *r) { return r->chunk_offset; }
+
+void records_close(RecordsReader *r)
+{
+    if (!r)
+        return;
+    scanner_free(&r->scan);
+    close_records_file(&r->file);
+    free(r->path);
+    free(r);
+}
+
+int records_next(RecordsReader *r, GameRecord *out, RecordsError *err)
+{
+    for (;;) {
+        if (r->stopped) {
+            *err = r->stop_error;
+            return -1;
+        }
+        if (r->games.p < r->games.end) {
+            char why[160];
+            if (record_decode(&r->games, r->file.header.board, out, why, sizeof why))
+                return 1;
+            /* The scanner decoded this chunk once already; only memory can fail now. */
+            records_error(&r->stop_error, RECORDS_ERR_MEMORY, r->chunk_offset, "%s: %s", r->path, why);
+            r->stopped = true;
+            continue;
+        }
+        ScanResult s = scanner_next(&r->scan, err);
+        if (s == SCAN_END)
+            return 0;
+        if (s == SCAN_FATAL) {
+            r->stop_error = *err;
+            r->stopped = true;
+        }
+        if (s != SCAN_CHUNK)
+            return -1;
+        r->chunk_offset = r->scan.offset;
+        r->games = (ByteReader){r->scan.raw.data, r->scan.raw.data + r->scan.raw.len, false};
+    }
+}
+
+/* ---------------------------------------------------------------- verify */
+
+static bool add_damage(RecordsVerifyReport *rep, const RecordsError *e)
+{
+    RecordsDamage *d = realloc(rep->damaged, (size_t)(rep->num_damaged + 1) * sizeof *d);
+    if (!d)
+        return false;
+    rep->damaged = d;
+    d += rep->num_damaged++;
+    d->offset = e->offset;
+    d->kind = e->kind;
+    memcpy(d->msg, e->msg, sizeof d->msg);
+    return true;
+}
+
+bool records_verify(const char *path, RecordsVerifyReport *report, RecordsError *err)
+{
+    memset(report, 0, sizeof *report);
+    OpenedFile f;
+    if (!open_records_file(path, &f, err))
+        return false;
+    report->file_size = f.size;
+    ChunkScanner scan;
+    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, f.header.board);
+    bool ok = true;
+    for (ScanResult s; ok && (s = scanner_next(&scan, err)) != SCAN_END;) {
+        if (s == SCAN_CHUNK) {
+            report->chunks++;
+            report->games += scan.header.games;
+        } else if (s == SCAN_FATAL) {
+            ok = false;
+        } else if (!add_damage(report, err)) {
+            records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+            ok = false;
+        }
+    }
+    scanner_free(&scan);
+    close_records_file(&f);
+    if (!ok)
+        records_verify_report_free(report);
+    return ok;
+}
+
+void records_verify_report_free(RecordsVerifyReport *report)
+{
+    free(report->damaged);
+    report->damaged = NULL;
+    report->num_damaged = 0;
+}

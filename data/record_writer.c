@@ -1,0 +1,332 @@
+/*
+ * record_writer.c - appending games to a records file safely: creating a file (it appears whole
+ * or not at all), resuming one a killed run left behind (a partial trailing chunk removed), and
+ * appending one game per chunk, synced to disk before the call returns.
+ *
+ * Why one chunk per game: a game is durable the moment it is appended, and a kill mid-write can
+ * only damage the chunk being written, which resume recognises and removes.  Canonical files
+ * (record_sort.c) pack many games per chunk for size.  Encoding and compression run outside the
+ * writer's mutex, so threads only queue for the write and the sync.
+ */
+#include "record_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct RecordsWriter {
+    int fd;
+    char *path;
+    RecordsHeader header;
+    pthread_mutex_t lock;
+    uint64_t end;           /* the end of the last whole chunk */
+    bool broken;            /* a failed append could not be cut back: no more appends */
+};
+
+static RecordsWriter *new_writer(int fd, const char *path, const RecordsHeader *h, uint64_t end, RecordsError *err)
+{
+    RecordsWriter *w = calloc(1, sizeof *w);
+    bool ok = w && (w->path = strdup(path)) != NULL && header_copy(&w->header, h);
+    if (!ok || pthread_mutex_init(&w->lock, NULL) != 0) {
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+        if (w) {
+            records_header_free(&w->header);
+            free(w->path);
+        }
+        free(w);
+        close(fd);
+        return NULL;
+    }
+    w->fd = fd;
+    w->end = end;
+    return w;
+}
+
+/* One writer per file: a second process (or a second writer here) fails instead of interleaving. */
+static bool lock_file(int fd, const char *path, RecordsError *err)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return true;
+    if (errno == EWOULDBLOCK)
+        records_error(err, RECORDS_ERR_IO, 0, "%s: another writer has this file open", path);
+    else
+        records_error(err, RECORDS_ERR_IO, 0, "%s: cannot lock: %s", path, strerror(errno));
+    return false;
+}
+
+/* ---------------------------------------------------------------- create */
+
+static bool header_fits(const RecordsHeader *h, RecordsError *err)
+{
+    size_t name = strlen(h->variant), board = strlen(h->board);
+    if (name == 0 || name >= RECORD_MAX_VARIANT || board == 0 || board >= RECORD_MAX_POSITION || h->width < 1 ||
+        h->width > 255 || h->height < 1 || h->height > 255 || !h->settings || strlen(h->settings) > RECORDS_MAX_SETTINGS) {
+        records_error(err, RECORDS_ERR_INVALID, 0, "records header: bad variant, board or settings");
+        return false;
+    }
+    return true;
+}
+
+/* Puts the finished temporary file at path unless something is there already.  link() does
+ * that atomically; file systems without hard links get a check followed by a rename. */
+static bool place_new_file(const char *temp, const char *path, RecordsError *err)
+{
+    int rc = link(temp, path);
+    if (rc != 0 && errno != EEXIST) {
+        struct stat st;
+        if (stat(path, &st) == 0)
+            errno = EEXIST;
+        else
+            rc = rename(temp, path);
+    }
+    if (rc != 0) {
+        records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path,
+                      errno == EEXIST ? "already exists (resume it, or choose another name)" : strerror(errno));
+        unlink(temp);
+        return false;
+    }
+    unlink(temp);
+    sync_directory_of(path);
+    return true;
+}
+
+RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsError *err)
+{
+    if (!header_fits(h, err))
+        return NULL;
+    ByteBuf bytes = {0};
+    char temp[4200];
+    if (!header_encode(h, &bytes)) {
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+        buf_free(&bytes);
+        return NULL;
+    }
+    int fd = temp_file_beside(path, temp, sizeof temp);
+    bool ok = fd >= 0 && write_full(fd, bytes.data, bytes.len) && fsync(fd) == 0;
+    if (!ok) {
+        records_error(err, RECORDS_ERR_IO, 0, "%s: cannot create: %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(temp);
+        }
+    } else if (!place_new_file(temp, path, err) || !lock_file(fd, path, err)) {
+        close(fd);
+        ok = false;
+    }
+    uint64_t end = bytes.len;
+    buf_free(&bytes);
+    return ok ? new_writer(fd, path, h, end, err) : NULL;
+}
+
+/* ---------------------------------------------------------------- resume */
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Adds the indices of the games of the scanner's current chunk to info. */
+static bool collect_indices(const ChunkScanner *s, RecordsResumeInfo *info, size_t *cap)
+{
+    const unsigned char *p = s->raw.data, *end = s->raw.data + s->raw.len;
+    while (p < end) {
+        uint64_t index;
+        size_t used;
+        if (!record_peek(p, (size_t)(end - p), &index, &used))
+            return false;
+        if (info->count == *cap) {
+            size_t n = *cap ? *cap * 2 : 1024;
+            uint64_t *grown = realloc(info->indices, n * sizeof *grown);
+            if (!grown)
+                return false;
+            info->indices = grown;
+            *cap = n;
+        }
+        info->indices[info->count++] = index;
+        info->games++;
+        p += used;
+    }
+    return true;
+}
+
+static void sort_unique(RecordsResumeInfo *info)
+{
+    if (info->count == 0)
+        return;
+    qsort(info->indices, info->count, sizeof *info->indices, compare_u64);
+    size_t n = 1;
+    for (size_t i = 1; i < info->count; i++)
+        if (info->indices[i] != info->indices[n - 1])
+            info->indices[n++] = info->indices[i];
+    info->count = n;
+}
+
+/* Scans every chunk: games of good chunks into info, *good_end after the last good chunk.
+ * Damage followed by a good chunk is real damage, not a killed write: refused. */
+static bool scan_for_resume(ChunkScanner *s, RecordsResumeInfo *info, uint64_t *good_end, RecordsError *err)
+{
+    RecordsError first_damage = {0};
+    size_t cap = 0;
+    for (;;) {
+        ScanResult r = scanner_next(s, err);
+        if (r == SCAN_END)
+            break;
+        if (r == SCAN_FATAL)
+            return false;
+        if (r == SCAN_DAMAGE && first_damage.msg[0] == '\0')
+            first_damage = *err;
+        if (r != SCAN_CHUNK)
+            continue;
+        if (first_damage.msg[0] != '\0') {
+            *err = first_damage;
+            snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+                     ", before the last good chunk (not a killed write; see records verify)");
+            return false;
+        }
+        if (!collect_indices(s, info, &cap)) {
+            records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", s->path);
+            return false;
+        }
+    }
+    *good_end = s->next;
+    return true;
+}
+
+static bool cut_tail(int fd, const char *path, uint64_t good_end, uint64_t size, RecordsResumeInfo *info,
+                     RecordsError *err)
+{
+    info->truncated_at = good_end;
+    info->truncated_bytes = size - good_end;
+    if (size == good_end)
+        return true;
+    if (ftruncate(fd, (off_t)good_end) != 0 || fsync(fd) != 0) {
+        records_error(err, RECORDS_ERR_IO, good_end, "%s: cannot remove the partial chunk at offset %llu: %s", path,
+                      (unsigned long long)good_end, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* The file opened read-write and locked, its header read and checked against `expected`. */
+static bool open_for_resume(const char *path, const RecordsHeader *expected, OpenedFile *f, RecordsError *err)
+{
+    memset(f, 0, sizeof *f);
+    struct stat st;
+    f->fd = open(path, O_RDWR | O_CLOEXEC);
+    if (f->fd < 0 || fstat(f->fd, &st) != 0) {
+        records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path, strerror(errno));
+        if (f->fd >= 0)
+            close(f->fd);
+        return false;
+    }
+    f->size = (uint64_t)st.st_size;
+    if (!lock_file(f->fd, path, err) || !header_read(f->fd, path, &f->header, &f->first_chunk, err)) {
+        close(f->fd);
+        return false;
+    }
+    if (expected && !header_same_board(expected, &f->header)) {
+        records_error(err, RECORDS_ERR_MISMATCH, 0, "%s: holds %s games on %s, not %s games on %s", path,
+                      f->header.variant, f->header.board, expected->variant, expected->board);
+        close_records_file(f);
+        return false;
+    }
+    return true;
+}
+
+RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, RecordsResumeInfo *info,
+                              RecordsError *err)
+{
+    memset(info, 0, sizeof *info);
+    OpenedFile f;
+    if (!open_for_resume(path, expected, &f, err))
+        return NULL;
+    ChunkScanner scan;
+    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, f.header.board);
+    uint64_t good_end = f.first_chunk;
+    bool ok = scan_for_resume(&scan, info, &good_end, err) && cut_tail(f.fd, path, good_end, f.size, info, err);
+    scanner_free(&scan);
+    if (ok && !header_copy(&info->header, &f.header)) {
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+        ok = false;
+    }
+    RecordsWriter *w = NULL;
+    if (ok) {
+        sort_unique(info);
+        w = new_writer(f.fd, path, &f.header, good_end, err);
+        f.fd = -1;      /* the writer owns it now (and closes it on failure) */
+    }
+    close_records_file(&f);
+    if (!w)
+        records_resume_info_free(info);
+    return w;
+}
+
+void records_resume_info_free(RecordsResumeInfo *info)
+{
+    free(info->indices);
+    records_header_free(&info->header);
+    memset(info, 0, sizeof *info);
+}
+
+/* ---------------------------------------------------------------- append and close */
+
+/* Writes and syncs one chunk at the end; on failure cuts the file back to its last whole chunk. */
+static bool write_chunk_locked(RecordsWriter *w, const ByteBuf *chunk, RecordsError *err)
+{
+    if (w->broken) {
+        records_error(err, RECORDS_ERR_IO, w->end, "%s: an earlier append failed and could not be undone", w->path);
+        return false;
+    }
+    if (write_full_at(w->fd, chunk->data, chunk->len, w->end) && fdatasync(w->fd) == 0) {
+        w->end += chunk->len;
+        return true;
+    }
+    records_error(err, RECORDS_ERR_IO, w->end, "%s: cannot append at offset %llu: %s", w->path,
+                  (unsigned long long)w->end, strerror(errno));
+    if (ftruncate(w->fd, (off_t)w->end) != 0 || fdatasync(w->fd) != 0)
+        w->broken = true;
+    return false;
+}
+
+bool records_append(RecordsWriter *w, const GameRecord *game, RecordsError *err)
+{
+    ByteBuf raw = {0}, chunk = {0};
+    char why[200];
+    bool ok = record_encode(game, w->header.board, &raw, why, sizeof why);
+    if (!ok)
+        records_error(err, strcmp(why, "out of memory") == 0 ? RECORDS_ERR_MEMORY : RECORDS_ERR_INVALID, 0,
+                      "%s: cannot store game %llu: %s", w->path, (unsigned long long)game->index, why);
+    else if (!(ok = chunk_build(raw.data, raw.len, 1, game->index, &chunk)))
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: cannot compress game %llu", w->path,
+                      (unsigned long long)game->index);
+    if (ok) {
+        pthread_mutex_lock(&w->lock);
+        ok = write_chunk_locked(w, &chunk, err);
+        pthread_mutex_unlock(&w->lock);
+    }
+    buf_free(&raw);
+    buf_free(&chunk);
+    return ok;
+}
+
+bool records_writer_close(RecordsWriter *w, RecordsError *err)
+{
+    if (!w)
+        return true;
+    bool ok = fsync(w->fd) == 0;
+    ok = close(w->fd) == 0 && ok;
+    if (!ok)
+        records_error(err, RECORDS_ERR_IO, 0, "%s: closing: %s", w->path, strerror(errno));
+    pthread_mutex_destroy(&w->lock);
+    records_header_free(&w->header);
+    free(w->path);
+    free(w);
+    return ok;
+}

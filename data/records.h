@@ -1,0 +1,234 @@
+/*
+ * records.h - self-play game records: the data model of one game, and the versioned binary
+ * records file (docs/FORMAT.md, byte for byte) that holds many of them.
+ *
+ * A records file is a header (variant, board, the writer's settings text) followed by
+ * independently readable chunks, each zlib-compressed and CRC-32-checked, so that a reader
+ * streams a file, skips any chunk, names a damaged one by its byte offset and resumes after it.
+ *
+ * Moves are stored in a form that needs no rules engine to print (RecordMove): the squares and
+ * shape of the RULES.md notation.  Conversion to and from a core Move goes through the notation.
+ *
+ * Writers are crash safe: a finished game is on disk when records_append returns, and a run
+ * killed at any moment leaves at most a partial trailing chunk, which records_resume removes.
+ * Threads append games as they finish; records_canonicalize (at the end of a run) rewrites the
+ * file sorted by game index, so the bytes depend on the games only, never on the thread count.
+ *
+ * Everything here is thread-safe: no global state; a RecordsWriter serialises its appends with a
+ * mutex inside; a RecordsReader belongs to one thread at a time.
+ */
+#ifndef LEUCTRA_RECORDS_H
+#define LEUCTRA_RECORDS_H
+
+#include "core/game.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    RECORDS_VERSION = 1,            /* the format version this code writes and reads */
+    RECORD_MAX_POSITION = 320,      /* a 16x16 position string is at most 273 characters */
+    RECORD_MAX_VARIANT = 32,
+    RECORD_NO_VALUE = -1,           /* RecordPly.value when the player reported none */
+    RECORD_VALUE_SCALE = 65535,     /* value v in [0, 1] is stored as round(v * 65535) */
+};
+
+/* ---------------------------------------------------------------- moves */
+
+/* A move as the notation writes it: `square` is file << 4 | (number - 1) of the square the
+ * notation names first (the rearmost stone, or the Reversi square); `shape` is 0 for a
+ * placement, 1 for a pass, otherwise direction << 5 | distance << 1 | capture (FORMAT.md). */
+typedef struct {
+    uint16_t code;      /* square << 8 | shape */
+} RecordMove;
+
+enum { RECORD_MOVE_TEXT = 16 };     /* "p16xp1" and its terminator fit */
+
+/* Notation ("e2-e3", "a1xa3", "d3", "pass") to the stored form and back; no rules involved.
+ * record_move_format writes "?" for a code that no notation has. */
+bool record_move_parse(const char *text, RecordMove *out, Error *err);
+void record_move_format(RecordMove m, char *buf, size_t len);
+bool record_move_valid(RecordMove m);
+
+/* A core Move of position pos to the stored form and back (through game_format_move and
+ * game_parse_move, so a move that is illegal in pos is rejected with the rules' reason). */
+bool record_move_from_move(const Game *g, const Position *pos, Move m, RecordMove *out, Error *err);
+bool record_move_to_move(const Game *g, const Position *pos, RecordMove m, Move *out, Error *err);
+
+/* ---------------------------------------------------------------- one game */
+
+typedef enum {
+    RECORD_END_RULES,       /* the rules ended the game (win, no legal move, Reversi over) */
+    RECORD_END_PLY_LIMIT,   /* a draw adjudicated by the ply limit */
+    RECORD_END_REPETITION,  /* a draw adjudicated on the third occurrence of a position */
+    RECORD_END_NO_MOVE,     /* a player returned no legal move and lost */
+    RECORD_END_RESIGN,      /* a player resigned */
+    RECORD_END_COUNT
+} RecordEnd;
+
+const char *record_end_name(RecordEnd e);   /* "rules", "ply-limit", "repetition", ... */
+
+typedef struct {
+    RecordMove move;
+    uint32_t visits;
+} RecordVisit;
+
+typedef struct {
+    RecordMove move;        /* the move played */
+    int32_t value;          /* 0..65535: the root value for the side to move; or RECORD_NO_VALUE */
+    uint32_t total_visits;  /* the search's root visits (0: no search) */
+    uint32_t first_visit;   /* this ply's distribution: visit[first_visit .. + num_visits) */
+    uint32_t num_visits;
+} RecordPly;
+
+typedef struct {
+    uint64_t index;         /* the game's global index in its run */
+    uint64_t seed;          /* the seed it was played from */
+    char start[RECORD_MAX_POSITION];    /* the start position string ("" when writing: the board's) */
+    GameStatus result;      /* STATUS_WHITE_WINS, STATUS_BLACK_WINS or STATUS_DRAW */
+    RecordEnd end;
+    int plies;
+    RecordPly *ply;         /* plies entries */
+    RecordVisit *visit;     /* every ply's distribution, one after the other */
+    size_t num_visits;
+    int ply_capacity;
+    size_t visit_capacity;
+} GameRecord;
+
+void game_record_init(GameRecord *r);
+void game_record_free(GameRecord *r);
+/* Empties the record (no plies) and keeps its memory for the next game. */
+void game_record_clear(GameRecord *r);
+/* Appends a ply.  `visits` (n entries, distinct moves, may be NULL when n is 0) is copied and
+ * put in the stored order: most visits first, ties by move code.  False when memory runs out. */
+bool game_record_add_ply(GameRecord *r, RecordMove move, int32_t value, const RecordVisit *visits, int n,
+                         uint32_t total_visits);
+/* A copy of src into dst (an initialised record); false when memory runs out. */
+bool game_record_copy(GameRecord *dst, const GameRecord *src);
+
+/* A win probability to the stored value: NAN gives RECORD_NO_VALUE; others are clamped to [0, 1]. */
+int32_t record_value_quantise(double v);
+double record_value_double(int32_t q);      /* NAN for RECORD_NO_VALUE */
+
+/* ---------------------------------------------------------------- errors */
+
+typedef enum {
+    RECORDS_OK,
+    RECORDS_ERR_IO,         /* open, read, write or sync failed (errno text in the message) */
+    RECORDS_ERR_EMPTY,      /* the file has no bytes */
+    RECORDS_ERR_FOREIGN,    /* not a leuctra records file */
+    RECORDS_ERR_VERSION,    /* a records file of a version this code does not read */
+    RECORDS_ERR_HEADER,     /* the file header is truncated or damaged */
+    RECORDS_ERR_TRUNCATED,  /* the file ends inside a chunk */
+    RECORDS_ERR_CHUNK,      /* a damaged chunk header (bad magic or header CRC) */
+    RECORDS_ERR_CRC,        /* a chunk's payload fails its CRC-32 */
+    RECORDS_ERR_ZLIB,       /* a chunk's payload does not inflate */
+    RECORDS_ERR_MALFORMED,  /* the inflated payload does not decode as games */
+    RECORDS_ERR_MISMATCH,   /* files of different variants or boards; a header that differs */
+    RECORDS_ERR_DUPLICATE,  /* two different games with one index (merge) */
+    RECORDS_ERR_INVALID,    /* a game record that cannot be stored (bad field) */
+    RECORDS_ERR_MEMORY,
+} RecordsErrorKind;
+
+typedef struct {
+    RecordsErrorKind kind;
+    uint64_t offset;        /* the byte offset of the damaged chunk (damage kinds only) */
+    char msg[400];          /* one line: "PATH: what, at offset N" */
+} RecordsError;
+
+/* ---------------------------------------------------------------- the file header */
+
+typedef struct {
+    char variant[RECORD_MAX_VARIANT];   /* "epaminondas", "crossings", "reversi" */
+    int width, height;
+    char board[RECORD_MAX_POSITION];    /* the board's start position, obstacles included */
+    char *settings;                     /* free text, key=value lines (malloc'd; never NULL) */
+} RecordsHeader;
+
+/* A header for the games of g (its start position as the board) with a copy of `settings`
+ * (NULL for none).  False when memory runs out or settings is too long (1 MiB). */
+bool records_header_init(RecordsHeader *h, const Game *g, const char *settings, RecordsError *err);
+void records_header_free(RecordsHeader *h);
+/* The game that the header's variant and board describe (NULL plus *err if none). */
+Game *records_header_game(const RecordsHeader *h, Error *err);
+
+/* ---------------------------------------------------------------- reading */
+
+typedef struct RecordsReader RecordsReader;
+
+/* Opens a file and reads its header; NULL plus *err (EMPTY, FOREIGN, VERSION, HEADER, IO). */
+RecordsReader *records_open(const char *path, RecordsError *err);
+const RecordsHeader *records_reader_header(const RecordsReader *r);
+/* The next game into *out (an initialised record, reused): 1 a game, 0 the end of the file,
+ * -1 damage or an I/O error described in *err.  After damage the next call goes on with the
+ * first good chunk after it, so a caller may skip damage or stop at it. */
+int records_next(RecordsReader *r, GameRecord *out, RecordsError *err);
+/* The file's size, and the offset of the chunk the last game came from. */
+uint64_t records_reader_file_size(const RecordsReader *r);
+uint64_t records_reader_chunk_offset(const RecordsReader *r);
+void records_close(RecordsReader *r);
+
+typedef struct {
+    uint64_t offset;
+    RecordsErrorKind kind;
+    char msg[400];
+} RecordsDamage;
+
+typedef struct {
+    uint64_t chunks, games, file_size;
+    int num_damaged;
+    RecordsDamage *damaged;     /* num_damaged entries (malloc'd) */
+} RecordsVerifyReport;
+
+/* Checks every chunk (CRC, inflate, decode).  False only when the file cannot be checked at all
+ * (*err: IO, EMPTY, FOREIGN, VERSION, HEADER, MEMORY); damage goes into the report. */
+bool records_verify(const char *path, RecordsVerifyReport *report, RecordsError *err);
+void records_verify_report_free(RecordsVerifyReport *report);
+
+/* ---------------------------------------------------------------- writing */
+
+typedef struct RecordsWriter RecordsWriter;
+
+/* Creates a new file holding only the header; fails (IO, "exists") if path exists.  The file
+ * appears complete or not at all: the header is written to a temporary file, synced and linked. */
+RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsError *err);
+
+typedef struct {
+    RecordsHeader header;       /* the file's header (free with records_resume_info_free) */
+    uint64_t *indices;          /* the game indices present, ascending, distinct */
+    size_t count;
+    uint64_t games;             /* games in the file, duplicates included */
+    uint64_t truncated_bytes;   /* bytes of a partial or damaged trailing chunk removed */
+    uint64_t truncated_at;      /* where they began */
+} RecordsResumeInfo;
+
+/* Opens an existing file for appending: checks every chunk, removes a partial or damaged
+ * trailing chunk (what a killed writer leaves), and reports the games present.  Refuses a file
+ * damaged before its last good chunk (CRC, ...), and one whose variant or board differs from
+ * `expected` (may be NULL; settings are the caller's to compare).  Takes a lock on the file so
+ * that a second writer fails. */
+RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, RecordsResumeInfo *info,
+                              RecordsError *err);
+void records_resume_info_free(RecordsResumeInfo *info);
+
+/* Appends one game as its own chunk and syncs it to disk before returning.  Thread-safe.
+ * On failure the file is cut back to its last whole chunk. */
+bool records_append(RecordsWriter *w, const GameRecord *game, RecordsError *err);
+/* Closes the file; false if the final close failed (every appended game was already synced). */
+bool records_writer_close(RecordsWriter *w, RecordsError *err);
+
+/* ---------------------------------------------------------------- rewriting */
+
+/* Rewrites path with its games sorted by index, duplicate indices dropped (the first in file
+ * order kept), packed into chunks of about 64 KiB: the canonical file, whose bytes depend only on
+ * the header and the games.  Atomic: temporary file, fsync, rename.  A damaged file is refused. */
+bool records_canonicalize(const char *path, RecordsError *err);
+
+/* Writes the games of every input into `out` in canonical form (atomically; out may be one of
+ * the inputs).  Inputs must share variant and board; a game present in several inputs with
+ * identical bytes is kept once, two different games with one index are refused (DUPLICATE).
+ * The settings are the inputs' if they all agree, else each input's lines prefixed "shardN.". */
+bool records_merge(const char *out, const char *const *inputs, int num_inputs, RecordsError *err);
+
+#endif
