@@ -1,0 +1,274 @@
+/*
+ * cmd_ratings.c - `leuctra ratings`: Elo ratings of many players (engine versions) from a file
+ * of game results (docs/RATINGS.md), by maximum likelihood with one player anchored, printed
+ * as a table or as JSON.  The statistics live in eval/ratings.h; this file reads the arguments
+ * and the files and formats the answer.
+ */
+#include "cli.h"
+#include "eval/ratings.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char **files;
+    int num_files;
+    const char *anchor;        /* NULL: the first player of the input */
+    double anchor_elo;
+    double confidence;
+    bool json;
+} RatingsArgs;
+
+/* One line of the report, with the keys it is sorted by. */
+typedef struct {
+    int player;
+    int order;                 /* status_order of the player's status */
+    double elo;
+    int rank;                  /* 0: no rank (undetermined or unlinked) */
+} Row;
+
+static double parse_double(const char *option, const char *text, double min, double max)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
+        cli_fail("ratings", EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
+    return v;
+}
+
+static void parse_args(int argc, char **argv, RatingsArgs *a)
+{
+    ArgReader r = {argc, argv, 1, "ratings"};
+    const char *text;
+    a->files = calloc((size_t)argc, sizeof *a->files);
+    if (!a->files)
+        cli_fail("ratings", EXIT_FAILURE_RUN, "out of memory");
+    while (r.index < argc) {
+        if (arg_value(&r, "--anchor", &a->anchor))
+            continue;
+        if (arg_value(&r, "--anchor-elo", &text))
+            a->anchor_elo = parse_double("--anchor-elo", text, -1e6, 1e6);
+        else if (arg_value(&r, "--confidence", &text))
+            a->confidence = parse_double("--confidence", text, 0.5, 0.999999);
+        else if (arg_flag(&r, "--json"))
+            a->json = true;
+        else if (argv[r.index][0] != '-' || strcmp(argv[r.index], "-") == 0)
+            a->files[a->num_files++] = argv[r.index++];
+        else
+            arg_common(&r, &command_ratings);
+    }
+    if (a->num_files == 0)
+        cli_fail("ratings", EXIT_USAGE, "expected a results file (see leuctra ratings --help)");
+}
+
+static void read_results(const RatingsArgs *a, ResultTable *t)
+{
+    for (int i = 0; i < a->num_files; i++) {
+        bool is_stdin = strcmp(a->files[i], "-") == 0;
+        FILE *in = is_stdin ? stdin : fopen(a->files[i], "r");
+        if (!in)
+            cli_fail("ratings", EXIT_USAGE, "cannot open '%s': %s", a->files[i], strerror(errno));
+        Error err;
+        bool ok = results_read(t, in, is_stdin ? "stdin" : a->files[i], &err);
+        if (!is_stdin)
+            fclose(in);
+        if (!ok)
+            cli_fail("ratings", EXIT_USAGE, "%s", err.msg);
+    }
+    if (results_num_games(t) == 0)
+        cli_fail("ratings", EXIT_USAGE, "no games in the results");
+}
+
+/* --- ordering --------------------------------------------------------------------------------- */
+
+/* Above the anchor's group first, then the finite ratings high to low, then those below, then
+ * the players the games do not place. */
+static int status_order(RatingStatus s)
+{
+    static const int order[] = {[RATING_ABOVE] = 0, [RATING_FINITE] = 1, [RATING_BELOW] = 2,
+                                [RATING_UNDETERMINED] = 3, [RATING_UNLINKED] = 4};
+    return order[s];
+}
+
+static int compare_rows(const void *x, const void *y)
+{
+    const Row *a = x, *b = y;
+    if (a->order != b->order)
+        return a->order - b->order;
+    if (a->elo != b->elo && !isnan(a->elo) && !isnan(b->elo))
+        return a->elo > b->elo ? -1 : 1;
+    return a->player - b->player;
+}
+
+static Row *ranked_rows(const Ratings *r)
+{
+    Row *rows = malloc((size_t)r->players * sizeof *rows + 1);
+    if (!rows)
+        cli_fail("ratings", EXIT_FAILURE_RUN, "out of memory");
+    for (int i = 0; i < r->players; i++)
+        rows[i] = (Row){i, status_order(r->rating[i].status), r->rating[i].elo, 0};
+    qsort(rows, (size_t)r->players, sizeof *rows, compare_rows);
+    for (int i = 0; i < r->players; i++) {
+        RatingStatus s = r->rating[rows[i].player].status;
+        rows[i].rank = s == RATING_UNDETERMINED || s == RATING_UNLINKED ? 0 : i + 1;
+    }
+    return rows;
+}
+
+/* --- the table -------------------------------------------------------------------------------- */
+
+static void format_elo(const PlayerRating *p, char *buf, size_t len)
+{
+    if (p->status == RATING_FINITE)
+        snprintf(buf, len, "%.1f", p->elo);
+    else
+        snprintf(buf, len, "%s", p->status == RATING_ABOVE ? "+inf" : p->status == RATING_BELOW ? "-inf" : "?");
+}
+
+static void print_row(const ResultTable *t, const Ratings *r, const Row *row, int anchor, int name_width)
+{
+    const PlayerRating *p = &r->rating[row->player];
+    Trinomial c = results_player_totals(t, row->player);
+    double games = (double)(c.wins + c.draws + c.losses);
+    char rank[16] = "-", elo[32], error[32] = "-";
+    if (row->rank)
+        snprintf(rank, sizeof rank, "%d", row->rank);
+    format_elo(p, elo, sizeof elo);
+    if (row->player == anchor)
+        snprintf(error, sizeof error, "anchor");
+    else if (p->status == RATING_FINITE)
+        snprintf(error, sizeof error, "%.1f", p->error);
+    printf("%4s  %-*s %9s %7s %7.0f %6.1f%% %6.1f%%\n", rank, name_width, results_name(t, row->player), elo, error,
+           games, games > 0 ? 100 * ((double)c.wins + 0.5 * (double)c.draws) / games : 0,
+           games > 0 ? 100 * (double)c.draws / games : 0);
+}
+
+static void print_notes(const ResultTable *t, const Ratings *r, const RatingsArgs *a, int anchor)
+{
+    printf("\n%lld games.  Elo: maximum likelihood (Bradley-Terry, a draw half a win), %s fixed at %g;\n"
+           "+/- is the %g%% interval of each player's difference from %s.\n",
+           (long long)results_num_games(t), results_name(t, anchor), a->anchor_elo, 100 * a->confidence,
+           results_name(t, anchor));
+    if (r->fitted < r->players)
+        printf("+inf / -inf: won / lost every game linking it to %s's group; ?: not placed by these games\n"
+               "relative to %s (docs/RATINGS.md).\n",
+               results_name(t, anchor), results_name(t, anchor));
+}
+
+static void print_table(const ResultTable *t, const Ratings *r, const Row *rows, const RatingsArgs *a, int anchor)
+{
+    int width = 4;
+    for (int i = 0; i < r->players; i++) {
+        int len = (int)strlen(results_name(t, i));
+        width = len > width ? (len > 40 ? 40 : len) : width;
+    }
+    printf("%4s  %-*s %9s %7s %7s %7s %7s\n", "rank", width, "name", "Elo", "+/-", "games", "score", "draws");
+    for (int i = 0; i < r->players; i++)
+        print_row(t, r, &rows[i], anchor, width);
+    print_notes(t, r, a, anchor);
+}
+
+/* --- JSON ------------------------------------------------------------------------------------- */
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            putchar('\\');
+        putchar(*s);   /* the reader rejects control characters, so nothing else needs escaping */
+    }
+    putchar('"');
+}
+
+static void json_number(const char *key, double v)
+{
+    if (isfinite(v))
+        printf(",\"%s\":%.4f", key, v);
+    else
+        printf(",\"%s\":null", key);
+}
+
+static void json_player(const ResultTable *t, const Ratings *r, const Row *row)
+{
+    const PlayerRating *p = &r->rating[row->player];
+    Trinomial c = results_player_totals(t, row->player);
+    int64_t games = c.wins + c.draws + c.losses;
+    if (row->rank)
+        printf("{\"rank\":%d,\"name\":", row->rank);
+    else
+        printf("{\"rank\":null,\"name\":");
+    json_string(results_name(t, row->player));
+    json_number("elo", p->elo);
+    json_number("error", p->error);
+    printf(",\"status\":\"%s\",\"games\":%lld,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld", rating_status_name(p->status),
+           (long long)games, (long long)c.wins, (long long)c.draws, (long long)c.losses);
+    json_number("score", games ? ((double)c.wins + 0.5 * (double)c.draws) / (double)games : NAN);
+    json_number("draw_ratio", games ? (double)c.draws / (double)games : NAN);
+    putchar('}');
+}
+
+static void print_json(const ResultTable *t, const Ratings *r, const Row *rows, const RatingsArgs *a, int anchor)
+{
+    printf("{\"anchor\":");
+    json_string(results_name(t, anchor));
+    printf(",\"anchor_elo\":%g,\"confidence\":%g,\"games\":%lld,\"players\":[", a->anchor_elo, a->confidence,
+           (long long)results_num_games(t));
+    for (int i = 0; i < r->players; i++) {
+        if (i)
+            putchar(',');
+        json_player(t, r, &rows[i]);
+    }
+    printf("]}\n");
+}
+
+/* --- the command ------------------------------------------------------------------------------ */
+
+static int run_ratings(int argc, char **argv)
+{
+    RatingsArgs a = {.confidence = 0.95};
+    parse_args(argc, argv, &a);
+    ResultTable *t = results_new();
+    if (!t)
+        cli_fail("ratings", EXIT_FAILURE_RUN, "out of memory");
+    read_results(&a, t);
+    int anchor = a.anchor ? results_find(t, a.anchor) : 0;
+    if (anchor < 0)
+        cli_fail("ratings", EXIT_USAGE, "--anchor '%s' is not a player in the results", a.anchor);
+    RatingsOptions o = {anchor, a.anchor_elo, a.confidence};
+    Ratings r;
+    Error err;
+    if (!ratings_fit(t, &o, &r, &err))
+        cli_fail("ratings", EXIT_FAILURE_RUN, "%s", err.msg);
+    Row *rows = ranked_rows(&r);
+    if (a.json)
+        print_json(t, &r, rows, &a, anchor);
+    else
+        print_table(t, &r, rows, &a, anchor);
+    free(rows);
+    ratings_free(&r);
+    results_free(t);
+    free(a.files);
+    return 0;
+}
+
+const Command command_ratings = {
+    "ratings", run_ratings, "Elo ratings of many players from a file of game results",
+    "usage: leuctra ratings FILE... [--anchor NAME] [--anchor-elo X] [--confidence C] [--json]\n\n"
+    "Rates every player in the results files (or '-' for standard input) together, by maximum\n"
+    "likelihood under the Elo model with draws as half wins, and prints rank, name, Elo, the\n"
+    "+/- of the confidence interval, games, score and draw ratio (--json: one JSON object).\n"
+    "One game a line: WHITE BLACK RESULT, RESULT one of 1-0, 0-1, 1/2-1/2; '#' starts a comment.\n\n"
+    "  --anchor NAME       the player whose rating is fixed (default: the first one in the input)\n"
+    "  --anchor-elo X      its rating (default 0)\n"
+    "  --confidence C      level of the intervals (default 0.95)\n\n"
+    "Each +/- is the uncertainty of the player's difference from the anchor.  Players the games\n"
+    "cannot place are flagged: +inf / -inf for one that won / lost every game linking it to the\n"
+    "others, ? for one with no such link.  Details: docs/RATINGS.md.\n\n"
+    "example: leuctra ratings games.txt --anchor v1\n"
+    "    where games.txt holds lines such as:  v2 v1 1-0\n",
+};

@@ -1,0 +1,149 @@
+/*
+ * results_read.c - reading the plain results format into a ResultTable (results.h;
+ * docs/RATINGS.md): one game a line, WHITE BLACK RESULT, fields separated by blanks, '#'
+ * starting a comment where a field could start.  Any malformed line is an error that names it;
+ * nothing is guessed or skipped, since a silently dropped game changes every rating.
+ */
+#include "eval/results.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { FIELDS = 3 };
+
+typedef struct {
+    const char *start;
+    size_t len;
+} Field;
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+static bool is_control(char c)
+{
+    return ((unsigned char)c < 32 && !is_blank(c)) || c == 127;
+}
+
+/* Splits the line into at most FIELDS + 1 fields (one more to detect extra text); returns the
+ * number found, or -1 with err set. */
+static int split_fields(const char *line, Field *fields, Error *err)
+{
+    int n = 0;
+    const char *c = line;
+    for (;;) {
+        while (is_blank(*c))
+            c++;
+        if (*c == '\0' || *c == '#')
+            return n;
+        const char *start = c;
+        while (*c && *c != '#' && !is_blank(*c)) {
+            if (is_control(*c)) {
+                error_set(err, "control character (byte %d) in the line", (unsigned char)*c);
+                return -1;
+            }
+            c++;
+        }
+        if (n == FIELDS + 1)
+            return n;
+        fields[n++] = (Field){start, (size_t)(c - start)};
+    }
+}
+
+static bool field_is(const Field *f, const char *text)
+{
+    return f->len == strlen(text) && memcmp(f->start, text, f->len) == 0;
+}
+
+static bool parse_outcome(const Field *f, GameOutcome *outcome, Error *err)
+{
+    if (field_is(f, "1-0"))
+        *outcome = OUTCOME_WHITE_WINS;
+    else if (field_is(f, "0-1"))
+        *outcome = OUTCOME_WHITE_LOSES;
+    else if (field_is(f, "1/2-1/2"))
+        *outcome = OUTCOME_DRAW;
+    else {
+        error_set(err, "result must be 1-0, 0-1 or 1/2-1/2, got '%.*s'", f->len > 40 ? 40 : (int)f->len, f->start);
+        return false;
+    }
+    return true;
+}
+
+static bool name_length_ok(const Field *f, Error *err)
+{
+    if (f->len <= RESULTS_NAME_MAX)
+        return true;
+    error_set(err, "player name longer than %d bytes ('%.40s...')", RESULTS_NAME_MAX, f->start);
+    return false;
+}
+
+/* The player named by the field (of a valid length), added if new; -1 with err set when memory
+ * ran out. */
+static int field_player(ResultTable *t, const Field *f, Error *err)
+{
+    char name[RESULTS_NAME_MAX + 1];
+    memcpy(name, f->start, f->len);
+    name[f->len] = '\0';
+    int p = results_player(t, name);
+    if (p < 0)
+        error_set(err, "out of memory");
+    return p;
+}
+
+bool results_parse_line(ResultTable *t, const char *line, Error *err)
+{
+    Field f[FIELDS + 1];
+    int n = split_fields(line, f, err);
+    if (n < 0)
+        return false;
+    if (n == 0)
+        return true;
+    if (n != FIELDS) {
+        error_set(err, "expected 3 fields WHITE BLACK RESULT, got %s", n < FIELDS ? "fewer" : "more");
+        return false;
+    }
+    GameOutcome outcome;
+    if (!parse_outcome(&f[2], &outcome, err) || !name_length_ok(&f[0], err) || !name_length_ok(&f[1], err))
+        return false;
+    if (f[0].len == f[1].len && memcmp(f[0].start, f[1].start, f[0].len) == 0) {
+        error_set(err, "a player cannot play itself ('%.*s')", f[0].len > 40 ? 40 : (int)f[0].len, f[0].start);
+        return false;
+    }
+    int white = field_player(t, &f[0], err);
+    int black = white < 0 ? -1 : field_player(t, &f[1], err);
+    if (black < 0)
+        return false;
+    if (!results_add_game(t, white, black, outcome)) {
+        error_set(err, "too many games or out of memory");
+        return false;
+    }
+    return true;
+}
+
+bool results_read(ResultTable *t, FILE *in, const char *source, Error *err)
+{
+    char *line = NULL;
+    size_t capacity = 0;
+    long number = 0;
+    ssize_t len;
+    bool ok = true;
+    Error line_err;
+    while (ok && (len = getline(&line, &capacity, in)) >= 0) {
+        number++;
+        if (strlen(line) != (size_t)len) {
+            error_set(err, "%s:%ld: NUL byte in the line", source, number);
+            ok = false;
+        } else if (!results_parse_line(t, line, &line_err)) {
+            error_set(err, "%s:%ld: %s", source, number, line_err.msg);
+            ok = false;
+        }
+    }
+    if (ok && ferror(in)) {
+        error_set(err, "%s: read error", source);
+        ok = false;
+    }
+    free(line);
+    return ok;
+}
