@@ -256,12 +256,12 @@ static bool configure(Player *p, PlayerState *s, const char *name, const char *s
         p->choose = mcts_choose;
         p->new_game = mcts_new_game;
         mcts_default_config(&s->config);
-        s->limits.visits = 800;
+        s->limits.visits = 0;
         for (int i = 0; i < n; i++)
             if (strcmp(opts[i].key, "weights") != 0 && !apply_mcts_option(s, spec, &opts[i], err))
                 return false;
-        if (s->limits.seconds > 0 && !strstr(spec, "visits="))
-            s->limits.visits = 0;
+        if (s->limits.visits == 0 && s->limits.seconds == 0)
+            s->limits.visits = 800;     /* a time limit alone means no visit limit */
         return true;
     }
     error_set(err, "unknown player '%s' (expected random, greedy or mcts)", name);
