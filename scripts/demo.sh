@@ -1,20 +1,27 @@
 #!/bin/sh
-# demo.sh - a first look at leuctra in a minute: the rules engine's perft and speed, and a game
-# of random moves played through the command line, move by move.
+# demo.sh - the main job on a small default, in a few minutes: self-play games of Crossings on
+# 8x8 written as records, a weight fit to them, and a match of the tuned weights against the
+# shipped ones.  Everything it writes goes to demo-out/ (removed first).
 set -eu
 bin=${1:-build/leuctra}
-echo "== perft of the Epaminondas start (RULES.md section 6: 245799684)"
-"$bin" perft 4 --threads "$(nproc)" --time
+out=demo-out
+threads=$(nproc)
+rm -rf "$out"
+mkdir -p "$out"
+
+echo "== 1. rules: perft of the Epaminondas start (RULES.md section 6: 245799684)"
+"$bin" perft 4 --threads "$threads" --time
 echo
-echo "== a random game of Crossings on 8x8, played with 'leuctra moves' and 'leuctra apply'"
-pos=$("$bin" apply --variant crossings)
-ply=0
-seed=${DEMO_SEED:-7}
-while [ "$("$bin" status --variant crossings --position "$pos")" = ongoing ] && [ $ply -lt 300 ]; do
-    move=$("$bin" moves --variant crossings --position "$pos" |
-           awk -v s="$seed" -v p="$ply" 'BEGIN { srand(s * 1000 + p) } { m[NR] = $0 } END { print m[int(rand() * NR) + 1] }')
-    pos=$("$bin" apply --variant crossings --position "$pos" "$move")
-    ply=$((ply + 1))
-done
-"$bin" show --variant crossings --position "$pos"
-echo "($ply plies)"
+echo "== 2. self-play: 400 games of Crossings at 200 visits a move, $threads at a time"
+"$bin" selfplay --variant crossings --games 400 --visits 200 --seed 7 --threads "$threads" --out "$out/selfplay.lrec"
+"$bin" records info "$out/selfplay.lrec" | sed -n '4,8p'
+echo
+echo "== 3. tune: fit the evaluation weights to those games"
+"$bin" tune --data "$out/selfplay.lrec" --out "$out/tuned.txt"
+echo
+echo "== 4. match: tuned against shipped weights, 100 games at 200 visits, colours alternating"
+"$bin" match "mcts:visits=200,weights=$out/tuned.txt" mcts:visits=200 --variant crossings --games 100 \
+    --concurrency "$threads"
+echo
+echo "Files in $out/: selfplay.lrec (records: leuctra records dump $out/selfplay.lrec | head),"
+echo "tuned.txt (weights, with their provenance).  Next: leuctra play --variant crossings"

@@ -61,7 +61,7 @@ static double now_seconds(void)
 void mcts_default_config(MctsConfig *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->c_puct = 2.5;
+    cfg->c_puct = 1.5;
     cfg->fpu_reduction = 0.0;
     cfg->threads = 1;
     cfg->max_nodes = (size_t)1 << 22;

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 
 typedef struct {
-    double c_puct;          /* exploration constant of PUCT (default 2.5) */
+    double c_puct;          /* exploration constant of PUCT (default 1.5) */
     double fpu_reduction;   /* unvisited child's value = parent's value minus this (default 0) */
     bool playouts;          /* leaf value from one random playout instead of the evaluation */
     int threads;            /* search threads (default 1) */
