@@ -1,0 +1,307 @@
+/*
+ * cmd_selfplay.c - `leuctra selfplay`: reads the options, loads the weights, writes the settings
+ * text, runs selfplay/selfplay.h, shows a live progress line on a terminal and a summary at the
+ * end.  Bad options exit 2 with one line; a file that this run may not write (exists without
+ * --resume, other settings or board) exits 2; failures while playing or writing exit 1.
+ */
+#include "cli.h"
+#include "data/weights.h"
+#include "records_cli.h"
+#include "selfplay/selfplay.h"
+
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const NAME = "selfplay";
+
+typedef struct {
+    GameOptions game;
+    const char *out, *weights_path;
+    long games;
+    int threads;
+    bool resume, quiet;
+    /* The options as given, to fill in the config once the game (board size) is known. */
+    const char *visits, *seed, *temperature, *temperature_plies, *noise, *noise_alpha, *cpuct, *random_opening,
+        *max_plies;
+    bool no_repetition;
+} SelfplayOptions;
+
+/* --- options ----------------------------------------------------------------------------------- */
+
+static double arg_real(const char *option, const char *text, double min, double max)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
+        cli_fail(NAME, EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
+    return v;
+}
+
+/* One option into *o; false when argv[r->index] is none of selfplay's own. */
+static bool read_option(ArgReader *r, SelfplayOptions *o)
+{
+    const char *text;
+    if (arg_game_option(r, &o->game) || arg_value(r, "--out", &o->out) || arg_value(r, "-o", &o->out) ||
+        arg_value(r, "--weights", &o->weights_path) || arg_value(r, "--visits", &o->visits) ||
+        arg_value(r, "--seed", &o->seed) || arg_value(r, "--temperature", &o->temperature) ||
+        arg_value(r, "--temperature-plies", &o->temperature_plies) || arg_value(r, "--noise", &o->noise) ||
+        arg_value(r, "--noise-alpha", &o->noise_alpha) || arg_value(r, "--cpuct", &o->cpuct) ||
+        arg_value(r, "--random-opening", &o->random_opening) || arg_value(r, "--max-plies", &o->max_plies))
+        return true;
+    if (arg_value(r, "--games", &text))
+        o->games = arg_integer(NAME, "--games", text, 1, 100000000);
+    else if (arg_value(r, "--threads", &text))
+        o->threads = (int)arg_integer(NAME, "--threads", text, 1, 1024);
+    else if (arg_flag(r, "--no-repetition"))
+        o->no_repetition = true;
+    else if (arg_flag(r, "--resume"))
+        o->resume = true;
+    else if (arg_flag(r, "--quiet") || arg_flag(r, "-q"))
+        o->quiet = true;
+    else
+        return false;
+    return true;
+}
+
+/* The run's settings from the options; defaults where none was given. */
+static void make_config(const Game *g, const SelfplayOptions *o, SelfplayConfig *cfg)
+{
+    selfplay_default_config(g, cfg);
+    if (o->visits)
+        cfg->visits = arg_integer(NAME, "--visits", o->visits, 1, 100000000);
+    if (o->seed)
+        cfg->seed = (uint64_t)arg_integer(NAME, "--seed", o->seed, 0, 0x7fffffffffffffffL);
+    if (o->temperature)
+        cfg->temperature = arg_real("--temperature", o->temperature, 0, 100);
+    if (o->temperature_plies)
+        cfg->temperature_plies = (int)arg_integer(NAME, "--temperature-plies", o->temperature_plies, 0, 100000);
+    if (o->noise)
+        cfg->noise = arg_real("--noise", o->noise, 0, 1);
+    if (o->noise_alpha)
+        cfg->noise_alpha = arg_real("--noise-alpha", o->noise_alpha, 0.001, 100);
+    if (o->cpuct)
+        cfg->c_puct = arg_real("--cpuct", o->cpuct, 0, 100);
+    if (o->random_opening)
+        cfg->random_opening = (int)arg_integer(NAME, "--random-opening", o->random_opening, 0, 100000);
+    if (o->max_plies)
+        cfg->draw.max_plies = (int)arg_integer(NAME, "--max-plies", o->max_plies, 0, 100000);
+    cfg->draw.repetition = !o->no_repetition;
+}
+
+/* --- the command line in the settings ---------------------------------------------------------- */
+
+/* Options that do not change the games: where they go, how many, how fast, how loud.  Left out
+ * of the recorded command line, so that a resumed, extended or differently threaded run writes
+ * the same header as a plain one. */
+static int run_option_arity(const char *arg)
+{
+    static const char *const with_value[] = {"--out", "-o", "--games", "--threads"};
+    static const char *const flags[] = {"--resume", "--quiet", "-q"};
+    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++) {
+        size_t n = strlen(with_value[i]);
+        if (strncmp(arg, with_value[i], n) == 0 && (arg[n] == '\0' || arg[n] == '='))
+            return arg[n] == '=' ? 1 : 2;
+    }
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (strcmp(arg, flags[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Appends one argument, single-quoted when the shell would split or expand it. */
+static void append_word(char *buf, size_t len, const char *word)
+{
+    size_t used = strlen(buf);
+    bool plain = *word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@") ==
+                              strlen(word);
+    snprintf(buf + used, len - used, plain ? " %s" : " '%s'", word);
+}
+
+/* "leuctra selfplay" and the arguments that decide the games, as given. */
+static char *recorded_command_line(int argc, char **argv)
+{
+    size_t len = 32;
+    for (int i = 1; i < argc; i++)
+        len += strlen(argv[i]) + 3;
+    char *line = malloc(len);
+    if (!line)
+        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+    snprintf(line, len, "leuctra selfplay");
+    for (int i = 1; i < argc;) {
+        int skip = run_option_arity(argv[i]);
+        if (skip) {
+            i += skip;
+            continue;
+        }
+        append_word(line, len, argv[i++]);
+    }
+    for (char *c = line; *c; c++)     /* one settings line, whatever the arguments held */
+        if ((unsigned char)*c < 32 || *c == 127)
+            *c = '?';
+    return line;
+}
+
+/* --- progress and summary ---------------------------------------------------------------------- */
+
+typedef struct {
+    double last_print;      /* seconds into the run of the last line */
+} ProgressLine;
+
+static void format_duration(double seconds, char *buf, size_t len)
+{
+    if (seconds < 0 || !isfinite(seconds))
+        seconds = 0;
+    long s = (long)(seconds + 0.5);
+    if (s >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else if (s >= 60)
+        snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+    else
+        snprintf(buf, len, "%.1fs", seconds);
+}
+
+/* The live line, at most every quarter second (and for the last game). */
+static void show_progress(const SelfplayProgress *p, void *ctx)
+{
+    ProgressLine *line = ctx;
+    if (p->played < p->to_play && p->seconds - line->last_print < 0.25)
+        return;
+    line->last_print = p->seconds;
+    double rate = p->seconds > 0 ? (double)p->played / p->seconds : 0;
+    char eta[32];
+    format_duration(rate > 0 ? (double)(p->to_play - p->played) / rate : 0, eta, sizeof eta);
+    fprintf(stderr, "\r%llu/%llu games  %.2f games/s  white %llu  black %llu  draws %llu  mean %.1f plies  ETA %s   ",
+            (unsigned long long)(p->present + p->played), (unsigned long long)p->total, rate,
+            (unsigned long long)p->results[0], (unsigned long long)p->results[1], (unsigned long long)p->results[2],
+            p->played ? (double)p->plies / (double)p->played : 0.0, eta);
+    fflush(stderr);
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void print_summary(const char *path, const SelfplayProgress *p)
+{
+    printf("%s: %llu games (%llu played now, %llu were there)\n", path, (unsigned long long)(p->present + p->played),
+           (unsigned long long)p->played, (unsigned long long)p->present);
+    if (p->beyond > 0)
+        printf("the file also holds %llu games of indices past %llu (from a run with more --games)\n",
+               (unsigned long long)p->beyond, (unsigned long long)(p->total - 1));
+    if (p->removed_bytes > 0)
+        printf("resume removed %llu bytes of a partial last chunk at offset %llu (a stopped run's last write)\n",
+               (unsigned long long)p->removed_bytes, (unsigned long long)p->removed_at);
+    if (p->played == 0)
+        return;
+    printf("results: white %llu (%.1f%%), black %llu (%.1f%%), draws %llu (%.1f%%: %llu ply limit, %llu repetition)\n",
+           (unsigned long long)p->results[0], percent(p->results[0], p->played), (unsigned long long)p->results[1],
+           percent(p->results[1], p->played), (unsigned long long)p->results[2], percent(p->results[2], p->played),
+           (unsigned long long)p->ends[RECORD_END_PLY_LIMIT], (unsigned long long)p->ends[RECORD_END_REPETITION]);
+    char took[32];
+    format_duration(p->seconds, took, sizeof took);
+    printf("mean length %.1f plies, %llu positions, %s, %.0f games/hour\n", (double)p->plies / (double)p->played,
+           (unsigned long long)p->plies, took, p->seconds > 0 ? 3600.0 * (double)p->played / p->seconds : 0.0);
+}
+
+/* --- the command ------------------------------------------------------------------------------- */
+
+static void load_weights(const Game *g, const char *path, Weights *w)
+{
+    Error err;
+    if (path ? !weights_load(g, path, w, &err) : !weights_default(g, w))
+        cli_fail(NAME, EXIT_USAGE, "%s", path ? err.msg : "no shipped weights for this variant");
+}
+
+static void parse_options(int argc, char **argv, SelfplayOptions *o)
+{
+    ArgReader r = {argc, argv, 1, NAME};
+    while (r.index < argc)
+        if (!read_option(&r, o))
+            arg_common(&r, &command_selfplay);
+    if (o->games == 0)
+        cli_fail(NAME, EXIT_USAGE, "--games N is required (see leuctra selfplay --help)");
+    if (!o->out || !*o->out)
+        cli_fail(NAME, EXIT_USAGE, "--out FILE is required (see leuctra selfplay --help)");
+}
+
+static int run_selfplay(int argc, char **argv)
+{
+    SelfplayOptions o = {.threads = omp_get_num_procs()};
+    parse_options(argc, argv, &o);
+    Position start;
+    Game *g = cli_open_game(NAME, &o.game, &start);
+    SelfplayConfig cfg;
+    make_config(g, &o, &cfg);
+    Weights weights;
+    load_weights(g, o.weights_path, &weights);
+    if (!o.resume && access(o.out, F_OK) == 0)
+        cli_fail(NAME, EXIT_USAGE, "%s already exists (--resume completes it; or choose another name)", o.out);
+    char *command_line = recorded_command_line(argc, argv);
+    char *settings = selfplay_settings_text(g, &start, &weights, &cfg, command_line);
+    if (!settings)
+        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+    ProgressLine line = {0};
+    bool live = !o.quiet && isatty(STDERR_FILENO);
+    SelfplayRun run = {g, &start, &weights, &cfg, settings, o.out, (uint64_t)o.games, o.threads, o.resume,
+                       live ? show_progress : NULL, &line};
+    SelfplayProgress done;
+    RecordsError err = {0};
+    bool ok = selfplay_run(&run, &done, &err);
+    if (live && done.played > 0)
+        fputc('\n', stderr);
+    if (!ok)
+        records_fail(NAME, &err);
+    if (!o.quiet)
+        print_summary(o.out, &done);
+    free(settings);
+    free(command_line);
+    game_free(g);
+    return 0;
+}
+
+const Command command_selfplay = {
+    "selfplay", run_selfplay, "play the engine against itself; write the games as records",
+    "usage: leuctra selfplay --games N --out FILE [--threads T] [--visits V] [--seed S]\n"
+    "                        [--weights FILE] [--variant V] [--size WxH] [--position POS]\n"
+    "                        [--temperature T] [--temperature-plies K] [--noise F] [--noise-alpha A]\n"
+    "                        [--cpuct C] [--random-opening N] [--max-plies N] [--no-repetition]\n"
+    "                        [--resume] [--quiet]\n\n"
+    "Plays N games of the engine (MCTS with the evaluation weights) against itself and writes\n"
+    "them to FILE as game records (docs/FORMAT.md): the moves, the result and how the game ended,\n"
+    "its seed and start, and for every move the search's root value and visit counts.  Games run\n"
+    "one per thread, each with a one-thread search; game i is played from a seed made of --seed\n"
+    "and i, so the same options give the same file, byte for byte, whatever --threads is.\n\n"
+    "Each game is on disk when it finishes; a run that is stopped (Ctrl-C, kill, crash) is\n"
+    "completed by the same command with --resume, which plays only the games the file lacks\n"
+    "(and can raise --games to extend a finished file).  At the end the file is sorted by game\n"
+    "index.  An existing FILE is never overwritten.\n\n"
+    "  --games N               games in the file, indices 0 .. N-1 (required)\n"
+    "  --out FILE, -o FILE     the records file (required)\n"
+    "  --threads T             games played at once (default: every core)\n"
+    "  --visits V              search visits per move (default 800)\n"
+    "  --seed S                the run seed (default 1)\n"
+    "  --weights FILE          evaluation weights (default: the shipped ones)\n"
+    "  --variant, --size, --position   the game and start (default Epaminondas 14x12)\n"
+    "  --temperature T         for the first K plies, play a move with probability proportional\n"
+    "                          to visits^(1/T) (default 1; 0: the most visited)\n"
+    "  --temperature-plies K   (default 20 on 14x12, scaled by the board's area: 8 on 8x8)\n"
+    "  --noise F               fraction of Dirichlet noise in the root priors (default 0.25; 0 off)\n"
+    "  --noise-alpha A         its Dirichlet alpha (default 0.3)\n"
+    "  --cpuct C               the search's exploration constant (default 1.5)\n"
+    "  --random-opening N      first play N uniformly random plies, recorded without search\n"
+    "  --max-plies N           adjudicate a draw after N plies (default 600; 0: none)\n"
+    "  --no-repetition         no draw on the third occurrence of a position\n"
+    "  --resume                complete FILE (created if missing); its settings must be this run's\n"
+    "  --quiet                 no progress line, no summary\n\n"
+    "On a terminal a progress line shows games done, games/s, results, mean length and ETA; a\n"
+    "summary follows on stdout.  `leuctra records info FILE` shows the settings recorded.\n\n"
+    "example: leuctra selfplay --games 1000 --visits 400 --out run1.lrec\n"
+    "         leuctra selfplay --games 1000 --visits 400 --out run1.lrec --resume   (after a stop)\n",
+};

@@ -1,0 +1,236 @@
+/*
+ * selfplay.c - a self-play run (see selfplay.h): opening or resuming the records file, listing
+ * the games it lacks, playing them on OpenMP threads one game per thread at a time, appending
+ * each as it finishes, and rewriting the file in canonical form at the end.
+ *
+ * Why games and not searches in parallel: a one-thread search is reproducible from its seed and
+ * games are independent, so the threads share nothing but the writer (which serialises appends)
+ * and the progress counts (a critical section once per game).  A failure on one thread stops the
+ * others at their next game; every game appended so far is already on disk.
+ */
+#include "selfplay.h"
+
+#include <errno.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 || errno != ENOENT;
+}
+
+static void set_error(RecordsError *err, RecordsErrorKind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_error(RecordsError *err, RecordsErrorKind kind, const char *fmt, ...)
+{
+    err->kind = kind;
+    err->offset = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+}
+
+/* Closes a writer that a failure abandons (its games are synced already; *err says why). */
+static void abandon(RecordsWriter *w)
+{
+    RecordsError ignored;
+    records_writer_close(w, &ignored);
+}
+
+/* --- the file ---------------------------------------------------------------------------------- */
+
+/* The games of 0 .. games-1 that `present` (ascending, distinct) lacks; *count of them. */
+static uint64_t *missing_games(uint64_t games, const uint64_t *present, size_t num_present, uint64_t *count)
+{
+    uint64_t *todo = malloc((games ? games : 1) * sizeof *todo);
+    if (!todo)
+        return NULL;
+    size_t k = 0;
+    *count = 0;
+    for (uint64_t i = 0; i < games; i++) {
+        while (k < num_present && present[k] < i)
+            k++;
+        if (k == num_present || present[k] != i)
+            todo[(*count)++] = i;
+    }
+    return todo;
+}
+
+/* Opens an existing file for more games: same board, same settings.  *present gets how many of
+ * the run's games it holds and *todo the others. */
+static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *header, uint64_t **todo,
+                                  uint64_t *num_todo, SelfplayProgress *progress, RecordsError *err)
+{
+    RecordsResumeInfo info;
+    RecordsWriter *w = records_resume(run->path, header, &info, err);
+    if (!w)
+        return NULL;
+    char why[300];
+    if (!selfplay_settings_agree(info.header.settings, header->settings, why, sizeof why)) {
+        set_error(err, RECORDS_ERR_MISMATCH, "%s: written with other settings (%s)", run->path, why);
+        abandon(w);
+        records_resume_info_free(&info);
+        return NULL;
+    }
+    progress->removed_bytes = info.truncated_bytes;
+    progress->removed_at = info.truncated_at;
+    *todo = missing_games(run->games, info.indices, info.count, num_todo);
+    for (size_t i = 0; i < info.count; i++)
+        progress->beyond += info.indices[i] >= run->games;
+    records_resume_info_free(&info);
+    if (!*todo) {
+        set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
+        abandon(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* A new file, or the existing one when resuming; NULL plus *err otherwise. */
+static RecordsWriter *open_file(const SelfplayRun *run, uint64_t **todo, uint64_t *num_todo,
+                                SelfplayProgress *progress, RecordsError *err)
+{
+    RecordsHeader header;
+    if (!records_header_init(&header, run->game, run->settings, err))
+        return NULL;
+    RecordsWriter *w = NULL;
+    if (run->resume && file_exists(run->path)) {
+        w = resume_file(run, &header, todo, num_todo, progress, err);
+    } else if ((w = records_create(run->path, &header, err)) != NULL &&
+               !(*todo = missing_games(run->games, NULL, 0, num_todo))) {
+        set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
+        abandon(w);
+        w = NULL;
+    }
+    records_header_free(&header);
+    return w;
+}
+
+/* --- playing ----------------------------------------------------------------------------------- */
+
+typedef struct {
+    const SelfplayRun *run;
+    RecordsWriter *writer;
+    const uint64_t *todo;
+    SelfplayProgress progress;      /* updated in the critical section only */
+    double start_time;
+    atomic_bool failed;
+    RecordsError error;             /* the first failure's */
+} RunState;
+
+static void fail_run(RunState *s, RecordsErrorKind kind, const RecordsError *cause, const char *what)
+{
+#pragma omp critical(selfplay_failure)
+    if (!atomic_exchange(&s->failed, true)) {
+        if (cause)
+            s->error = *cause;
+        else
+            set_error(&s->error, kind, "%s: %s", s->run->path, what);
+    }
+}
+
+static void count_game(RunState *s, const GameRecord *r)
+{
+#pragma omp critical(selfplay_progress)
+    {
+        SelfplayProgress *p = &s->progress;
+        p->played++;
+        p->results[r->result == STATUS_WHITE_WINS ? 0 : r->result == STATUS_BLACK_WINS ? 1 : 2]++;
+        p->ends[r->end]++;
+        p->plies += (uint64_t)r->plies;
+        p->seconds = seconds_now() - s->start_time;
+        if (s->run->progress)
+            s->run->progress(p, s->run->progress_ctx);
+    }
+}
+
+/* One thread's share: games taken one at a time from the shared list. */
+static void play_share(RunState *s, SelfplayGame *sg, GameRecord *record)
+{
+    const SelfplayRun *run = s->run;
+    long n = (long)s->progress.to_play;
+#pragma omp for schedule(dynamic, 1)
+    for (long i = 0; i < n; i++) {
+        if (atomic_load(&s->failed))
+            continue;
+        uint64_t index = s->todo[i];
+        RecordsError err = {0};
+        if (!selfplay_game_play(sg, run->start, index, selfplay_game_seed(run->config->seed, index), record))
+            fail_run(s, RECORDS_ERR_MEMORY, NULL, "out of memory while playing a game");
+        else if (!records_append(s->writer, record, &err))
+            fail_run(s, err.kind, &err, NULL);
+        else
+            count_game(s, record);
+    }
+}
+
+static void play_games(RunState *s)
+{
+    const SelfplayRun *run = s->run;
+    uint64_t games = s->progress.to_play;
+    int threads = run->threads < 1 ? 1 : (uint64_t)run->threads > games ? (int)games : run->threads;
+    s->start_time = seconds_now();
+#pragma omp parallel num_threads(threads)
+    {
+        SelfplayGame *sg = selfplay_game_new(run->game, run->weights, run->config);
+        GameRecord record;
+        game_record_init(&record);
+        if (!sg)
+            fail_run(s, RECORDS_ERR_MEMORY, NULL, "out of memory");
+        /* Every thread reaches the loop (an omp for must be met by all); one without a player
+         * has failed the run, and the loop then skips every game. */
+        play_share(s, sg, &record);
+        game_record_free(&record);
+        selfplay_game_free(sg);
+    }
+    s->progress.seconds = seconds_now() - s->start_time;
+}
+
+bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, RecordsError *err)
+{
+    RunState s = {.run = run};
+    atomic_init(&s.failed, false);
+    s.progress.total = run->games;
+    uint64_t *todo = NULL, num_todo = 0;
+    RecordsWriter *w = open_file(run, &todo, &num_todo, &s.progress, err);
+    if (!w) {
+        *final = s.progress;
+        return false;
+    }
+    s.writer = w;
+    s.todo = todo;
+    s.progress.to_play = num_todo;
+    s.progress.present = run->games - num_todo;
+    if (num_todo > 0)
+        play_games(&s);
+    free(todo);
+    RecordsError close_err = {0};
+    bool closed = records_writer_close(w, &close_err);
+    if (!atomic_load(&s.failed) && !closed)
+        fail_run(&s, close_err.kind, &close_err, NULL);
+    /* Canonical form even when nothing was played: a run killed after its last game but before
+     * this rewrite leaves a complete file that is not yet sorted. */
+    RecordsError sort_err = {0};
+    if (!atomic_load(&s.failed) && !records_canonicalize(run->path, &sort_err))
+        fail_run(&s, sort_err.kind, &sort_err, NULL);
+    *final = s.progress;
+    if (atomic_load(&s.failed))
+        *err = s.error;
+    return !atomic_load(&s.failed);
+}

@@ -1,0 +1,123 @@
+/*
+ * selfplay.h - self-play datasets: the engine plays itself and every game is written as a game
+ * record (data/records.h) with the search's root value and visit distribution for each move.
+ *
+ * Three layers, one file each:
+ *   selfplay_game.c      one game: MCTS every move (tree kept, game history for repetitions),
+ *                        root noise, moves sampled by visits for the opening plies, optional
+ *                        random opening plies; draws adjudicated by selfplay/driver.c.
+ *   selfplay_settings.c  the settings text of a run (the records file's header) and the test
+ *                        that a file being resumed was written with the same settings.
+ *   selfplay.c           the run: the games a file still lacks, played one per thread on
+ *                        OpenMP threads, appended as they finish, then the file canonicalised.
+ *
+ * Reproducibility is the contract: game i is played from selfplay_game_seed(run seed, i) by a
+ * single-threaded search, so it is the same game whichever thread plays it and in whichever run
+ * (first or resumed); the canonical file is then a function of the settings and the game count.
+ */
+#ifndef LEUCTRA_SELFPLAY_H
+#define LEUCTRA_SELFPLAY_H
+
+#include "core/eval.h"
+#include "core/game.h"
+#include "data/records.h"
+#include "selfplay/driver.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- settings */
+
+typedef struct {
+    long visits;            /* search visits per move (new visits; the kept subtree adds to them) */
+    double c_puct;          /* PUCT exploration constant */
+    double temperature;     /* moves sampled with probability ~ visits^(1/T); 0 = most visited */
+    int temperature_plies;  /* plies (from the start, random ones included) that sample */
+    double noise;           /* fraction of Dirichlet noise in the root priors (0 = off) */
+    double noise_alpha;     /* its Dirichlet alpha */
+    int random_opening;     /* plies of uniformly random moves before any search */
+    DrawPolicy draw;        /* ply limit and repetition, as selfplay/driver.c adjudicates them */
+    uint64_t seed;          /* the run seed; game i uses selfplay_game_seed(seed, i) */
+} SelfplayConfig;
+
+/* The defaults for game g: 800 visits, c_puct 2.5, temperature 1 for selfplay_default_temperature_plies,
+ * noise 0.25 with alpha 0.3, no random opening, the driver's draw policy, seed 1. */
+void selfplay_default_config(const Game *g, SelfplayConfig *cfg);
+
+/* 20 plies on the 14x12 board, scaled by the board's area (8 on 8x8, 4 on 5x6): the opening
+ * where sampling makes games differ is about as long, in proportion, on every board. */
+int selfplay_default_temperature_plies(const Game *g);
+
+/* The search tree's node budget for `visits` per move (a setting: a full tree changes play). */
+size_t selfplay_node_budget(long visits);
+
+/* The seed game `index` of a run is played from. */
+uint64_t selfplay_game_seed(uint64_t run_seed, uint64_t index);
+
+/* The settings text of a run: key=value lines holding every setting that decides the games
+ * (variant, board, start, search, sampling, noise, draws, seed, weights identity, version) and
+ * `command_line` (may be NULL) as a last `command=` line.  Nothing that may differ between runs
+ * meant to give the same file (time, thread count, path).  malloc'd; NULL when memory runs out. */
+char *selfplay_settings_text(const Game *g, const Position *start, const Weights *w, const SelfplayConfig *cfg,
+                             const char *command_line);
+
+/* Whether a file's settings and a run's describe the same games: every line equal except
+ * `command=`, which records how the file was first made.  On a difference, *why names the first
+ * differing setting ("visits: the file has 400, this run 800"). */
+bool selfplay_settings_agree(const char *file_settings, const char *run_settings, char *why, size_t why_len);
+
+/* ---------------------------------------------------------------- one game */
+
+/* One thread's self-play player: its search tree, random generator and scratch memory. */
+typedef struct SelfplayGame SelfplayGame;
+
+/* NULL when memory runs out.  g, w and cfg must outlive it. */
+SelfplayGame *selfplay_game_new(const Game *g, const Weights *w, const SelfplayConfig *cfg);
+void selfplay_game_free(SelfplayGame *sg);
+
+/* Plays one game from `start` with the given seed into *record (initialised; its old contents
+ * are replaced), index and seed included.  False when memory runs out. */
+bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record);
+
+/* ---------------------------------------------------------------- the run */
+
+typedef struct {
+    uint64_t total;         /* games the file is to hold: indices 0 .. total-1 */
+    uint64_t present;       /* of these, the games already in the file when the run began */
+    uint64_t beyond;        /* games in the file with indices past total-1 (a larger earlier run) */
+    uint64_t to_play;       /* the games this run plays */
+    uint64_t played;        /* ... of which finished so far */
+    uint64_t results[3];    /* of the games played: white wins, black wins, draws */
+    uint64_t ends[RECORD_END_COUNT];
+    uint64_t plies;         /* positions in the games played */
+    double seconds;         /* since the first game began */
+    uint64_t removed_bytes; /* resume removed this much of a partial last chunk (a killed write) */
+    uint64_t removed_at;    /* ... from this offset */
+} SelfplayProgress;
+
+/* Called after every finished game, from the thread that played it, one call at a time. */
+typedef void (*SelfplayProgressFn)(const SelfplayProgress *progress, void *ctx);
+
+typedef struct {
+    const Game *game;
+    const Position *start;
+    const Weights *weights;
+    const SelfplayConfig *config;
+    const char *settings;       /* the header's settings text (selfplay_settings_text) */
+    const char *path;
+    uint64_t games;
+    int threads;                /* games played at once */
+    bool resume;                /* complete an existing file (a missing one is created) */
+    SelfplayProgressFn progress;    /* may be NULL */
+    void *progress_ctx;
+} SelfplayRun;
+
+/* Plays the games of indices 0 .. games-1 that the file lacks, appending each as it finishes,
+ * then rewrites the file in canonical form.  Without `resume` an existing file is refused
+ * (RECORDS_ERR_IO, "already exists"); with it, a file of another board or other settings is
+ * refused (RECORDS_ERR_MISMATCH), and so is damage that no killed run leaves.  *final gets the
+ * counts (also on failure, for what was played).  False plus *err on any failure; every game
+ * appended before it stays in the file, ready for a resume. */
+bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, RecordsError *err);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * selfplay_game.c - one self-play game (see selfplay.h): the engine as a Player that sits on both
+ * sides of selfplay/driver.c's play_game, so draws are adjudicated exactly as in every other game
+ * the toolkit plays, and a move observer that writes each ply into the game record.
+ *
+ * Per move: uniformly random for the first `random_opening` plies; otherwise an MCTS search of
+ * one thread (reproducible from its seed) with root noise, the tree kept from the previous move
+ * and the game's earlier positions given for the repetition rule; then the move is sampled by
+ * visits^(1/T) during the first `temperature_plies` plies, the best one after that.
+ */
+#include "selfplay.h"
+
+#include "core/rng.h"
+#include "selfplay/mcts.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Streams of the game seed (core/rng.h): move sampling and random plies use their own. */
+enum { SAMPLING_STREAM = 0x5e1f };
+
+struct SelfplayGame {
+    Player player;              /* both seats of play_game; player.ctx points back here */
+    const Game *game;
+    const Weights *weights;
+    const SelfplayConfig *cfg;
+    MctsConfig search_config;
+    MctsLimits limits;
+    Mcts *mcts;                 /* made per game: a search's seed is fixed when it is made */
+    uint64_t search_seed;
+    Rng rng;                    /* sampling and random plies */
+    uint64_t *history;          /* hashes of the positions of the game so far, one per ply */
+    int history_length, history_capacity;
+    MctsResult last;            /* the search behind the move being recorded */
+    Move moves[MAX_MOVES];
+    RecordVisit visits[MCTS_MAX_STATS];
+    GameRecord *record;         /* where the observer writes */
+    bool failed;                /* memory ran out during the game */
+};
+
+/* --- choosing moves ---------------------------------------------------------------------------- */
+
+/* A move with probability proportional to visits^(1/T), among the visited moves not proven to
+ * lose (a proven loss is a blunder the search already knows about, not exploration). */
+static Move sample_by_visits(const MctsResult *r, double temperature, Rng *rng)
+{
+    double weight[MCTS_MAX_STATS], sum = 0, most = 0;
+    for (int i = 0; i < r->num_stats; i++)
+        if (r->stats[i].proven != PROVEN_LOSS && r->stats[i].visits > most)
+            most = (double)r->stats[i].visits;
+    if (most == 0)
+        return r->best;
+    /* Relative to the most visited, so that a small T cannot overflow. */
+    for (int i = 0; i < r->num_stats; i++) {
+        const MoveStat *s = &r->stats[i];
+        weight[i] = s->proven != PROVEN_LOSS && s->visits > 0 ? pow((double)s->visits / most, 1.0 / temperature) : 0;
+        sum += weight[i];
+    }
+    double pick = rng_double(rng) * sum;
+    for (int i = 0; i < r->num_stats; i++) {
+        if (weight[i] > 0 && pick < weight[i])
+            return r->stats[i].move;
+        pick -= weight[i];
+    }
+    return r->best;     /* rounding left `pick` just above the last weight */
+}
+
+static Move searched_move(SelfplayGame *sg, const Position *pos, int ply, MoveInfo *info)
+{
+    if (!sg->mcts) {
+        sg->search_config.seed = sg->search_seed;
+        sg->mcts = mcts_new(sg->game, sg->weights, &sg->search_config);
+        if (!sg->mcts) {
+            sg->failed = true;
+            return MOVE_NONE;
+        }
+    }
+    mcts_set_history(sg->mcts, sg->history, sg->history_length);
+    mcts_set_position(sg->mcts, pos);
+    sg->last = mcts_search(sg->mcts, &sg->limits, NULL, NULL, 0, NULL);
+    info->value = sg->last.value;
+    info->visits = sg->last.visits;
+    info->search = &sg->last;
+    const SelfplayConfig *cfg = sg->cfg;
+    bool sample = ply < cfg->temperature_plies && cfg->temperature > 0 && sg->last.proven != PROVEN_WIN;
+    return sample ? sample_by_visits(&sg->last, cfg->temperature, &sg->rng) : sg->last.best;
+}
+
+static Move random_move(SelfplayGame *sg, const Position *pos, MoveInfo *info)
+{
+    int n = game_gen_moves(sg->game, pos, sg->moves);
+    info->value = NAN;
+    info->visits = 0;
+    info->search = NULL;
+    return n ? sg->moves[rng_below(&sg->rng, (uint32_t)n)] : MOVE_NONE;
+}
+
+/* Player.choose: play_game calls it once per ply, so the calls so far count the plies. */
+static Move selfplay_choose(Player *p, const Position *pos, MoveInfo *info)
+{
+    SelfplayGame *sg = p->ctx;
+    int ply = sg->history_length;
+    Move m = ply < sg->cfg->random_opening ? random_move(sg, pos, info) : searched_move(sg, pos, ply, info);
+    if (sg->history_length < sg->history_capacity)
+        sg->history[sg->history_length++] = game_hash(sg->game, pos);
+    return m;
+}
+
+/* Player.new_game.  play_game calls it once per seat, both seats being this player, with seeds
+ * derived from the game seed; the last call decides, which is as reproducible as the first. */
+static void selfplay_new_game(Player *p, uint64_t seed)
+{
+    SelfplayGame *sg = p->ctx;
+    mcts_free(sg->mcts);
+    sg->mcts = NULL;        /* made at the first search: random-opening-only games need none */
+    sg->search_seed = seed;
+    sg->rng = rng_seed(seed, SAMPLING_STREAM);
+    sg->history_length = 0;
+}
+
+/* --- recording --------------------------------------------------------------------------------- */
+
+/* The search's root moves with visits, in the stored form; their count. */
+static int visit_list(SelfplayGame *sg, const Position *before, const MctsResult *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->num_stats; i++) {
+        if (r->stats[i].visits <= 0)
+            continue;
+        Error err;
+        if (!record_move_from_move(sg->game, before, r->stats[i].move, &sg->visits[n].move, &err)) {
+            sg->failed = true;
+            continue;
+        }
+        sg->visits[n++].visits = r->stats[i].visits > UINT32_MAX ? UINT32_MAX : (uint32_t)r->stats[i].visits;
+    }
+    return n;
+}
+
+/* The MoveObserver of play_game: one ply of the record. */
+static void record_ply(void *ctx, const Position *before, Move move, const MoveInfo *info)
+{
+    SelfplayGame *sg = ctx;
+    RecordMove played;
+    Error err;
+    if (!record_move_from_move(sg->game, before, move, &played, &err)) {
+        sg->failed = true;
+        return;
+    }
+    int n = info->search ? visit_list(sg, before, info->search) : 0;
+    long total = info->search ? info->search->tree_visits : 0;
+    uint32_t total_visits = total > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+    if (!game_record_add_ply(sg->record, played, record_value_quantise(info->value), sg->visits, n, total_visits))
+        sg->failed = true;
+}
+
+static RecordEnd record_end(EndReason r)
+{
+    switch (r) {
+    case END_PLY_LIMIT: return RECORD_END_PLY_LIMIT;
+    case END_REPETITION: return RECORD_END_REPETITION;
+    case END_NO_MOVE_CHOSEN: return RECORD_END_NO_MOVE;
+    default: return RECORD_END_RULES;
+    }
+}
+
+bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record)
+{
+    game_record_clear(record);
+    record->index = index;
+    record->seed = seed;
+    game_format_position(sg->game, start, record->start, sizeof record->start);
+    sg->record = record;
+    sg->failed = false;
+    Player *seats[2] = {&sg->player, &sg->player};
+    GameResult result;
+    if (!play_game(sg->game, start, seats, &sg->cfg->draw, seed, record_ply, sg, &result))
+        return false;
+    record->result = result.result;
+    record->end = record_end(result.reason);
+    /* Our player returns no move only when its search could not be made: out of memory. */
+    bool ok = !sg->failed && result.reason != END_NO_MOVE_CHOSEN && record->plies == result.plies;
+    game_result_free(&result);
+    mcts_free(sg->mcts);    /* the tree's pages go back between games */
+    sg->mcts = NULL;
+    return ok;
+}
+
+/* --- the player's memory ----------------------------------------------------------------------- */
+
+SelfplayGame *selfplay_game_new(const Game *g, const Weights *w, const SelfplayConfig *cfg)
+{
+    SelfplayGame *sg = calloc(1, sizeof *sg);
+    if (!sg)
+        return NULL;
+    /* One hash per ply; play_game plays at most 4096 plies without a ply limit. */
+    sg->history_capacity = cfg->draw.max_plies > 0 ? cfg->draw.max_plies : 4096;
+    sg->history = malloc((size_t)sg->history_capacity * sizeof *sg->history);
+    if (!sg->history) {
+        free(sg);
+        return NULL;
+    }
+    sg->game = g;
+    sg->weights = w;
+    sg->cfg = cfg;
+    mcts_default_config(&sg->search_config);
+    sg->search_config.c_puct = cfg->c_puct;
+    sg->search_config.threads = 1;
+    sg->search_config.max_nodes = selfplay_node_budget(cfg->visits);
+    sg->search_config.root_noise = cfg->noise;
+    sg->search_config.noise_alpha = cfg->noise_alpha;
+    sg->limits.visits = cfg->visits;
+    sg->player = (Player){.name = "selfplay", .game = g, .choose = selfplay_choose,
+                          .new_game = selfplay_new_game, .destroy = NULL, .ctx = sg};
+    return sg;
+}
+
+void selfplay_game_free(SelfplayGame *sg)
+{
+    if (!sg)
+        return;
+    mcts_free(sg->mcts);
+    free(sg->history);
+    free(sg);
+}

@@ -1,0 +1,220 @@
+/*
+ * selfplay_settings.c - a self-play run's settings: the defaults, the per-game seed, the settings
+ * text that heads its records file, and the comparison that lets a resumed run add games to a
+ * file only when it would play them exactly as the first run did.
+ *
+ * The text is written in one fixed order with numbers in their shortest exact form, so equal
+ * settings give equal bytes: the canonical file of a run must not depend on how it was made.
+ */
+#include "selfplay.h"
+
+#include "core/rng.h"
+#include "data/weights.h"
+#include "selfplay/mcts.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef LEUCTRA_VERSION
+#define LEUCTRA_VERSION "unknown"
+#endif
+
+enum { DEFAULT_BOARD_AREA = 14 * 12, DEFAULT_TEMPERATURE_PLIES = 20 };
+
+int selfplay_default_temperature_plies(const Game *g)
+{
+    int area = g->width * g->height;
+    int plies = (DEFAULT_TEMPERATURE_PLIES * area + DEFAULT_BOARD_AREA / 2) / DEFAULT_BOARD_AREA;
+    return plies > 1 ? plies : 1;
+}
+
+void selfplay_default_config(const Game *g, SelfplayConfig *cfg)
+{
+    MctsConfig search;
+    mcts_default_config(&search);
+    *cfg = (SelfplayConfig){
+        .visits = 800,
+        .c_puct = search.c_puct,
+        .temperature = 1.0,
+        .temperature_plies = selfplay_default_temperature_plies(g),
+        .noise = 0.25,          /* AlphaZero's fraction */
+        .noise_alpha = 0.3,     /* about 10 / (legal moves): ~30 moves is typical mid-game */
+        .random_opening = 0,
+        .draw = draw_policy_default(),
+        .seed = 1,
+    };
+}
+
+/* Nodes for a search of `visits`: a visit adds at most one node and the kept subtree is
+ * usually smaller than one search, so 16 per visit is room to spare (at 400 visits on 14x12 a
+ * budget 16 times larger plays the same games; a full tree would make leaves of new nodes, still
+ * reproducibly).  Far below the 4M-node default on purpose: every move copies the kept subtree
+ * into freshly allocated pools of this size, which the sanitizer build pays for in full. */
+size_t selfplay_node_budget(long visits)
+{
+    size_t wanted = (size_t)visits * 16;
+    return wanted > 1024 ? wanted : 1024;
+}
+
+/* The same derivation as `leuctra match`: independent streams per (seed, index). */
+uint64_t selfplay_game_seed(uint64_t run_seed, uint64_t index)
+{
+    return rng_seed(run_seed, index).s[0];
+}
+
+/* --- writing the text -------------------------------------------------------------------------- */
+
+typedef struct {
+    char *text;
+    size_t len, cap;
+    bool failed;
+} Text;
+
+static bool text_grow(Text *t, size_t need)
+{
+    size_t cap = t->cap ? t->cap : 512;
+    while (cap < need)
+        cap *= 2;
+    char *grown = realloc(t->text, cap);
+    if (!grown)
+        return false;
+    t->text = grown;
+    t->cap = cap;
+    return true;
+}
+
+static void text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void text_add(Text *t, const char *fmt, ...)
+{
+    if (t->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (t->len + (size_t)n + 1 > t->cap && !text_grow(t, t->len + (size_t)n + 1))) {
+        t->failed = true;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->text + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
+}
+
+/* A double in the shortest of %.15g / %.17g that reads back exactly: 0.25, not 0.25000000000000000. */
+static void format_number(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, len, "%.17g", v);
+}
+
+static void add_number(Text *t, const char *key, double v)
+{
+    char num[40];
+    format_number(v, num, sizeof num);
+    text_add(t, "%s=%s\n", key, num);
+}
+
+char *selfplay_settings_text(const Game *g, const Position *start, const Weights *w, const SelfplayConfig *cfg,
+                             const char *command_line)
+{
+    Text t = {0};
+    char position[RECORD_MAX_POSITION], weights[17];
+    game_format_position(g, start, position, sizeof position);
+    weights_id_text(w, weights);
+    MctsConfig search;
+    mcts_default_config(&search);
+    text_add(&t, "generator=leuctra selfplay %s\n", LEUCTRA_VERSION);
+    text_add(&t, "variant=%s\nsize=%dx%d\nstart=%s\n", g->name, g->width, g->height, position);
+    text_add(&t, "visits=%ld\n", cfg->visits);
+    add_number(&t, "cpuct", cfg->c_puct);
+    add_number(&t, "contempt", search.contempt);
+    text_add(&t, "search_threads=1\nnodes=%zu\n", selfplay_node_budget(cfg->visits));
+    add_number(&t, "temperature", cfg->temperature);
+    text_add(&t, "temperature_plies=%d\n", cfg->temperature_plies);
+    add_number(&t, "noise", cfg->noise);
+    add_number(&t, "noise_alpha", cfg->noise_alpha);
+    text_add(&t, "random_opening=%d\n", cfg->random_opening);
+    text_add(&t, "max_plies=%d\nrepetition=%s\n", cfg->draw.max_plies, cfg->draw.repetition ? "on" : "off");
+    text_add(&t, "seed=%llu\ngame_seed=rng_seed(seed, index).s[0]\n", (unsigned long long)cfg->seed);
+    text_add(&t, "weights=%s\n", weights);
+    if (command_line)
+        text_add(&t, "command=%s\n", command_line);
+    if (t.failed) {
+        free(t.text);
+        return NULL;
+    }
+    return t.text;
+}
+
+/* --- comparing --------------------------------------------------------------------------------- */
+
+/* The next line of *text (without its newline) into line/len; false at the end. */
+static bool next_line(const char **text, const char **line, size_t *len)
+{
+    if (!**text)
+        return false;
+    const char *end = strchr(*text, '\n');
+    *line = *text;
+    *len = end ? (size_t)(end - *text) : strlen(*text);
+    *text = end ? end + 1 : *text + *len;
+    return true;
+}
+
+/* The next line that decides games (any line but command=). */
+static bool next_setting(const char **text, const char **line, size_t *len)
+{
+    while (next_line(text, line, len))
+        if (!(*len >= 8 && strncmp(*line, "command=", 8) == 0))
+            return true;
+    return false;
+}
+
+/* A settings line split at its '='; a missing line reads as the value "nothing". */
+typedef struct {
+    const char *key, *value;
+    int key_len, value_len;
+} Setting;
+
+static Setting split_setting(const char *line, size_t len)
+{
+    Setting s = {"", "nothing", 0, 7};
+    if (!line)
+        return s;
+    const char *eq = memchr(line, '=', len);
+    s.key = line;
+    s.key_len = eq ? (int)(eq - line) : (int)len;
+    s.value = eq ? eq + 1 : "";
+    s.value_len = eq ? (int)(len - (size_t)s.key_len - 1) : 0;
+    return s;
+}
+
+/* "visits: the file has 400, this run 800" for two differing lines (either may be missing). */
+static void describe_difference(Setting file, Setting run, char *why, size_t why_len)
+{
+    Setting named = file.key_len ? file : run;
+    snprintf(why, why_len, "%.*s: the file has %.*s, this run %.*s", named.key_len, named.key,
+             file.value_len > 80 ? 80 : file.value_len, file.value, run.value_len > 80 ? 80 : run.value_len,
+             run.value);
+}
+
+bool selfplay_settings_agree(const char *file_settings, const char *run_settings, char *why, size_t why_len)
+{
+    const char *a = file_settings, *b = run_settings;
+    for (;;) {
+        const char *la = NULL, *lb = NULL;
+        size_t na = 0, nb = 0;
+        bool has_a = next_setting(&a, &la, &na), has_b = next_setting(&b, &lb, &nb);
+        if (!has_a && !has_b)
+            return true;
+        if (has_a && has_b && na == nb && memcmp(la, lb, na) == 0)
+            continue;
+        describe_difference(split_setting(has_a ? la : NULL, na), split_setting(has_b ? lb : NULL, nb), why, why_len);
+        return false;
+    }
+}
