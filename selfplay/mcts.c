@@ -152,7 +152,8 @@ void mcts_set_history(Mcts *m, const uint64_t *hashes, int n)
         hashes += n - MAX_HISTORY;
         n = MAX_HISTORY;
     }
-    memcpy(m->history, hashes, (size_t)n * sizeof *hashes);
+    if (n > 0)
+        memcpy(m->history, hashes, (size_t)n * sizeof *hashes);
     m->history_length = n;
     memset(m->history_filter, 0, sizeof m->history_filter);
     for (int i = 0; i < n; i++)
@@ -621,7 +622,8 @@ static void prepare_root(Mcts *m)
     Worker *w = malloc(sizeof *w);
     if (!w)
         return;
-    w->rng = rng_seed(m->cfg.seed, 0);
+    /* Seeded by the root too: each move of a game gets its own root noise. */
+    w->rng = rng_seed(m->cfg.seed ^ game_hash(m->game, &m->root_pos), 0);
     Node *root = &m->tree.nodes[0];
     for (int i = 0; i < 2 && !node_expanded(root) && root->proven == PROVEN_NONE; i++) {
         if (atomic_load(&root->state) == NODE_FRESH) {

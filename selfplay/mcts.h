@@ -44,7 +44,7 @@ typedef struct {
     Proven proven;          /* for the side to move at the root */
 } MoveStat;
 
-enum { MCTS_MAX_PV = 32, MCTS_MAX_STATS = 256 };
+enum { MCTS_MAX_PV = 32, MCTS_MAX_STATS = 1024 };   /* root moves reported (phalanx positions have ~100-300) */
 
 typedef struct {
     Move best;              /* MOVE_NONE when the root has no legal move */
