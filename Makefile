@@ -15,7 +15,7 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS  ?=
 VERSION := 0.1.0
 override CFLAGS += -std=c11 -D_GNU_SOURCE -DLEUCTRA_VERSION=\"$(VERSION)\" $(OPT) $(ARCH) $(WARN) -fopenmp -g -MMD -MP
-LDLIBS  += -fopenmp -lz -lm
+LDLIBS  += -fopenmp -lz -lm -lgsl -lgslcblas
 PREFIX  ?= /usr/local
 BUILD   ?= build
 
@@ -71,7 +71,7 @@ test: deps $(BIN) $(UNIT)
 # Sanitizer build in its own folder so it never mixes with the optimised objects.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 check: deps
-	$(MAKE) BUILD=build-san OPT=-O1 CFLAGS="$(SAN)" LDLIBS="$(SAN) -fopenmp -lz -lm" build-san/leuctra build-san/unit_tests
+	$(MAKE) BUILD=build-san OPT=-O1 CFLAGS="$(SAN)" LDLIBS="$(SAN) -fopenmp -lz -lm -lgsl -lgslcblas" build-san/leuctra build-san/unit_tests
 	LEUCTRA=build-san/leuctra UNIT=build-san/unit_tests LEUCTRA_QUICK=1 tests/run.sh
 	$(MAKE) fuzz
 
@@ -92,7 +92,7 @@ demo: deps $(BIN)
 	scripts/demo.sh $(BIN)
 
 pgo: deps
-	$(MAKE) BUILD=build-pgo CFLAGS="-fprofile-generate" LDLIBS="-fprofile-generate -fopenmp -lz -lm" build-pgo/leuctra
+	$(MAKE) BUILD=build-pgo CFLAGS="-fprofile-generate" LDLIBS="-fprofile-generate -fopenmp -lz -lm -lgsl -lgslcblas" build-pgo/leuctra
 	build-pgo/leuctra bench >/dev/null
 	rm -f $(BIN) $(LIB_OBJ) $(CLI_OBJ)
 	$(MAKE) CFLAGS="-fprofile-use -fprofile-partial-training -fprofile-dir=$(CURDIR)/build-pgo" $(BIN)

@@ -51,6 +51,8 @@ Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos)
 
 /* One per subcommand file (cli/cmd_*.c); main.c lists them. */
 extern const Command command_moves, command_perft, command_status, command_apply, command_show, command_bench,
-    command_match, command_analyze, command_play, command_engine, command_records;
+    command_match, command_analyze, command_play, command_engine, command_records, command_selfplay,
+    command_tune;
+extern const Command command_ratings;
 
 #endif

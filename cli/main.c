@@ -8,7 +8,9 @@
 
 static const Command *const commands[] = {
     &command_moves, &command_perft, &command_status, &command_apply, &command_show, &command_bench,
-    &command_analyze, &command_play, &command_match, &command_engine, &command_records,
+    &command_analyze, &command_play, &command_match, &command_selfplay, &command_engine, &command_records,
+    &command_tune,
+    &command_ratings,
 };
 enum { NUM_COMMANDS = sizeof commands / sizeof commands[0] };
 

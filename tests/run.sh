@@ -2,7 +2,9 @@
 # run.sh - runs the unit tests ($UNIT), the command-line tests (tests/cli_test.sh against
 # $LEUCTRA), the engine protocol tests (tests/protocol_test.py) and the Python records reader's
 # test (tests/test_records.py, on the records files the unit tests leave in a temporary
-# directory), then prints the combined "N passed, N failed" line that CI reads.
+# directory), the self-play tests (tests/selfplay_test.py), the tuner's command-line tests
+# (tests/tune_test.sh, on records files the unit tests leave there too), then prints the combined
+# "N passed, N failed" line that CI reads.
 set -u
 : "${UNIT:?set UNIT to the unit-test binary}" "${LEUCTRA:?set LEUCTRA to the leuctra binary}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,10 +16,12 @@ LEUCTRA_RECORDS_FIXTURES="$fixtures" "$UNIT" 2>&1 | tee "$log" || status=1
 LEUCTRA="$LEUCTRA" sh "$here/cli_test.sh" 2>&1 | tee -a "$log" || status=1
 LEUCTRA="$LEUCTRA" python3 "$here/protocol_test.py" 2>&1 | tee -a "$log" || status=1
 LEUCTRA="$LEUCTRA" python3 "$here/test_records.py" "$fixtures" 2>&1 | tee -a "$log" || status=1
+LEUCTRA="$LEUCTRA" python3 "$here/selfplay_test.py" 2>&1 | tee -a "$log" || status=1
+LEUCTRA="$LEUCTRA" sh "$here/tune_test.sh" "$fixtures" 2>&1 | tee -a "$log" || status=1
 passed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{p += $1} END {print p + 0}')
 failed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{f += $3} END {print f + 0}')
 runs=$(grep -cE '^[0-9]+ passed, [0-9]+ failed' "$log")
-if [ "$runs" -lt 4 ]; then
+if [ "$runs" -lt 6 ]; then
     echo "a test runner stopped before its summary line" >&2
     failed=$((failed + 1))
 fi

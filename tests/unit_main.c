@@ -13,6 +13,11 @@ extern const TestCase records_tests[];
 extern const TestCase records_file_tests[];
 extern const TestCase eval_tests[];
 extern const TestCase weights_tests[];
+extern const TestCase elo_tests[];
+extern const TestCase ratings_tests[];
+extern const TestCase tune_tests[];
+extern const TestCase tune_data_tests[];
+extern const TestCase selfplay_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
@@ -21,6 +26,11 @@ static const TestSuite suites[] = {
     {"records_file", records_file_tests},
     {"eval", eval_tests},
     {"weights", weights_tests},
+    {"elo", elo_tests},
+    {"ratings", ratings_tests},
+    {"tune", tune_tests},
+    {"tune_data", tune_data_tests},
+    {"selfplay", selfplay_tests},
 };
 
 static int wanted(int argc, char **argv, const char *suite, const char *test)

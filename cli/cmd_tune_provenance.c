@@ -1,0 +1,167 @@
+/*
+ * cmd_tune_provenance.c - the provenance comments of the weights file `leuctra tune` writes:
+ * where the weights came from (data, positions, options, losses, standard errors, date, the
+ * command line), in lines that stay within the weights format's 1024 characters however long
+ * the paths and the command line are.
+ */
+#include "data/weights.h"
+#include "tune_cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Lines are wrapped at this width: readable, and far below the format's line limit.  A run on
+ * thousands of files names the first MAX_LISTED_FILES and counts the rest. */
+enum { WRAP_WIDTH = 96, MAX_LISTED_FILES = 64 };
+
+typedef struct {
+    char *text;
+    size_t len, cap, line_start;
+    bool failed;
+} Text;
+
+static void text_append(Text *t, const char *s, size_t n)
+{
+    if (t->failed)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 1024;
+        while (t->len + n + 1 > cap)
+            cap *= 2;
+        char *grown = realloc(t->text, cap);
+        if (!grown) {
+            t->failed = true;
+            return;
+        }
+        t->text = grown;
+        t->cap = cap;
+    }
+    memcpy(t->text + t->len, s, n);
+    t->len += n;
+    t->text[t->len] = '\0';
+    for (size_t i = t->len - n; i < t->len; i++)
+        if (t->text[i] == '\n')
+            t->line_start = i + 1;
+}
+
+static void text_printf(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_printf(Text *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    text_append(t, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* Adds a word to the current line, starting a continuation line ("  ") when the line would pass
+ * WRAP_WIDTH; a word longer than a line is cut.  Control characters become '?'. */
+static void text_word(Text *t, const char *word)
+{
+    size_t n = strlen(word), used = t->len - t->line_start;
+    if (used > 2 && used + 1 + n > WRAP_WIDTH)
+        text_append(t, "\n  ", 3);
+    else if (used > 0)
+        text_append(t, " ", 1);
+    for (size_t i = 0; i < n; i++) {
+        if (t->len - t->line_start >= WRAP_WIDTH)
+            text_append(t, "\n  ", 3);
+        char c = (unsigned char)word[i] < 32 || word[i] == 127 ? '?' : word[i];
+        text_append(t, &c, 1);
+    }
+}
+
+/* An argument as a shell would need it: bare when safe, else in single quotes. */
+static void quoted_arg(const char *arg, char *out, size_t len)
+{
+    bool plain = *arg != '\0';
+    for (const char *c = arg; *c; c++)
+        plain = plain && (strchr("_-./=:,+@%", *c) || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
+                          (*c >= 'A' && *c <= 'Z'));
+    if (plain) {
+        snprintf(out, len, "%s", arg);
+        return;
+    }
+    size_t n = 0;
+    out[n++] = '\'';
+    for (const char *c = arg; *c && n + 6 < len; c++) {
+        if (*c == '\'') {
+            memcpy(out + n, "'\\''", 4);
+            n += 4;
+        } else {
+            out[n++] = *c;
+        }
+    }
+    out[n++] = '\'';
+    out[n] = '\0';
+}
+
+static void provenance_data(const TuneSummary *s, Text *t)
+{
+    const TuneDataStats *d = &s->data;
+    int shown = s->games->num_sources < MAX_LISTED_FILES ? s->games->num_sources : MAX_LISTED_FILES;
+    for (int i = 0; i < shown; i++) {
+        text_printf(t, "data:");
+        text_word(t, s->games->source[i].name);
+        text_printf(t, " (%llu games)\n", (unsigned long long)s->games->source[i].games);
+    }
+    if (shown < s->games->num_sources)
+        text_printf(t, "data: ... and %d more files\n", s->games->num_sources - shown);
+    text_printf(t, "positions: %llu read, %llu in openings, %llu repeats, %llu used: %llu train (%llu games), "
+                "%llu validation (%llu games)\n",
+                (unsigned long long)d->positions_read, (unsigned long long)d->positions_opening,
+                (unsigned long long)d->positions_duplicate, (unsigned long long)tune_used_positions(s),
+                (unsigned long long)d->positions_train, (unsigned long long)d->games_train,
+                (unsigned long long)d->positions_validation, (unsigned long long)d->games_validation);
+}
+
+static void provenance_fit(const TuneSummary *s, Text *t)
+{
+    char id[17], a[32], b[32], c[32];
+    weights_id_text(&s->init, id);
+    text_printf(t, "start: %s (id %s)\n", s->opts->init ? "--init" : "the shipped weights", id);
+    text_printf(t, "fit: lambda %g, l2 %g, skip-opening %d, validation %g; %d Newton steps, %s\n",
+                s->opts->data_opts.lambda, s->opts->fit_opts.l2, s->opts->data_opts.skip_opening,
+                s->opts->data_opts.validation, s->fit.iterations, s->fit.converged ? "converged" : "NOT converged");
+    text_printf(t, "log-loss train: %s before, %s after (baseline %s)\n", tune_loss_text(s->train_before.target, a),
+                tune_loss_text(s->train_after.target, b), tune_loss_text(s->train_baseline.target, c));
+    text_printf(t, "log-loss validation: %s before, %s after (baseline %s)\n",
+                tune_loss_text(s->valid_before.target, a), tune_loss_text(s->valid_after.target, b),
+                tune_loss_text(s->valid_baseline.target, c));
+    text_printf(t, "standard errors:");
+    for (int j = 0; j < s->init.count; j++) {
+        char word[96], se[32] = "n/a";
+        if (!isnan(s->stat[j].std_error))
+            snprintf(se, sizeof se, "%.3g", s->stat[j].std_error);
+        snprintf(word, sizeof word, "%s %s%s", s->game->ops->feature_names[j], se, j + 1 < s->init.count ? "," : "");
+        text_word(t, word);
+    }
+    text_printf(t, "\n");
+    for (int j = 0; j < s->init.count; j++)
+        if (s->stat[j].identify != TUNE_IDENTIFIED)
+            text_printf(t, "not identifiable: %s (%s)\n", s->game->ops->feature_names[j],
+                        tune_identify_text(s->stat[j].identify));
+}
+
+char *tune_provenance(const TuneSummary *s)
+{
+    Text t = {0};
+    text_printf(&t, "tuned by leuctra %s (tune) on %s\n", LEUCTRA_VERSION, s->date);
+    provenance_data(s, &t);
+    provenance_fit(s, &t);
+    text_printf(&t, "command: leuctra");
+    for (int i = 0; i < s->opts->argc; i++) {
+        char arg[8192];
+        quoted_arg(s->opts->argv[i], arg, sizeof arg);
+        text_word(&t, arg);
+    }
+    text_printf(&t, "\n");
+    if (t.failed) {
+        free(t.text);
+        return NULL;
+    }
+    return t.text;
+}

@@ -1,0 +1,189 @@
+/*
+ * cmd_tune_report.c - what `leuctra tune` prints: the report as a table for people or as one
+ * JSON object for scripts (the same content; docs/TUNING.md describes it).
+ */
+#include "tune_cli.h"
+
+#include <math.h>
+
+static double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0; }
+
+/* --- the table --------------------------------------------------------------------------------- */
+
+static void print_loss_row(FILE *out, const char *name, double before, double after, double baseline)
+{
+    char a[32], b[32], c[32];
+    fprintf(out, "  %-24s %9s %9s %9s\n", name, tune_loss_text(before, a), tune_loss_text(after, b),
+            tune_loss_text(baseline, c));
+}
+
+static void print_losses(const TuneSummary *s, FILE *out)
+{
+    fprintf(out, "log-loss (nats/position)     before     after  baseline\n");
+    print_loss_row(out, "train", s->train_before.target, s->train_after.target, s->train_baseline.target);
+    print_loss_row(out, "validation", s->valid_before.target, s->valid_after.target, s->valid_baseline.target);
+    if (s->opts->data_opts.lambda < 1) {
+        print_loss_row(out, "train, result only", s->train_before.result, s->train_after.result,
+                       s->train_baseline.result);
+        print_loss_row(out, "validation, result only", s->valid_before.result, s->valid_after.result,
+                       s->valid_baseline.result);
+    }
+}
+
+static void print_weights(const TuneSummary *s, FILE *out)
+{
+    fprintf(out, "weights                before      after  std.error   feature mean / sd\n");
+    for (int j = 0; j < s->init.count; j++) {
+        const TuneWeightStat *st = &s->stat[j];
+        char se[32];
+        if (isnan(st->std_error))
+            snprintf(se, sizeof se, "-");
+        else
+            snprintf(se, sizeof se, "%.4f", st->std_error);
+        fprintf(out, "  %-18s %9.4f  %9.4f  %9s   %8.4f / %.4f", s->game->ops->feature_names[j], s->init.w[j],
+                s->fit.weights.w[j], se, st->mean, st->sd);
+        if (st->identify != TUNE_IDENTIFIED)
+            fprintf(out, "   NOT IDENTIFIABLE: %s", tune_identify_text(st->identify));
+        fputc('\n', out);
+    }
+}
+
+void tune_print_text(const TuneSummary *s, FILE *out)
+{
+    const TuneDataStats *d = &s->data;
+    for (int i = 0; i < s->games->num_sources; i++)
+        fprintf(out, "data        %s: %llu games\n", s->games->source[i].name,
+                (unsigned long long)s->games->source[i].games);
+    fprintf(out, "games       %llu: %llu train, %llu validation\n", (unsigned long long)d->games,
+            (unsigned long long)d->games_train, (unsigned long long)d->games_validation);
+    fprintf(out, "positions   %llu read: %llu in openings, %llu repeats, %llu used (%llu train, %llu validation); "
+            "%.0f%% with a search value\n",
+            (unsigned long long)d->positions_read, (unsigned long long)d->positions_opening,
+            (unsigned long long)d->positions_duplicate, (unsigned long long)tune_used_positions(s),
+            (unsigned long long)d->positions_train, (unsigned long long)d->positions_validation,
+            percent(d->positions_valued, tune_used_positions(s)));
+    fprintf(out, "time        reading %.2f s; extraction %.2f s (replay %.2f s, features %.2f s): %.0f positions/s; "
+            "%d thread%s\n",
+            s->read_seconds, d->seconds, d->seconds_replay, d->seconds_features,
+            d->seconds > 0 ? (double)tune_used_positions(s) / d->seconds : 0, s->threads, s->threads == 1 ? "" : "s");
+    fprintf(out, "fit         %d Newton step%s, %s (decrement %.2g), %.2f s; lambda %g, l2 %g\n", s->fit.iterations,
+            s->fit.iterations == 1 ? "" : "s", s->fit.converged ? "converged" : "NOT CONVERGED", s->fit.decrement,
+            s->fit.seconds, s->opts->data_opts.lambda, s->opts->fit_opts.l2);
+    print_losses(s, out);
+    print_weights(s, out);
+    fprintf(out, "wrote %s\n", s->opts->out);
+}
+
+/* --- JSON -------------------------------------------------------------------------------------- */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(out, "\\%c", *c);
+        else if (*c < 32 || *c == 127)
+            fprintf(out, "\\u%04x", *c);
+        else
+            fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+/* A number, or null for NaN and infinities (JSON has neither). */
+static void json_number(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.10g", v);
+    else
+        fputs("null", out);
+}
+
+static void json_loss(FILE *out, const char *name, const TuneLoss *before, const TuneLoss *after,
+                      const TuneLoss *baseline, bool result)
+{
+    fprintf(out, "\"%s\":{\"before\":", name);
+    json_number(out, result ? before->result : before->target);
+    fputs(",\"after\":", out);
+    json_number(out, result ? after->result : after->target);
+    fputs(",\"baseline\":", out);
+    json_number(out, result ? baseline->result : baseline->target);
+    fputc('}', out);
+}
+
+static void json_data(const TuneSummary *s, FILE *out)
+{
+    const TuneDataStats *d = &s->data;
+    fputs("\"data\":[", out);
+    for (int i = 0; i < s->games->num_sources; i++) {
+        fputs(i ? ",{\"file\":" : "{\"file\":", out);
+        json_string(out, s->games->source[i].name);
+        fprintf(out, ",\"games\":%llu}", (unsigned long long)s->games->source[i].games);
+    }
+    fprintf(out, "],\"variant\":\"%s\",\"board\":\"%dx%d\",", s->game->name, s->game->width, s->game->height);
+    fprintf(out, "\"games\":{\"total\":%llu,\"train\":%llu,\"validation\":%llu},", (unsigned long long)d->games,
+            (unsigned long long)d->games_train, (unsigned long long)d->games_validation);
+    fprintf(out, "\"positions\":{\"read\":%llu,\"opening\":%llu,\"duplicate\":%llu,\"used\":%llu,\"train\":%llu,"
+            "\"validation\":%llu,\"valued\":%llu},",
+            (unsigned long long)d->positions_read, (unsigned long long)d->positions_opening,
+            (unsigned long long)d->positions_duplicate, (unsigned long long)tune_used_positions(s),
+            (unsigned long long)d->positions_train, (unsigned long long)d->positions_validation,
+            (unsigned long long)d->positions_valued);
+    fprintf(out, "\"time\":{\"read_seconds\":%.4f,\"extract_seconds\":%.4f,\"replay_seconds\":%.4f,"
+            "\"features_seconds\":%.4f,\"fit_seconds\":%.4f,\"threads\":%d},",
+            s->read_seconds, d->seconds, d->seconds_replay, d->seconds_features, s->fit.seconds, s->threads);
+}
+
+static void json_fit(const TuneSummary *s, FILE *out)
+{
+    fprintf(out, "\"options\":{\"skip_opening\":%d,\"validation\":%.10g,\"lambda\":%.10g,\"l2\":%.10g,"
+            "\"max_iterations\":%d},",
+            s->opts->data_opts.skip_opening, s->opts->data_opts.validation, s->opts->data_opts.lambda,
+            s->opts->fit_opts.l2, s->opts->fit_opts.max_iterations);
+    fprintf(out, "\"fit\":{\"iterations\":%d,\"converged\":%s,\"decrement\":", s->fit.iterations,
+            s->fit.converged ? "true" : "false");
+    json_number(out, s->fit.decrement);
+    fputs(",\"objective\":", out);
+    json_number(out, s->fit.objective);
+    fputs("},\"log_loss\":{", out);
+    json_loss(out, "train", &s->train_before, &s->train_after, &s->train_baseline, false);
+    fputc(',', out);
+    json_loss(out, "validation", &s->valid_before, &s->valid_after, &s->valid_baseline, false);
+    fputc(',', out);
+    json_loss(out, "train_result", &s->train_before, &s->train_after, &s->train_baseline, true);
+    fputc(',', out);
+    json_loss(out, "validation_result", &s->valid_before, &s->valid_after, &s->valid_baseline, true);
+    fputs("},", out);
+}
+
+static void json_weights(const TuneSummary *s, FILE *out)
+{
+    fputs("\"weights\":[", out);
+    for (int j = 0; j < s->init.count; j++) {
+        const TuneWeightStat *st = &s->stat[j];
+        fprintf(out, "%s{\"name\":\"%s\",\"before\":", j ? "," : "", s->game->ops->feature_names[j]);
+        json_number(out, s->init.w[j]);
+        fputs(",\"after\":", out);
+        json_number(out, s->fit.weights.w[j]);
+        fputs(",\"std_error\":", out);
+        json_number(out, st->std_error);
+        fprintf(out, ",\"identifiable\":%s,\"reason\":\"%s\",\"mean\":",
+                st->identify == TUNE_IDENTIFIED ? "true" : "false", tune_identify_text(st->identify));
+        json_number(out, st->mean);
+        fputs(",\"sd\":", out);
+        json_number(out, st->sd);
+        fputc('}', out);
+    }
+    fputs("],", out);
+}
+
+void tune_print_json(const TuneSummary *s, FILE *out)
+{
+    fputc('{', out);
+    json_data(s, out);
+    json_fit(s, out);
+    json_weights(s, out);
+    fputs("\"out\":", out);
+    json_string(out, s->opts->out);
+    fputs("}\n", out);
+}

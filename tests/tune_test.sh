@@ -1,0 +1,111 @@
+#!/bin/sh
+# tune_test.sh - end-to-end tests of `leuctra tune` on small records files that the unit tests
+# leave in DIR (tests/test_tune_data.c, test `fixtures`): a fit writes a weights file the engine
+# reads back, with provenance; --json is valid JSON; the weights are the same with 1 and 2
+# threads; and every kind of bad input ends with one line on stderr and exit 2 (damaged data:
+# exit 1).
+#
+#   LEUCTRA=build/leuctra sh tests/tune_test.sh DIR
+#
+# Prints one line per failed check, ends with "N passed, N failed", exits non-zero on failure.
+set -u
+: "${LEUCTRA:?set LEUCTRA to the leuctra binary}"
+L=$LEUCTRA
+here=$(cd "$(dirname "$0")" && pwd)
+fixtures=${1:?usage: tune_test.sh FIXTURES_DIR}
+E=$fixtures/tune-epaminondas.lrec
+C=$fixtures/tune-crossings.lrec
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+err=$tmp/err
+passed=0
+failed=0
+
+oneline() { tr '\n' '|' <"$1" | cut -c1-300; }
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); printf 'FAIL %s: %s\n' "$1" "$2"; }
+
+# expect STATUS WHAT ARGS...: leuctra exits STATUS; for a failure (STATUS > 0) nothing on stdout
+# and exactly one line on stderr, which contains WHAT (a fixed string); for success nothing on
+# stderr and WHAT on stdout.
+expect() {
+    status=$1 what=$2
+    shift 2
+    "$L" "$@" >"$out" 2>"$err"
+    rc=$?
+    problems=""
+    [ "$rc" -ne "$status" ] && problems="exit $rc;"
+    if [ "$status" -eq 0 ]; then
+        [ -s "$err" ] && problems="$problems stderr: $(oneline "$err");"
+        grep -qF -e "$what" "$out" || problems="$problems stdout lacks '$what';"
+    else
+        [ -s "$out" ] && problems="$problems stdout: $(oneline "$out");"
+        [ "$(awk 'END { print NR }' "$err")" -ne 1 ] && problems="$problems not one line on stderr;"
+        grep -qF -e "$what" "$err" || problems="$problems stderr lacks '$what': $(oneline "$err");"
+    fi
+    if [ -z "$problems" ]; then pass; else fail "leuctra $*" "$problems"; fi
+}
+
+# check WHAT CONDITION-RESULT: counts a shell test's outcome.
+check() { if [ "$2" -eq 0 ]; then pass; else fail "$1" "check failed"; fi; }
+
+if [ ! -f "$E" ] || [ ! -f "$C" ]; then
+    echo "FAIL fixtures: $E or $C missing (run the unit tests with LEUCTRA_RECORDS_FIXTURES=$fixtures)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# --- a fit ---------------------------------------------------------------------------------------
+
+expect 0 "example: leuctra tune" tune --help
+expect 0 "wrote $tmp/w1.txt" tune --data "$E" --out "$tmp/w1.txt" --threads 1
+grep -q '^# leuctra weights' "$tmp/w1.txt" && grep -q '^# command: leuctra tune --data' "$tmp/w1.txt" &&
+    grep -q '^# log-loss validation: ' "$tmp/w1.txt" && grep -q '^game epaminondas$' "$tmp/w1.txt"
+check "provenance comments in the weights file" $?
+[ "$(grep -cv '^#' "$tmp/w1.txt")" -eq 19 ]
+check "a game line and 18 weights" $?
+expect 0 "best" analyze --weights "$tmp/w1.txt" --size 8x8 --visits 50
+expect 0 "wrote $tmp/w2.txt" tune --data "$E" --out "$tmp/w2.txt" --threads 2
+grep -v '^#' "$tmp/w1.txt" >"$tmp/a" && grep -v '^#' "$tmp/w2.txt" >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b"
+check "the same weights with 1 and 2 threads" $?
+expect 0 '"weights":[' tune --data "$E" --out "$tmp/w3.txt" --json --lambda 0.5 --l2 2 --skip-opening 2 \
+    --validation 0.2 --max-iterations 20 --init "$tmp/w1.txt"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["weights"]) == 18 and d["positions"]["used"] > 0, d
+assert d["options"]["lambda"] == 0.5 and d["options"]["skip_opening"] == 2
+assert d["log_loss"]["train"]["after"] <= d["log_loss"]["train"]["before"] + 1e-9
+' "$out"
+check "--json is one valid JSON object with the report" $?
+
+# --- bad input: exit 2, one line ----------------------------------------------------------------
+
+printf 'game epaminondas\nmateriel 1\n' >"$tmp/unknown.txt"
+: >"$tmp/empty.lrec"
+expect 2 "no data files" tune --out "$tmp/x.txt"
+expect 2 "--out WEIGHTS is required" tune --data "$E"
+expect 2 "No such file" tune --data "$tmp/missing.lrec" --out "$tmp/x.txt"
+expect 2 "empty.lrec" tune --data "$tmp/empty.lrec" --out "$tmp/x.txt"
+expect 2 "crossings 8x8 records, but" tune --data "$E" "$C" --out "$tmp/x.txt"
+expect 2 "weights are for reversi" tune --data "$E" --out "$tmp/x.txt" --init "$here/../data/weights/reversi.txt"
+expect 2 "unknown feature 'materiel'" tune --data "$E" --out "$tmp/x.txt" --init "$tmp/unknown.txt"
+expect 2 "too few positions" tune --data "$E" --out "$tmp/x.txt" --skip-opening 100000
+expect 2 "--lambda must be a number" tune --data "$E" --out "$tmp/x.txt" --lambda 2
+expect 2 "--validation must be a number" tune --data "$E" --out "$tmp/x.txt" --validation abc
+expect 2 "cannot write" tune --data "$E" --out "$tmp/no/such/dir/x.txt"
+expect 2 "is one of the data files" tune --data "$E" --out "$E"
+expect 2 "unknown option '--frobnicate'" tune --data "$E" --out "$tmp/x.txt" --frobnicate
+[ ! -e "$tmp/x.txt" ]
+check "no weights file after a refused run" $?
+
+# --- damaged data: exit 1, the file and offset named -------------------------------------------
+
+cp "$E" "$tmp/damaged.lrec"
+size=$(wc -c <"$tmp/damaged.lrec")
+printf '\377\377\377\377' | dd of="$tmp/damaged.lrec" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+expect 1 "damaged.lrec" tune --data "$tmp/damaged.lrec" --out "$tmp/x.txt"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

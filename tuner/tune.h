@@ -1,0 +1,216 @@
+/*
+ * tune.h - the tuner: fits a game's evaluation weights (core/eval.h) to self-play records.
+ *
+ * The model is exactly the engine's evaluation: P(side to move wins) = sigmoid(w . f), where f is
+ * the game's feature vector of the position.  The steps, one file each:
+ *
+ *   tune_games.c    records -> a compact list of games (start, moves, values, result)
+ *   tune_read.c     records files -> games, checking that all are of one game and board
+ *   tune_extract.c  games -> positions: replay with the rules engine (moves through the
+ *                   notation, tune_notation.c), skip the opening, drop repeated positions
+ *                   (tune_dedup.c), split train/validation by game, compute features and targets
+ *   tune_sums.c     loss, gradient and Hessian over a set, summed deterministically
+ *   tune_fit.c      maximum likelihood with an L2 penalty by Newton's method (GSL Cholesky)
+ *   tune_stats.c    log-losses, the baseline, standard errors and identifiability
+ *
+ * Determinism: every result (which positions, their order, the weights bit for bit) depends only
+ * on the inputs and options, never on the thread count.  Work is cut into pieces whose bounds do
+ * not depend on the threads (games; fixed blocks of positions), each piece is done sequentially,
+ * and the pieces' results are combined in a fixed order.
+ *
+ * Thread-safe: no global state.  `threads` arguments are OpenMP team sizes; 0 means OpenMP's
+ * default.  docs/TUNING.md describes the model, the options and the report for users.
+ */
+#ifndef LEUCTRA_TUNE_H
+#define LEUCTRA_TUNE_H
+
+#include "core/eval.h"
+#include "data/records.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- errors */
+
+typedef struct {
+    bool bad_input;         /* the inputs are wrong (exit status 2); else a failure (exit 1) */
+    bool from_records;      /* the records reader's error, kept whole in `records` */
+    RecordsError records;
+    char msg[600];          /* one line saying what and where */
+} TuneError;
+
+/* Fill *err and return false, so that a failing step ends with `return tune_error_set(...)`. */
+bool tune_error_set(TuneError *err, bool bad_input, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool tune_error_records(TuneError *err, const RecordsError *e);
+
+/* ---------------------------------------------------------------- games (tune_games.c) */
+
+/* One recorded game, compacted: what replaying it needs and nothing else. */
+typedef struct {
+    uint64_t index, seed;   /* from the record; the train/validation split hashes them */
+    size_t first_ply;       /* its moves are TuneGames.move[first_ply .. + plies) */
+    int plies;
+    uint32_t start;         /* its start position is TuneGames.start[start] */
+    int source;             /* the file it came from: TuneGames.source[source] */
+    GameStatus result;      /* STATUS_WHITE_WINS, STATUS_BLACK_WINS or STATUS_DRAW */
+} TuneGame;
+
+typedef struct {
+    char *name;             /* a path, or a name for games made in memory */
+    uint64_t games;
+} TuneSource;
+
+/* Games in the order they were added (file order, then record order): that order decides which
+ * copy of a repeated position is kept.  Read-only outside tuner/. */
+typedef struct {
+    TuneGame *game;
+    size_t count, game_capacity;
+    RecordMove *move;       /* every game's moves, one game after the other */
+    int32_t *value;         /* the root value of each ply (RecordPly.value) */
+    size_t plies, move_capacity, value_capacity;
+    Position *start;        /* distinct start positions (consecutive games share one) */
+    size_t num_starts, start_capacity;
+    char last_start[RECORD_MAX_POSITION];   /* the text of start[num_starts - 1] */
+    TuneSource *source;
+    int num_sources;
+    size_t source_capacity;
+} TuneGames;
+
+void tune_games_init(TuneGames *games);
+void tune_games_free(TuneGames *games);
+/* Registers a file (or an in-memory source) by name; its index, or -1 when memory runs out. */
+int tune_games_add_source(TuneGames *games, const char *name, TuneError *err);
+/* Appends one record of game g from source `source`.  Refuses a start position that g cannot
+ * parse and a result that is not a finished game's. */
+bool tune_games_add(TuneGames *games, const Game *g, const GameRecord *record, int source, TuneError *err);
+/* Appends every game and source of src (games of the same Game) to dst, in their order. */
+bool tune_games_append(TuneGames *dst, const TuneGames *src, TuneError *err);
+
+/* ---------------------------------------------------------------- reading files (tune_read.c) */
+
+/* Reads every game of the records files into `games` (initialised by the caller), in file order;
+ * files are read in parallel, one thread per file.  *game receives a new Game (free with
+ * game_free) for the first file's variant and board; every other file must have the same.
+ * Fails on no files, a file that is not a readable records file, a damaged chunk (the reader's
+ * message names the file and offset) and a file with no games; the first failing file in the
+ * order given is the one reported. */
+bool tune_read_records(const char *const *paths, int num_paths, int threads, TuneGames *games, Game **game,
+                       TuneError *err);
+
+/* ---------------------------------------------------------------- positions (tune_extract.c) */
+
+/* Positions with their features (as the engine computes them, float) and targets (double). */
+typedef struct {
+    int num_features;
+    size_t count;
+    float *features;        /* count rows of num_features */
+    double *target;         /* what the fit predicts: lambda x result + (1 - lambda) x value */
+    double *result;         /* the game's result alone, for the side to move: 1, 0.5 or 0 */
+} TuneSet;
+
+/* Room for `count` positions (contents undefined); false when memory runs out. */
+bool tune_set_alloc(TuneSet *set, int num_features, size_t count);
+void tune_set_free(TuneSet *set);
+
+typedef struct {
+    int skip_opening;       /* the first plies of every game left out */
+    double validation;      /* the fraction of games held out for validation, in [0, 1) */
+    double lambda;          /* the result's share of the target, in [0, 1] */
+    int threads;
+} TuneDataOptions;
+
+/* Defaults: skip 0, validation 0.1, lambda 1, threads 0. */
+TuneDataOptions tune_data_defaults(void);
+
+typedef struct {
+    uint64_t games, games_train, games_validation;
+    uint64_t positions_read;        /* one before every recorded move */
+    uint64_t positions_opening;     /* left out by skip_opening */
+    uint64_t positions_duplicate;   /* left out as repeats of an earlier position (same hash) */
+    uint64_t positions_train, positions_validation;
+    uint64_t positions_valued;      /* used positions whose ply has a search value */
+    double seconds;                 /* wall time of the extraction, all passes */
+    double seconds_replay;          /* of which checking and converting the moves */
+    double seconds_features;        /* of which computing the features and targets */
+} TuneDataStats;
+
+/* True when the game with this index and seed belongs to the validation set: a hash of both,
+ * so a game lands on the same side whatever else is in the data. */
+bool tune_in_validation(uint64_t index, uint64_t seed, double fraction);
+
+/* Replays every game with the rules engine and builds the training and validation sets (both
+ * allocated here; free with tune_set_free).  A move that is illegal where it was played fails
+ * the whole extraction with the file, game and ply. */
+bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *opts, TuneSet *train,
+                  TuneSet *validation, TuneDataStats *stats, TuneError *err);
+
+/* The notation of a stored move, as record_move_format writes it but several times faster
+ * (tune_notation.c); false for a code that names no move. */
+bool tune_move_notation(RecordMove m, char out[RECORD_MOVE_TEXT]);
+
+/* keep[i] = 1 for the first occurrence of each value in hash[0 .. n), 0 for every later one
+ * (tune_dedup.c).  False when memory runs out. */
+bool tune_dedup(const uint64_t *hash, size_t n, uint8_t *keep, int threads);
+
+/* ---------------------------------------------------------------- fitting (tune_fit.c) */
+
+typedef struct {
+    double l2;              /* the penalty: objective = sum of log-losses + l2/2 x sum of w^2 */
+    int max_iterations;     /* Newton steps at most */
+    double tolerance;       /* stop when the Newton decrement g.H^-1.g falls below it */
+    int threads;
+} TuneFitOptions;
+
+/* Defaults: l2 1, 50 iterations, tolerance 1e-8, threads 0. */
+TuneFitOptions tune_fit_defaults(void);
+
+typedef struct {
+    Weights weights;
+    int iterations;
+    bool converged;         /* the decrement fell below the tolerance */
+    double decrement;       /* the last Newton decrement: squared distance to the optimum in SEs */
+    double objective;       /* the penalised objective at the end, per position */
+    double seconds;
+} TuneFit;
+
+/* Fits the weights to `train`, starting at `init` (which also names the game and its features).
+ * Fails on an empty set, features that do not match, or a loss that is not finite. */
+bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *opts, TuneFit *out, TuneError *err);
+
+/* ---------------------------------------------------------------- statistics (tune_stats.c) */
+
+typedef struct {
+    double target;          /* mean cross-entropy (nats) against the soft target */
+    double result;          /* mean cross-entropy against the game result alone */
+} TuneLoss;
+
+/* The mean log-loss of `w` on the set; NAN for an empty set. */
+TuneLoss tune_loss(const TuneSet *set, const Weights *w, int threads);
+/* The log-loss on `set` of always predicting the mean target of `train` (the baseline any model
+ * must beat); NAN for an empty set. */
+TuneLoss tune_baseline_loss(const TuneSet *train, const TuneSet *set);
+
+typedef enum {
+    TUNE_IDENTIFIED,
+    TUNE_ALWAYS_ZERO,       /* the feature is 0 in every position: the data say nothing */
+    TUNE_CONSTANT,          /* one value everywhere: it acts only as a bias */
+    TUNE_COLLINEAR,         /* a near-null direction of the Fisher information (another feature,
+                               or a combination of them, carries the same information) */
+} TuneIdentify;
+
+const char *tune_identify_text(TuneIdentify id);     /* "", "always 0", "constant", "collinear" */
+
+typedef struct {
+    double mean, sd;        /* of the feature over the training positions */
+    double std_error;       /* NAN where not identifiable */
+    TuneIdentify identify;
+    double null_share;      /* the share of its direction lying in near-null directions, 0..1 */
+} TuneWeightStat;
+
+/* Per weight: the standard error (the square root of the diagonal of the inverse Fisher
+ * information, the Hessian of the unpenalised log-likelihood at `w`) and whether the data
+ * identify it.  out has w->count entries.  False only when GSL fails. */
+bool tune_weight_stats(const TuneSet *train, const Weights *w, int threads, TuneWeightStat *out, TuneError *err);
+
+#endif
