@@ -35,8 +35,10 @@ struct Mcts {
     int history_length;
     uint64_t history_filter[64];    /* 4096-bit filter of `history`: most lookups stop here */
     /* Per-search state, shared by the threads. */
-    _Atomic long started;           /* visits begun in this search */
-    _Atomic long completed;         /* visits finished */
+    /* Written by every thread: each on its own cache line, and claimed in batches. */
+    _Alignas(64) _Atomic long started;  /* visit slots claimed in this search */
+    _Alignas(64) _Atomic long completed;    /* visits finished */
+    _Alignas(64) char padding;
     atomic_bool done;
     double start_time;
 };
@@ -560,14 +562,18 @@ static void collect_result(const Mcts *m, MctsResult *r, bool all_edges)
 
 /* --- the search ------------------------------------------------------------------------------- */
 
-static bool out_of_budget(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, long visits_begun)
+/* Whether visit slot `slot` is past the search's end.  The visit limit is a property of the slot
+ * (every slot below it is visited, whichever thread claimed it); a stop request, the time limit
+ * or a proven root end the search for all threads through `done`. */
+static bool out_of_budget(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, long slot)
 {
+    if (limits->visits > 0 && slot >= limits->visits)
+        return true;
     if (atomic_load_explicit(&m->done, memory_order_relaxed))
         return true;
-    bool over = (limits->visits > 0 && visits_begun >= limits->visits) ||
-                (stop && atomic_load_explicit(stop, memory_order_relaxed)) ||
+    bool over = (stop && atomic_load_explicit(stop, memory_order_relaxed)) ||
                 atomic_load_explicit(&m->tree.nodes[0].proven, memory_order_relaxed) != PROVEN_NONE ||
-                (limits->seconds > 0 && (visits_begun & 15) == 0 && now_seconds() - m->start_time >= limits->seconds);
+                (limits->seconds > 0 && (slot & 15) == 0 && now_seconds() - m->start_time >= limits->seconds);
     if (over)
         atomic_store(&m->done, true);
     return over;
@@ -602,16 +608,23 @@ static void search_thread(Mcts *m, const SearchRun *run, int thread)
     }
     w->rng = rng_seed(m->cfg.seed, (uint64_t)thread + 1);
     double next_info = m->start_time + run->interval;
-    for (;;) {
-        long begun = atomic_fetch_add(&m->started, 1);
-        if (out_of_budget(m, run->limits, run->stop, begun))
-            break;
-        visit(m, w);
-        atomic_fetch_add_explicit(&m->completed, 1, memory_order_relaxed);
-        if (thread == 0 && run->info && (begun & 63) == 0 && now_seconds() >= next_info) {
-            report_progress(m, run);
-            next_info = now_seconds() + run->interval;
+    /* Visit slots are claimed VISIT_BATCH at a time: one shared counter update per batch
+     * instead of per visit, which would bounce its cache line between the cores. */
+    enum { VISIT_BATCH = 8 };
+    bool over = false;
+    while (!over) {
+        long first = atomic_fetch_add_explicit(&m->started, VISIT_BATCH, memory_order_relaxed), done = 0;
+        for (long slot = first; slot < first + VISIT_BATCH; slot++) {
+            if ((over = out_of_budget(m, run->limits, run->stop, slot)))
+                break;
+            visit(m, w);
+            done++;
+            if (thread == 0 && run->info && (slot & 63) == 0 && now_seconds() >= next_info) {
+                report_progress(m, run);
+                next_info = now_seconds() + run->interval;
+            }
         }
+        atomic_fetch_add_explicit(&m->completed, done, memory_order_relaxed);
     }
     free(w);
 }
