@@ -5,10 +5,12 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 _Noreturn void cli_fail(const char *command, int status, const char *fmt, ...)
 {
@@ -79,6 +81,23 @@ long arg_integer(const char *command, const char *option, const char *text, long
     if (errno || end == text || *end != '\0' || v < min || v > max)
         cli_fail(command, EXIT_USAGE, "%s must be an integer from %ld to %ld, got '%s'", option, min, max, text);
     return v;
+}
+
+double arg_real(const char *command, const char *option, const char *text, double min, double max)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
+        cli_fail(command, EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
+    return v;
+}
+
+double cli_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos)

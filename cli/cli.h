@@ -45,6 +45,10 @@ bool arg_game_option(ArgReader *r, GameOptions *opts);
 /* Handles --help for `cmd` (prints its usage, exits 0) and rejects any other option. */
 void arg_common(ArgReader *r, const Command *cmd);
 long arg_integer(const char *command, const char *option, const char *text, long min, long max);
+double arg_real(const char *command, const char *option, const char *text, double min, double max);
+
+/* Monotonic seconds, for rates and progress lines. */
+double cli_seconds(void);
 
 /* Builds the game and position; on bad input prints the error and exits 2. */
 Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos);

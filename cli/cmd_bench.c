@@ -14,14 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static Game *open_variant(const char *variant, int w, int h, Position *pos)
 {
@@ -37,9 +29,9 @@ static void bench_perft(const char *variant, int depth, int threads, uint64_t ex
 {
     Position pos;
     Game *g = open_variant(variant, 0, 0, &pos);
-    double start = seconds_now();
+    double start = cli_seconds();
     uint64_t n = perft_parallel(g, &pos, depth, threads, NULL, NULL);
-    double secs = seconds_now() - start;
+    double secs = cli_seconds() - start;
     printf("perft   %-12s %dx%-2d depth %2d  %d thread%s  %12llu leaves  %7.3f s  %7.1f M leaves/s%s\n", variant,
            g->width, g->height, depth, threads, threads == 1 ? " " : "s", (unsigned long long)n, secs,
            (double)n / secs / 1e6, n == expect ? "" : "  WRONG COUNT");
@@ -55,12 +47,12 @@ static void bench_playouts(const char *variant, int w, int h, int games)
         cli_fail("bench", EXIT_FAILURE_RUN, "out of memory");
     Rng rng = rng_seed(2026, 0);
     long plies = 0;
-    double t0 = seconds_now();
+    double t0 = cli_seconds();
     for (int i = 0; i < games; i++) {
         Position pos = start;
         plies += playout_random(g, &pos, &rng, 1000, moves).plies;
     }
-    double secs = seconds_now() - t0;
+    double secs = cli_seconds() - t0;
     printf("playout %-12s %dx%-2d %6d games  %7.3f s  %9.0f games/s  %6.2f M plies/s  mean %.1f plies\n", variant,
            g->width, g->height, games, secs, games / secs, (double)plies / secs / 1e6, (double)plies / games);
     free(moves);

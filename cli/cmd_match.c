@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 typedef struct {
@@ -27,13 +26,6 @@ typedef struct {
     bool repetition, json;
     uint64_t seed;
 } MatchOptions;
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* +1 first player won, 0 draw, -1 lost. */
 static int first_player_score(const MatchGame *m)
@@ -70,7 +62,7 @@ static void play_games(const Game *g, const Position *start, const MatchOptions 
     DrawPolicy policy = {o->max_plies, o->repetition};
     _Atomic int finished = 0;
     bool tty = isatty(2);
-    double t0 = seconds_now();
+    double t0 = cli_seconds();
 #pragma omp parallel num_threads(o->concurrency)
     {
         Error err;
@@ -89,7 +81,7 @@ static void play_games(const Game *g, const Position *start, const MatchOptions 
             game_result_free(&r);
             int done = ++finished;
             if (tty) {
-                double rate = done / (seconds_now() - t0);
+                double rate = done / (cli_seconds() - t0);
 #pragma omp critical(match_progress)
                 fprintf(stderr, "\r%d/%d games  %.2f games/s  ETA %.0f s   ", done, o->games, rate,
                         (o->games - done) / rate);
@@ -194,9 +186,9 @@ static int run_match(int argc, char **argv)
     MatchGame *games = calloc((size_t)o.games, sizeof *games);
     if (!games)
         cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
-    double t0 = seconds_now();
+    double t0 = cli_seconds();
     play_games(g, &start, &o, games);
-    report(&o, games, seconds_now() - t0);
+    report(&o, games, cli_seconds() - t0);
     free(games);
     game_free(g);
     return 0;

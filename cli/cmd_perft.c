@@ -7,14 +7,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int run_perft(int argc, char **argv)
 {
@@ -44,10 +36,10 @@ static int run_perft(int argc, char **argv)
     Move *moves = divide ? malloc(MAX_MOVES * sizeof *moves) : NULL;
     if (divide && (!per_move || !moves))
         cli_fail("perft", EXIT_FAILURE_RUN, "out of memory");
-    double start = seconds_now();
+    double start = cli_seconds();
     int n = 0;
     uint64_t total = perft_parallel(g, &pos, depth, threads, per_move, &n);
-    double elapsed = seconds_now() - start;
+    double elapsed = cli_seconds() - start;
     if (divide) {
         game_gen_moves(g, &pos, moves);
         for (int i = 0; i < n; i++) {

@@ -9,7 +9,6 @@
 #include "records_cli.h"
 #include "selfplay/selfplay.h"
 
-#include <errno.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -32,16 +31,6 @@ typedef struct {
 } SelfplayOptions;
 
 /* --- options ----------------------------------------------------------------------------------- */
-
-static double arg_real(const char *option, const char *text, double min, double max)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
-        cli_fail(NAME, EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
-    return v;
-}
 
 /* One option into *o; false when argv[r->index] is none of selfplay's own. */
 static bool read_option(ArgReader *r, SelfplayOptions *o)
@@ -78,15 +67,15 @@ static void make_config(const Game *g, const SelfplayOptions *o, SelfplayConfig 
     if (o->seed)
         cfg->seed = (uint64_t)arg_integer(NAME, "--seed", o->seed, 0, 0x7fffffffffffffffL);
     if (o->temperature)
-        cfg->temperature = arg_real("--temperature", o->temperature, 0, 100);
+        cfg->temperature = arg_real(NAME, "--temperature", o->temperature, 0, 100);
     if (o->temperature_plies)
         cfg->temperature_plies = (int)arg_integer(NAME, "--temperature-plies", o->temperature_plies, 0, 100000);
     if (o->noise)
-        cfg->noise = arg_real("--noise", o->noise, 0, 1);
+        cfg->noise = arg_real(NAME, "--noise", o->noise, 0, 1);
     if (o->noise_alpha)
-        cfg->noise_alpha = arg_real("--noise-alpha", o->noise_alpha, 0.001, 100);
+        cfg->noise_alpha = arg_real(NAME, "--noise-alpha", o->noise_alpha, 0.001, 100);
     if (o->cpuct)
-        cfg->c_puct = arg_real("--cpuct", o->cpuct, 0, 100);
+        cfg->c_puct = arg_real(NAME, "--cpuct", o->cpuct, 0, 100);
     if (o->random_opening)
         cfg->random_opening = (int)arg_integer(NAME, "--random-opening", o->random_opening, 0, 100000);
     if (o->max_plies)

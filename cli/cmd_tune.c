@@ -27,16 +27,6 @@ enum { MIN_POSITIONS_PER_FEATURE = 10 };
 
 /* --- options ----------------------------------------------------------------------------------- */
 
-static double arg_real(const char *option, const char *text, double min, double max)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
-        cli_fail(NAME, EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
-    return v;
-}
-
 /* --data takes one path, or several up to the next option. */
 static void read_data_paths(ArgReader *r, const char *first, TuneOptions *o)
 {
@@ -56,11 +46,11 @@ static bool read_option(ArgReader *r, TuneOptions *o)
     else if (arg_value(r, "--skip-opening", &text))
         o->data_opts.skip_opening = (int)arg_integer(NAME, "--skip-opening", text, 0, 100000);
     else if (arg_value(r, "--validation", &text))
-        o->data_opts.validation = arg_real("--validation", text, 0, 0.9);
+        o->data_opts.validation = arg_real(NAME, "--validation", text, 0, 0.9);
     else if (arg_value(r, "--lambda", &text))
-        o->data_opts.lambda = arg_real("--lambda", text, 0, 1);
+        o->data_opts.lambda = arg_real(NAME, "--lambda", text, 0, 1);
     else if (arg_value(r, "--l2", &text))
-        o->fit_opts.l2 = arg_real("--l2", text, 0, 1e12);
+        o->fit_opts.l2 = arg_real(NAME, "--l2", text, 0, 1e12);
     else if (arg_value(r, "--max-iterations", &text))
         o->fit_opts.max_iterations = (int)arg_integer(NAME, "--max-iterations", text, 0, 100000);
     else if (arg_value(r, "--threads", &text))
