@@ -91,11 +91,16 @@ bench: deps $(BIN)
 demo: deps $(BIN)
 	scripts/demo.sh $(BIN)
 
+# The instrumented and the optimised builds share one folder, so each object finds the profile
+# its instrumented twin wrote beside it; the result replaces build/leuctra.
 pgo: deps
+	rm -rf build-pgo
 	$(MAKE) BUILD=build-pgo CFLAGS="-fprofile-generate" LDLIBS="-fprofile-generate -fopenmp -lz -lm -lgsl -lgslcblas" build-pgo/leuctra
 	build-pgo/leuctra bench >/dev/null
-	rm -f $(BIN) $(LIB_OBJ) $(CLI_OBJ)
-	$(MAKE) CFLAGS="-fprofile-use -fprofile-partial-training -fprofile-dir=$(CURDIR)/build-pgo" $(BIN)
+	find build-pgo -name '*.o' -delete
+	rm -f build-pgo/leuctra build-pgo/libleuctra.a
+	$(MAKE) BUILD=build-pgo CFLAGS="-fprofile-use -fprofile-partial-training" build-pgo/leuctra
+	mkdir -p $(BUILD) && cp build-pgo/leuctra $(BIN)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/leuctra
