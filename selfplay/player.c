@@ -2,6 +2,7 @@
  * player.c - the in-process players and their spec strings (see player.h).
  */
 #include "player.h"
+#include "player_external.h"
 
 #include "core/rng.h"
 #include "data/weights.h"
@@ -264,12 +265,14 @@ static bool configure(Player *p, PlayerState *s, const char *name, const char *s
             s->limits.visits = 800;     /* a time limit alone means no visit limit */
         return true;
     }
-    error_set(err, "unknown player '%s' (expected random, greedy or mcts)", name);
+    error_set(err, "unknown player '%s' (expected random, greedy, mcts or engine)", name);
     return false;
 }
 
 Player *player_create(const Game *g, const char *spec, Error *err)
 {
+    if (player_external_spec(spec))
+        return player_external_create(g, spec, err);
     char name[32];
     SpecOption opts[16];
     int n = split_spec(spec, name, sizeof name, opts, 16, err);

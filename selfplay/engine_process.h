@@ -1,0 +1,51 @@
+/*
+ * engine_process.h - a child process spoken to by lines over two pipes, with deadlines: start it,
+ * send a line, read a line before a deadline, and end it (kill and reap, so no zombie is left).
+ * The external-engine player (player_external.c) is built on it.  One EngineProcess belongs to
+ * one thread; there is no shared state, and a dead peer never raises SIGPIPE in the process.
+ */
+#ifndef LEUCTRA_ENGINE_PROCESS_H
+#define LEUCTRA_ENGINE_PROCESS_H
+
+#include "core/game.h"
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* A reply line of the protocol is at most 64 KiB (docs/PROTOCOL.md section 1). */
+enum { ENGINE_PROCESS_MAX_LINE = 65536 };
+
+typedef struct {
+    pid_t pid;              /* 0 when no child is running */
+    int to_child;           /* write end of the child's stdin (non-blocking) */
+    int from_child;         /* read end of the child's stdout */
+    size_t have;            /* bytes buffered in `pending` */
+    char pending[ENGINE_PROCESS_MAX_LINE + 1];
+} EngineProcess;
+
+typedef enum {
+    PROCESS_LINE,           /* a whole line (without "\n" or "\r") */
+    PROCESS_EOF,            /* the child closed its output: it exited or crashed */
+    PROCESS_TIMEOUT,        /* the deadline passed first */
+    PROCESS_GARBLED         /* a line with a NUL or control byte, or longer than the limit */
+} ProcessRead;
+
+/* Seconds on a monotonic clock, for deadlines. */
+double engine_process_clock(void);
+
+/* Starts argv[0] (searched in PATH) with argv; its stderr goes to the file `log` (appended) or to
+ * /dev/null when log is NULL.  False with *err when it cannot be started. */
+bool engine_process_start(EngineProcess *ep, char *const argv[], const char *log, Error *err);
+
+/* Writes `text` (whole lines) before the deadline; false when the child is gone or too slow. */
+bool engine_process_send(EngineProcess *ep, const char *text, double deadline);
+
+/* Reads one line into line[len] (cut to fit) before the deadline. */
+ProcessRead engine_process_read_line(EngineProcess *ep, double deadline, char *line, size_t len);
+
+/* Ends the child: sends `quit_line` (may be NULL) and waits up to grace seconds for it to exit,
+ * then kills it; always reaps it.  Writes how it ended ("exit status 3", "signal 9") into
+ * how[how_len] when how is not NULL.  Nothing happens when no child is running. */
+void engine_process_stop(EngineProcess *ep, const char *quit_line, double grace, char *how, size_t how_len);
+
+#endif

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""external_engine_test.py - tests of external engines as match players (`engine:cmd=...`,
+selfplay/player_external.c): our own `leuctra engine` plays whole matches against an in-process
+player (phalanx board and Reversi, two threads); a deliberately broken engine (tests/fake_engine.py
+in its `cycle` mode: crash, hang, illegal move, garbage, one per process) loses every game, each
+incident is logged as one stderr line and counted in the summary line, the engine is restarted,
+the match ends normally, no engine is left running and none was left a zombie; bad specs and
+engines that cannot start end the command with exit status 2 and one line.
+
+    LEUCTRA=build/leuctra python3 tests/external_engine_test.py
+
+Each start of the Python fake costs up to two seconds on a busy machine, so the broken engine
+plays one match of 8 games (4 under LEUCTRA_QUICK, the sanitizer run).  Prints one line per failed
+check ("FAIL what: ..."), ends with "N passed, N failed" and exits non-zero on any failure.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+LEUCTRA = os.environ.get("LEUCTRA")
+if not LEUCTRA:
+    sys.exit("set LEUCTRA to the leuctra binary")
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAKE = os.path.join(HERE, "fake_engine.py")
+KINDS = ["crash", "timeout", "illegal-move", "garbled"]
+BROKEN_GAMES = 4 if os.environ.get("LEUCTRA_QUICK") else 8
+RUN_TIMEOUT = 120
+# The in-process opponent; a small tree budget, since allocating the default 128 MB tree for
+# every game takes seconds under the sanitizers.
+OPPONENT = "mcts:visits=40,nodes=4096"
+SMALL_TREE = "option.nodes=4096"      # the same for the external engines, through setoption
+
+passed = 0
+failed = 0
+
+
+def check(what, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {what}: {str(detail)[:600]}", flush=True)
+    return ok
+
+
+def match(*args, env=None):
+    """Runs leuctra match; returns (exit status, stdout, stderr)."""
+    p = subprocess.run([LEUCTRA, "match", *args], capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                       env=env, errors="replace")
+    return p.returncode, p.stdout, p.stderr
+
+
+def score(out):
+    """(games, wins, draws, losses) of the first player from the match's first line."""
+    m = re.search(r"(\d+) games, \+(\d+) =(\d+) -(\d+)", out)
+    return tuple(int(x) for x in m.groups()) if m else None
+
+
+def summaries(err):
+    """The 'engine summary' lines: list of (games, incidents, {kind: n}, restarts)."""
+    found = []
+    for line in err.splitlines():
+        m = re.match(r"engine summary: .*: (\d+) games, (\d+) incidents \((.*)\), (\d+) restarts$", line)
+        if m:
+            kinds = {k: int(n) for k, n in re.findall(r"([a-z-]+) (\d+)", m.group(3))}
+            found.append((int(m.group(1)), int(m.group(2)), kinds, int(m.group(4))))
+    return found
+
+
+def incident_lines(err):
+    return [line for line in err.splitlines() if line.startswith("engine incident: ")]
+
+
+def test_own_engine():
+    spec = f"engine:cmd={LEUCTRA},args=engine,visits=30,{SMALL_TREE},name=own"
+    for what, args in (("phalanx 5x6, 2 threads", ["--size", "5x6", "--games", "4", "--concurrency", "2"]),
+                       ("reversi", ["--variant", "reversi", "--games", "2"])):
+        rc, out, err = match(spec, OPPONENT, *args)
+        games = int(args[args.index("--games") + 1])
+        check(f"own engine, {what}: exit 0", rc == 0, f"exit {rc}, stderr {err!r}")
+        s = score(out)
+        check(f"own engine, {what}: all games played", s is not None and s[0] == games, out)
+        check(f"own engine, {what}: no incident", not incident_lines(err), err)
+        sums = summaries(err)
+        check(f"own engine, {what}: summaries count every game, no incident",
+              sum(x[0] for x in sums) == games and all(x[1] == 0 and x[3] == 0 for x in sums), err)
+
+
+def pids_gone(pids, wait=5.0):
+    """Pids still alive after waiting up to `wait` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        alive = []
+        for pid in pids:
+            try:
+                os.kill(pid, 0)
+                alive.append(pid)
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                alive.append(pid)
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
+
+
+def test_broken_engine():
+    with tempfile.TemporaryDirectory() as tmp:
+        pidfile = os.path.join(tmp, "pids")
+        env = dict(os.environ, LEUCTRA=LEUCTRA, FAKE_ENGINE_PIDFILE=pidfile)
+        spec = (f"engine:cmd={sys.executable},args=-S,args={FAKE},args=cycle,visits=20,timeout=2,"
+                f"{SMALL_TREE},name=broken")
+        t0 = time.monotonic()
+        rc, out, err = match(spec, OPPONENT, "--size", "5x6", "--games", str(BROKEN_GAMES), env=env)
+        seconds = time.monotonic() - t0
+        check("broken engine: the match ends with exit 0", rc == 0, f"exit {rc}, stderr {err!r}")
+        check("broken engine: it loses every game", score(out) == (BROKEN_GAMES, 0, 0, BROKEN_GAMES), out)
+        lines = incident_lines(err)
+        check("broken engine: one incident line per game", len(lines) == BROKEN_GAMES, err)
+        per_kind = BROKEN_GAMES // len(KINDS)
+        for kind in KINDS:
+            n = sum(1 for line in lines if line.startswith(f"engine incident: broken: {kind} in game "))
+            check(f"broken engine: {per_kind} '{kind}' incident lines", n == per_kind, err)
+        check("broken engine: incident lines name the loss and the restart",
+              all("it loses the game, engine restarted" in line for line in lines), lines)
+        sums = summaries(err)
+        expected_kinds = {k: per_kind for k in KINDS}
+        expected_kinds["error-reply"] = 0
+        check("broken engine: the summary counts the games, incidents, kinds and restarts",
+              sums == [(BROKEN_GAMES, BROKEN_GAMES, expected_kinds, BROKEN_GAMES - 1)], err)
+        with open(pidfile) as f:
+            records = f.read().split()
+        check("broken engine: no zombie child seen while it played", "zombie" not in records, records)
+        pids = [int(x) for x in records if x.isdigit()]
+        # One process per game (the first made with the player), plus the match's spec checks.
+        check("broken engine: one process per game plus the spec check",
+              BROKEN_GAMES <= len(pids) <= BROKEN_GAMES + 2, pids)
+        check("broken engine: no engine left running", not pids_gone(pids), pids)
+        check("broken engine: hangs cost their timeout, not more", seconds < 60, f"{seconds:.1f} s")
+
+
+def test_bad_specs():
+    cases = [
+        ("no cmd", "engine:visits=5", "engine needs cmd=PATH"),
+        ("unknown key", f"engine:cmd={LEUCTRA},depth=3", "unknown option 'depth'"),
+        ("bad number", f"engine:cmd={LEUCTRA},visits=many", "visits=many is not a valid number"),
+        ("option refused", f"engine:cmd={LEUCTRA},args=engine,option.nodes=4", "error setoption: nodes"),
+        ("missing program", "engine:cmd=/nonexistent/engine", "No such file or directory"),
+        ("program that exits", "engine:cmd=true", "the engine did not start: end of output"),
+    ]
+    for what, spec, message in cases:
+        rc, out, err = match(spec, "random", "--size", "5x6", "--games", "2")
+        lines = err.strip().splitlines()
+        check(f"bad spec, {what}: exit 2 with one line", rc == 2 and len(lines) == 1 and message in err,
+              f"exit {rc}, stderr {err!r}")
+
+
+def main():
+    try:
+        test_own_engine()
+        test_broken_engine()
+        test_bad_specs()
+    except Exception as e:  # a crash of the test itself still ends with the summary line
+        check("the test ran to its end", False, repr(e))
+    print(f"{passed} passed, {failed} failed", flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
