@@ -1,210 +1,254 @@
 /*
- * cmd_match.c - `leuctra match`: two in-process players over N games, colours alternating,
- * games played concurrently; prints wins, draws and losses of the first player.
+ * cmd_match.c - `leuctra match`: players against each other over N games (two players, a
+ * gauntlet or a round robin), colours swapped in pairs from shared openings, games played
+ * concurrently; optional SPRT stop, records and results files, resume.  This file reads the
+ * options and runs the steps; cli/match_*.c hold the steps (cli/match.h), docs/MATCHES.md the
+ * manual.
  */
-#include "cli.h"
-#include "core/rng.h"
-#include "eval/elo.h"
-#include "selfplay/driver.h"
+#include "cli/cli.h"
+#include "cli/match.h"
+#include "selfplay/player_external.h"
 
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-typedef struct {
-    GameStatus result;
-    EndReason reason;
-    int plies;
-    bool first_is_white;
-} MatchGame;
-
-typedef struct {
-    const char *spec[2];
-    int games, concurrency, max_plies, opening_plies;
-    bool repetition, json;
-    uint64_t seed;
-} MatchOptions;
-
-/* +1 first player won, 0 draw, -1 lost. */
-static int first_player_score(const MatchGame *m)
+/* `--sprt` takes the key=value words after it: elo0, elo1, alpha, beta, model. */
+static void read_sprt(ArgReader *r, MatchOptions *o)
 {
-    if (m->result == STATUS_DRAW)
-        return 0;
-    bool white_won = m->result == STATUS_WHITE_WINS;
-    return white_won == m->first_is_white ? 1 : -1;
-}
-
-/* The start of game pair i: `plies` uniformly random moves from the start position, the same
- * for both games of the pair (colours swapped), so neither player gets the easier side of an
- * opening; without it two deterministic searches would replay the same two games. */
-static Position pair_opening(const Game *g, const Position *start, int plies, uint64_t seed, int pair)
-{
-    Position pos = *start;
-    Rng rng = rng_seed(seed ^ 0x0BE1157ull, (uint64_t)pair);
-    Move *moves = malloc(MAX_MOVES * sizeof *moves);
-    if (!moves)
-        cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
-    for (int i = 0; i < plies; i++) {
-        int n = game_gen_moves(g, &pos, moves);
-        if (n == 0)
+    o->sprt_on = true;
+    while (r->index < r->argc) {
+        const char *word = r->argv[r->index];
+        const char *eq = strchr(word, '=');
+        if (!eq || strchr(word, ':'))
             break;
-        Undo undo;
-        game_make(g, &pos, moves[rng_below(&rng, (uint32_t)n)], &undo);
+        size_t n = (size_t)(eq - word);
+        const char *v = eq + 1;
+        if (n == 4 && strncmp(word, "elo0", 4) == 0)
+            o->sprt.elo0 = arg_real("match", "--sprt elo0", v, -1000, 1000);
+        else if (n == 4 && strncmp(word, "elo1", 4) == 0)
+            o->sprt.elo1 = arg_real("match", "--sprt elo1", v, -1000, 1000);
+        else if (n == 5 && strncmp(word, "alpha", 5) == 0)
+            o->sprt.alpha = arg_real("match", "--sprt alpha", v, 1e-9, 0.5);
+        else if (n == 4 && strncmp(word, "beta", 4) == 0)
+            o->sprt.beta = arg_real("match", "--sprt beta", v, 1e-9, 0.5);
+        else if (n == 5 && strncmp(word, "model", 5) == 0 && (!strcmp(v, "normalized") || !strcmp(v, "logistic")))
+            o->sprt.model = strcmp(v, "logistic") == 0 ? ELO_LOGISTIC : ELO_NORMALIZED;
+        else
+            cli_fail("match", EXIT_USAGE, "--sprt: unknown setting '%s' (elo0, elo1, alpha, beta, model)", word);
+        r->index++;
     }
-    free(moves);
-    return pos;
 }
 
-static void play_games(const Game *g, const Position *start, const MatchOptions *o, MatchGame *out)
+static void set_name(MatchOptions *o, int i, const char *name)
 {
-    DrawPolicy policy = {o->max_plies, o->repetition};
-    _Atomic int finished = 0;
-    bool tty = isatty(2);
-    double t0 = cli_seconds();
-#pragma omp parallel num_threads(o->concurrency)
-    {
-        Error err;
-        Player *p[2] = {player_create(g, o->spec[0], &err), player_create(g, o->spec[1], &err)};
-        if (!p[0] || !p[1])
-            cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
-#pragma omp for schedule(dynamic, 1)
-        for (int i = 0; i < o->games; i++) {
-            bool first_white = i % 2 == 0;
-            Player *seats[2] = {first_white ? p[0] : p[1], first_white ? p[1] : p[0]};
-            Position opening = pair_opening(g, start, o->opening_plies, o->seed, i / 2);
-            GameResult r;
-            if (!play_game(g, &opening, seats, &policy, rng_seed(o->seed, (uint64_t)i).s[0], NULL, NULL, &r))
-                cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
-            out[i] = (MatchGame){r.result, r.reason, r.plies, first_white};
-            game_result_free(&r);
-            int done = ++finished;
-            if (tty) {
-                double rate = done / (cli_seconds() - t0);
-#pragma omp critical(match_progress)
-                fprintf(stderr, "\r%d/%d games  %.2f games/s  ETA %.0f s   ", done, o->games, rate,
-                        (o->games - done) / rate);
-            }
-        }
-        player_free(p[0]);
-        player_free(p[1]);
-    }
-    if (tty)
-        fputc('\n', stderr);
+    if (strlen(name) == 0 || strlen(name) > RESULTS_NAME_MAX || strpbrk(name, " \t\r\n#"))
+        cli_fail("match", EXIT_USAGE, "bad player name '%s' (no blanks or '#', at most %d bytes)", name,
+                 RESULTS_NAME_MAX);
+    snprintf(o->name[i], sizeof o->name[i], "%s", name);
 }
 
-/* Pair scores of the first player: games 2i and 2i+1 share an opening (pentanomial counts). */
-static Pentanomial pair_counts(const MatchOptions *o, const MatchGame *games)
+/* The options that only set a number or a flag; true if it consumed an argument. */
+static bool read_number_option(ArgReader *r, MatchOptions *o)
 {
-    Pentanomial p = {{0, 0, 0, 0, 0}};
-    for (int i = 0; i + 1 < o->games; i += 2)
-        p.pairs[first_player_score(&games[i]) + first_player_score(&games[i + 1]) + 2]++;
-    return p;
+    const char *t;
+    if (arg_value(r, "--games", &t))
+        o->games = (int)arg_integer("match", "--games", t, 1, 10000000);
+    else if (arg_value(r, "--concurrency", &t))
+        o->concurrency = (int)arg_integer("match", "--concurrency", t, 1, 1024);
+    else if (arg_value(r, "--max-plies", &t))
+        o->max_plies = (int)arg_integer("match", "--max-plies", t, 0, 100000);
+    else if (arg_value(r, "--opening-plies", &t) || arg_value(r, "--plies", &t))
+        o->opening_plies = (int)arg_integer("match", "--opening-plies", t, 0, 1000);
+    else if (arg_value(r, "--seed", &t))
+        o->seed = (uint64_t)arg_integer("match", "--seed", t, 0, 0x7fffffffffffffffL);
+    else if (arg_value(r, "--make-openings", &t))
+        o->make_openings = (int)arg_integer("match", "--make-openings", t, 1, 100000);
+    else if (arg_value(r, "--visits", &t))
+        o->make_visits = (int)arg_integer("match", "--visits", t, 1, 10000000);
+    else if (arg_flag(r, "--no-repetition"))
+        o->repetition = false;
+    else if (arg_flag(r, "--json"))
+        o->json = true;
+    else if (arg_flag(r, "--resume"))
+        o->resume = true;
+    else
+        return false;
+    return true;
 }
 
-static void report(const MatchOptions *o, const MatchGame *games, double seconds)
+/* The options that name files or players; true if it consumed an argument. */
+static bool read_text_option(ArgReader *r, MatchOptions *o, const char **names)
 {
-    Trinomial t = {0, 0, 0};
-    int adjudicated = 0;
-    long plies = 0;
-    for (int i = 0; i < o->games; i++) {
-        int s = first_player_score(&games[i]);
-        t.wins += s > 0;
-        t.draws += s == 0;
-        t.losses += s < 0;
-        adjudicated += games[i].reason == END_PLY_LIMIT || games[i].reason == END_REPETITION;
-        plies += games[i].plies;
-    }
-    Pentanomial pairs = pair_counts(o, games);
-    EloEstimate e, ep;
-    bool have_elo = elo_trinomial(&t, 0.95, &e), have_pairs = o->games >= 2 && elo_pentanomial(&pairs, 0.95, &ep);
-    if (o->json) {
-        printf("{\"first\":\"%s\",\"second\":\"%s\",\"games\":%d,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,"
-               "\"score\":%.4f,\"elo\":%.2f,\"elo_lower\":%.2f,\"elo_upper\":%.2f,\"los\":%.4f,"
-               "\"pentanomial\":[%lld,%lld,%lld,%lld,%lld],\"adjudicated_draws\":%d,\"mean_plies\":%.1f,"
-               "\"seconds\":%.2f}\n",
-               o->spec[0], o->spec[1], o->games, (long long)t.wins, (long long)t.draws, (long long)t.losses,
-               have_elo ? e.score : 0.5, have_elo ? e.elo : 0, have_elo ? e.elo_lower : 0, have_elo ? e.elo_upper : 0,
-               have_elo ? e.los : 0.5, (long long)pairs.pairs[0], (long long)pairs.pairs[1], (long long)pairs.pairs[2],
-               (long long)pairs.pairs[3], (long long)pairs.pairs[4], adjudicated, (double)plies / o->games, seconds);
+    const char *t;
+    if (arg_value(r, "--openings", &t))
+        o->openings_path = t;
+    else if (arg_value(r, "--out", &t))
+        o->out_path = t;
+    else if (arg_value(r, "--results", &t))
+        o->results_path = t;
+    else if (arg_value(r, "--name1", &t))
+        names[0] = t;
+    else if (arg_value(r, "--name2", &t))
+        names[1] = t;
+    else if (arg_value(r, "--tournament", &t)) {
+        if (strcmp(t, "gauntlet") != 0 && strcmp(t, "round-robin") != 0)
+            cli_fail("match", EXIT_USAGE, "--tournament: '%s' is not gauntlet or round-robin", t);
+        o->tournament = t;
+    } else if (arg_flag(r, "--sprt"))
+        read_sprt(r, o);
+    else
+        return false;
+    return true;
+}
+
+static void check_options(MatchOptions *o, const char **names)
+{
+    if (o->make_openings) {
+        if (!o->out_path)
+            cli_fail("match", EXIT_USAGE, "--make-openings needs --out FILE");
         return;
     }
-    printf("%s vs %s: %d games, +%lld =%lld -%lld, score %.1f%% for %s\n", o->spec[0], o->spec[1], o->games,
-           (long long)t.wins, (long long)t.draws, (long long)t.losses, 100 * (t.wins + 0.5 * t.draws) / o->games,
-           o->spec[0]);
-    if (have_elo)
-        printf("Elo %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", e.elo, e.elo_lower, e.elo_upper, 100 * e.los);
-    if (have_pairs)
-        printf("pairs (0, 1/2, 1, 3/2, 2 points): %lld %lld %lld %lld %lld, Elo %+.1f [%+.1f, %+.1f]\n",
-               (long long)pairs.pairs[0], (long long)pairs.pairs[1], (long long)pairs.pairs[2],
-               (long long)pairs.pairs[3], (long long)pairs.pairs[4], ep.elo, ep.elo_lower, ep.elo_upper);
-    printf("mean length %.1f plies, %d draws adjudicated, %.1f s (%.2f games/min)\n", (double)plies / o->games,
-           adjudicated, seconds, o->games / seconds * 60);
+    if (o->players < 2)
+        cli_fail("match", EXIT_USAGE, "expected two players (see leuctra match --help)");
+    if (o->players > 2 && !o->tournament)
+        cli_fail("match", EXIT_USAGE, "more than two players need --tournament gauntlet|round-robin");
+    if (o->tournament && (o->sprt_on || o->json))
+        cli_fail("match", EXIT_USAGE, "--tournament takes neither --sprt nor --json");
+    if (o->resume && !o->out_path)
+        cli_fail("match", EXIT_USAGE, "--resume needs --out FILE");
+    const char *why = o->sprt_on ? sprt_invalid(&o->sprt) : NULL;
+    if (why)
+        cli_fail("match", EXIT_USAGE, "--sprt: %s", why);
+    if (o->sprt_on && o->games < 2)
+        cli_fail("match", EXIT_USAGE, "--sprt needs --games of at least 2 (it counts pairs)");
+    for (int i = 0; i < o->players; i++)
+        set_name(o, i, i < 2 && names[i] ? names[i] : o->spec[i]);
+    bool named_apart = o->results_path || o->tournament;    /* results and ratings tell players by name */
+    for (int i = 0; named_apart && i < o->players; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(o->name[i], o->name[j]) == 0)
+                cli_fail("match", EXIT_USAGE, "two players named '%s' (see --name1, --name2)", o->name[i]);
 }
 
-static int run_match(int argc, char **argv)
+static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *gopts)
 {
     ArgReader r = {argc, argv, 1, "match"};
-    GameOptions gopts = {0};
-    MatchOptions o = {{NULL, NULL}, 100, 1, 600, 4, true, false, 1};
-    const char *text;
-    int specs = 0;
+    const char *names[2] = {NULL, NULL};
     while (r.index < argc) {
-        if (arg_game_option(&r, &gopts))
+        if (arg_game_option(&r, gopts) || read_number_option(&r, o) || read_text_option(&r, o, names))
             continue;
-        if (arg_value(&r, "--games", &text))
-            o.games = (int)arg_integer("match", "--games", text, 1, 10000000);
-        else if (arg_value(&r, "--concurrency", &text))
-            o.concurrency = (int)arg_integer("match", "--concurrency", text, 1, 1024);
-        else if (arg_value(&r, "--max-plies", &text))
-            o.max_plies = (int)arg_integer("match", "--max-plies", text, 0, 100000);
-        else if (arg_value(&r, "--opening-plies", &text))
-            o.opening_plies = (int)arg_integer("match", "--opening-plies", text, 0, 1000);
-        else if (arg_value(&r, "--seed", &text))
-            o.seed = (uint64_t)arg_integer("match", "--seed", text, 0, 0x7fffffffffffffffL);
-        else if (arg_flag(&r, "--no-repetition"))
-            o.repetition = false;
-        else if (arg_flag(&r, "--json"))
-            o.json = true;
-        else if (argv[r.index][0] != '-' && specs < 2)
-            o.spec[specs++] = argv[r.index++];
-        else
+        if (argv[r.index][0] != '-') {
+            if (o->players == MATCH_MAX_PLAYERS)
+                cli_fail("match", EXIT_USAGE, "more than %d players", MATCH_MAX_PLAYERS);
+            o->spec[o->players++] = argv[r.index++];
+        } else {
             arg_common(&r, &command_match);
+        }
     }
-    if (specs < 2)
-        cli_fail("match", EXIT_USAGE, "expected two players (see leuctra match --help)");
-    Position start;
-    Game *g = cli_open_game("match", &gopts, &start);
-    for (int i = 0; i < 2; i++) {
+    check_options(o, names);
+}
+
+/* Gauntlet: the first player against each other; round robin: every pair once. */
+static int make_matchups(const MatchOptions *o, Matchup *out)
+{
+    int n = 0;
+    for (int i = 0; i < o->players; i++)
+        for (int j = i + 1; j < o->players; j++)
+            if (i == 0 || (o->tournament && strcmp(o->tournament, "round-robin") == 0))
+                out[n++] = (Matchup){i, j};
+    return n;
+}
+
+static void check_players(const Game *g, const MatchOptions *o)
+{
+    for (int i = 0; i < o->players; i++) {
         Error err;
-        Player *check = player_create(g, o.spec[i], &err);
+        Player *check = player_create(g, o->spec[i], &err);
         if (!check)
             cli_fail("match", EXIT_USAGE, "%s", err.msg);
         player_free(check);
     }
-    MatchGame *games = calloc((size_t)o.games, sizeof *games);
+}
+
+static void load_suite(const Game *g, const Position *start, const MatchOptions *o, OpeningSuite *suite)
+{
+    openings_init(suite);
+    Error err;
+    if (o->openings_path && !openings_load(suite, g, start, o->openings_path, &err))
+        cli_fail("match", EXIT_USAGE, "%s", err.msg);
+}
+
+static void play_match(const Game *g, const Position *start, const MatchOptions *o, const OpeningSuite *suite)
+{
+    Matchup *matchups = malloc(sizeof(Matchup) * MATCH_MAX_PLAYERS * MATCH_MAX_PLAYERS / 2);
+    int num = matchups ? make_matchups(o, matchups) : 0;
+    MatchGame *games = calloc((size_t)num * (size_t)o->games, sizeof *games);
     if (!games)
         cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
+    MatchSprt sprt;
+    match_sprt_init(&sprt, &o->sprt);
+    MatchRun run = {g, start, o, suite, matchups, num, num * o->games, games, NULL, o->sprt_on ? &sprt : NULL, 0, 0};
+    if (o->out_path)
+        run.writer = match_open_records(&run);
     double t0 = cli_seconds();
-    play_games(g, &start, &o, games);
-    report(&o, games, cli_seconds() - t0);
+    match_play(&run);
+    if (run.writer)
+        match_close_records(&run, run.writer);
+    match_mark_counted(&run);
+    if (o->results_path)
+        match_write_results(&run);
+    match_report(&run, cli_seconds() - t0);
     free(games);
+    free(matchups);
+}
+
+static int run_match(int argc, char **argv)
+{
+    GameOptions gopts = {0};
+    MatchOptions o = {.games = 100, .concurrency = 1, .max_plies = 600, .opening_plies = 4, .repetition = true,
+                      .seed = 1, .sprt = {0, 5, 0.05, 0.05, ELO_NORMALIZED}, .make_visits = 200,
+                      .make_low = 0.4, .make_high = 0.6};
+    parse_options(argc, argv, &o, &gopts);
+    Position start;
+    Game *g = cli_open_game("match", &gopts, &start);
+    if (o.make_openings) {
+        match_make_openings(g, &start, &o);
+    } else {
+        check_players(g, &o);
+        OpeningSuite suite;
+        load_suite(g, &start, &o, &suite);
+        play_match(g, &start, &o, &suite);
+        openings_free(&suite);
+    }
     game_free(g);
     return 0;
 }
 
 const Command command_match = {
-    "match", run_match, "play two players against each other",
+    "match", run_match, "play players against each other (matches, SPRT, tournaments)",
     "usage: leuctra match PLAYER1 PLAYER2 [--games N] [--concurrency N] [--variant V] [--size WxH]\n"
-    "                     [--position POS] [--opening-plies N] [--max-plies N] [--no-repetition]\n"
-    "                     [--seed S] [--json]\n\n"
-    "Plays N games (default 100) with colours alternating, PLAYER1 White in the first game, and\n"
-    "prints the first player's wins, draws and losses.  Games run --concurrency at a time (default 1);\n"
-    "every game's seed comes from --seed and its number, so results do not depend on concurrency.\n"
-    "Games are played in pairs from the same opening with colours swapped: --opening-plies (default\n"
-    "4) uniformly random moves from the start position, different for every pair.\n"
-    "Draws are adjudicated after --max-plies plies (default 600) and on the third repetition.\n\n"
-    PLAYER_SPECS_HELP "\n"
-    "example: leuctra match mcts:visits=1000 greedy --games 200 --concurrency 2\n",
+    "                     [--position POS] [--openings FILE | --opening-plies N] [--max-plies N]\n"
+    "                     [--no-repetition] [--seed S] [--json]\n"
+    "                     [--sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05]]\n"
+    "                     [--out FILE.lrec [--resume]] [--results FILE.txt] [--name1 A] [--name2 B]\n"
+    "       leuctra match P1 P2 P3... --tournament gauntlet|round-robin [--games N per pairing] ...\n"
+    "       leuctra match --make-openings N --out FILE [--variant V] [--plies K] [--visits V]\n\n"
+    "Plays N games (default 100) per pairing in pairs from one opening with colours swapped,\n"
+    "PLAYER1 White in the first game, and prints the first player's wins, draws and losses.\n"
+    "Openings: --openings FILE (docs/MATCHES.md; pair i plays opening i, cycling), else\n"
+    "--opening-plies (default 4) random moves, different for every pair.  Games run --concurrency\n"
+    "at a time (default 1); every game's seed comes from --seed and its number, so results do not\n"
+    "depend on concurrency.  Draws are adjudicated after --max-plies plies (default 600) and on the\n"
+    "third repetition.\n"
+    "--sprt stops once the LLR (normalized Elo, pentanomial, counted pair by pair in order) leaves\n"
+    "its bounds; games still in flight then finish but are not counted.\n"
+    "--out writes every game to a records file (--resume plays only the games it lacks);\n"
+    "--results writes `white black result` lines for `leuctra ratings` (names: the specs or\n"
+    "--name1/--name2).  --tournament plays the first player against each other (gauntlet) or every\n"
+    "pair (round-robin) and prints a ratings table.\n"
+    "--make-openings writes N openings of --plies random moves whose value for the side to move by\n"
+    "mcts:visits=--visits (default 200) is within [0.4, 0.6].\n\n"
+    PLAYER_SPECS_HELP PLAYER_EXTERNAL_SPECS_HELP "\n"
+    "example: leuctra match mcts:visits=1000 greedy --games 200 --concurrency 2 --sprt elo0=0 elo1=10\n",
 };

@@ -3,7 +3,9 @@
 # $LEUCTRA), the engine protocol tests (tests/protocol_test.py) and the Python records reader's
 # test (tests/test_records.py, on the records files the unit tests leave in a temporary
 # directory), the self-play tests (tests/selfplay_test.py), the tuner's command-line tests
-# (tests/tune_test.sh, on records files the unit tests leave there too), then prints the combined
+# (tests/tune_test.sh, on records files the unit tests leave there too), the match tests
+# (tests/match_test.py), the external-engine players' tests (tests/external_engine_test.py),
+# the pictures tests (tests/svg_test.py, tests/browser_test.py), then prints the combined
 # "N passed, N failed" line that CI reads.
 set -u
 : "${UNIT:?set UNIT to the unit-test binary}" "${LEUCTRA:?set LEUCTRA to the leuctra binary}"
@@ -18,10 +20,14 @@ LEUCTRA="$LEUCTRA" python3 "$here/protocol_test.py" 2>&1 | tee -a "$log" || stat
 LEUCTRA="$LEUCTRA" python3 "$here/test_records.py" "$fixtures" 2>&1 | tee -a "$log" || status=1
 LEUCTRA="$LEUCTRA" python3 "$here/selfplay_test.py" 2>&1 | tee -a "$log" || status=1
 LEUCTRA="$LEUCTRA" sh "$here/tune_test.sh" "$fixtures" 2>&1 | tee -a "$log" || status=1
+LEUCTRA="$LEUCTRA" python3 "$here/match_test.py" 2>&1 | tee -a "$log" || status=1
+LEUCTRA="$LEUCTRA" python3 "$here/svg_test.py" 2>&1 | tee -a "$log" || status=1
+LEUCTRA="$LEUCTRA" python3 "$here/browser_test.py" 2>&1 | tee -a "$log" || status=1
+LEUCTRA="$LEUCTRA" python3 "$here/external_engine_test.py" 2>&1 | tee -a "$log" || status=1
 passed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{p += $1} END {print p + 0}')
 failed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{f += $3} END {print f + 0}')
 runs=$(grep -cE '^[0-9]+ passed, [0-9]+ failed' "$log")
-if [ "$runs" -lt 6 ]; then
+if [ "$runs" -lt 10 ]; then
     echo "a test runner stopped before its summary line" >&2
     failed=$((failed + 1))
 fi

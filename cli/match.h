@@ -1,0 +1,110 @@
+/*
+ * match.h - what the files of `leuctra match` share (cli/cmd_match.c reads the options and runs
+ * the steps; cli/match_*.c hold one step each): the options, the table of games, the pair-order
+ * SPRT, the concurrent game loop, the records and results files, the report and the opening
+ * generator.  docs/MATCHES.md describes the command.
+ *
+ * Game k of a run belongs to matchup k / games (a pair of players, the first of them first);
+ * within it, game i = k % games has the first player White when i is even, and games 2j and
+ * 2j+1 start from opening j (of the suite, cycling, or j's random plies).
+ */
+#ifndef LEUCTRA_MATCH_H
+#define LEUCTRA_MATCH_H
+
+#include "core/game.h"
+#include "data/openings.h"
+#include "data/records.h"
+#include "eval/results.h"
+#include "eval/sprt.h"
+#include "selfplay/driver.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { MATCH_MAX_PLAYERS = 64 };
+
+typedef struct {
+    const char *spec[MATCH_MAX_PLAYERS];
+    char name[MATCH_MAX_PLAYERS][RESULTS_NAME_MAX + 1];   /* in the results file */
+    int players;
+    const char *tournament;     /* NULL (two players), "gauntlet" or "round-robin" */
+    int games;                  /* per matchup */
+    int concurrency, max_plies, opening_plies;
+    bool repetition, json, resume;
+    uint64_t seed;
+    const char *openings_path, *out_path, *results_path;
+    bool sprt_on;
+    SprtTest sprt;
+    int make_openings;          /* > 0: generate this many openings instead of playing */
+    int make_visits;            /* the evaluating search of the generator */
+    double make_low, make_high; /* kept when the side to move's value is inside */
+} MatchOptions;
+
+typedef struct {
+    int first, second;          /* player indices */
+} Matchup;
+
+typedef struct {
+    bool done;                  /* played (now or in the resumed file) */
+    bool counted;               /* part of the reported result (see match_mark_counted) */
+    GameStatus result;
+    EndReason reason;
+    int plies;
+} MatchGame;
+
+/* The pair-order SPRT: pairs are added strictly in order, each once both its games are done,
+ * so the decision is the same whatever the timing of the games. */
+typedef struct {
+    SprtTest test;
+    Pentanomial counts;
+    int next_pair;              /* pairs 0 .. next_pair - 1 are counted */
+    double llr;
+    SprtDecision decision;
+} MatchSprt;
+
+typedef struct {
+    const Game *game;
+    const Position *start;
+    const MatchOptions *options;
+    const OpeningSuite *suite;  /* count 0: random opening plies */
+    const Matchup *matchup;
+    int num_matchups;
+    int total;                  /* num_matchups * options->games */
+    MatchGame *games;           /* total entries */
+    RecordsWriter *writer;      /* NULL: no records file */
+    MatchSprt *sprt;            /* NULL: no SPRT */
+    int resumed;                /* games read back from the records file (--resume) */
+    int played;                 /* games played by this run */
+} MatchRun;
+
+/* --- match_play.c: plays every game not yet done, options->concurrency at a time */
+void match_play(MatchRun *run);
+bool match_first_is_white(const MatchRun *run, int k);
+/* +1 the first player of k's matchup won, 0 a draw, -1 lost. */
+int match_first_score(const MatchRun *run, int k);
+
+/* --- match_openings.c */
+Position match_opening(const MatchRun *run, int k);
+/* `--make-openings`: writes the suite to options->out_path; exits on failure. */
+void match_make_openings(const Game *g, const Position *start, const MatchOptions *o);
+
+/* --- match_sprt.c */
+void match_sprt_init(MatchSprt *s, const SprtTest *test);
+/* Counts every complete pair in order while undecided; true when a decision was just made. */
+bool match_sprt_advance(MatchSprt *s, const MatchRun *run);
+/* Marks the games the report counts: with a decided SPRT, the pairs up to the decision. */
+void match_mark_counted(MatchRun *run);
+const char *match_sprt_decision_name(SprtDecision d);
+
+/* --- match_files.c */
+/* Opens (creates or resumes) the records file and marks the games it holds as done. */
+RecordsWriter *match_open_records(MatchRun *run);
+void match_close_records(MatchRun *run, RecordsWriter *w);
+void match_write_results(const MatchRun *run);
+RecordEnd match_record_end(EndReason r);
+EndReason match_end_reason(RecordEnd e);
+
+/* --- match_report.c */
+void match_report(const MatchRun *run, double seconds);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+ * match_files.c - the files a match leaves: the records file (data/records.h; one record per
+ * game, appended as games finish, canonical at the end; --resume reads back what an interrupted
+ * run played) and the results file in the format of `leuctra ratings` (docs/RATINGS.md).
+ */
+#include "cli/cli.h"
+#include "cli/match.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+RecordEnd match_record_end(EndReason r)
+{
+    switch (r) {
+    case END_PLY_LIMIT: return RECORD_END_PLY_LIMIT;
+    case END_REPETITION: return RECORD_END_REPETITION;
+    case END_NO_MOVE_CHOSEN: return RECORD_END_NO_MOVE;
+    default: return RECORD_END_RULES;
+    }
+}
+
+EndReason match_end_reason(RecordEnd e)
+{
+    switch (e) {
+    case RECORD_END_PLY_LIMIT: return END_PLY_LIMIT;
+    case RECORD_END_REPETITION: return END_REPETITION;
+    case RECORD_END_NO_MOVE: return END_NO_MOVE_CHOSEN;
+    default: return END_RULES;
+    }
+}
+
+/* The header's settings: what the games were played with, for whoever reads the file later. */
+static void settings_text(const MatchRun *run, char *buf, size_t len)
+{
+    const MatchOptions *o = run->options;
+    int n = snprintf(buf, len, "source=match\nseed=%llu\ngames=%d\nmax_plies=%d\nrepetition=%d\n",
+                     (unsigned long long)o->seed, o->games, o->max_plies, o->repetition);
+    for (int i = 0; i < o->players && n > 0 && (size_t)n < len; i++)
+        n += snprintf(buf + n, len - (size_t)n, "player%d=%s\n", i + 1, o->spec[i]);
+}
+
+/* The games an interrupted run left in the file, marked done with their results. */
+static void read_played(MatchRun *run)
+{
+    RecordsError err;
+    RecordsReader *r = records_open(run->options->out_path, &err);
+    if (!r)
+        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+    GameRecord g;
+    game_record_init(&g);
+    int status;
+    while ((status = records_next(r, &g, &err)) == 1) {
+        if (g.index >= (uint64_t)run->total)
+            cli_fail("match", EXIT_USAGE, "%s: game %llu is beyond this match's %d games", run->options->out_path,
+                     (unsigned long long)g.index, run->total);
+        run->resumed += !run->games[g.index].done;
+        run->games[g.index] = (MatchGame){true, false, g.result, match_end_reason(g.end), g.plies};
+    }
+    game_record_free(&g);
+    records_close(r);
+    if (status < 0)
+        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+}
+
+RecordsWriter *match_open_records(MatchRun *run)
+{
+    const char *path = run->options->out_path;
+    char settings[4096];
+    settings_text(run, settings, sizeof settings);
+    RecordsHeader h;
+    RecordsError err;
+    if (!records_header_init(&h, run->game, settings, &err))
+        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+    RecordsWriter *w;
+    if (run->options->resume && access(path, F_OK) == 0) {
+        RecordsResumeInfo info;
+        w = records_resume(path, &h, &info, &err);
+        if (w)
+            records_resume_info_free(&info);
+    } else {
+        w = records_create(path, &h, &err);
+    }
+    records_header_free(&h);
+    if (!w)
+        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+    if (run->options->resume)
+        read_played(run);
+    return w;
+}
+
+void match_close_records(MatchRun *run, RecordsWriter *w)
+{
+    RecordsError err;
+    if (!records_writer_close(w, &err) || !records_canonicalize(run->options->out_path, &err))
+        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+}
+
+static const char *result_text(GameStatus s)
+{
+    return s == STATUS_WHITE_WINS ? "1-0" : s == STATUS_BLACK_WINS ? "0-1" : "1/2-1/2";
+}
+
+/* One line per counted game in game order, written to a temporary file and renamed, so the
+ * file is whole or absent and its bytes do not depend on the concurrency. */
+void match_write_results(const MatchRun *run)
+{
+    const char *path = run->options->results_path;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *out = fopen(tmp, "w");
+    if (!out)
+        cli_fail("match", EXIT_FAILURE_RUN, "%s: %s", tmp, strerror(errno));
+    for (int k = 0; k < run->total; k++) {
+        if (!run->games[k].counted)
+            continue;
+        const Matchup *m = &run->matchup[k / run->options->games];
+        bool first_white = match_first_is_white(run, k);
+        int white = first_white ? m->first : m->second, black = first_white ? m->second : m->first;
+        fprintf(out, "%s %s %s\n", run->options->name[white], run->options->name[black],
+                result_text(run->games[k].result));
+    }
+    if (fclose(out) != 0 || rename(tmp, path) != 0)
+        cli_fail("match", EXIT_FAILURE_RUN, "%s: %s", path, strerror(errno));
+}

@@ -1,0 +1,160 @@
+/*
+ * match_play.c - the game loop of `leuctra match`: every game not yet done, concurrency at a
+ * time, each from its own seed and opening so that its moves do not depend on the thread that
+ * plays it; finished games go to the records file at once (crash safety, --resume) and into the
+ * pair-order SPRT, which may stop the loop.
+ */
+#include "cli/cli.h"
+#include "cli/match.h"
+#include "core/rng.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* One thread's state: its players (made on first use) and the record of the game it plays. */
+typedef struct {
+    Player *player[MATCH_MAX_PLAYERS];
+    GameRecord record;
+    const Game *game;
+    bool failed;        /* a move could not be stored: the record is not written */
+} MatchWorker;
+
+bool match_first_is_white(const MatchRun *run, int k)
+{
+    return k % run->options->games % 2 == 0;
+}
+
+int match_first_score(const MatchRun *run, int k)
+{
+    const MatchGame *m = &run->games[k];
+    if (m->result == STATUS_DRAW)
+        return 0;
+    bool white_won = m->result == STATUS_WHITE_WINS;
+    return white_won == match_first_is_white(run, k) ? 1 : -1;
+}
+
+static Player *worker_player(MatchWorker *w, const MatchRun *run, int index)
+{
+    if (!w->player[index]) {
+        Error err;
+        w->player[index] = player_create(run->game, run->options->spec[index], &err);
+        if (!w->player[index])
+            cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+    }
+    return w->player[index];
+}
+
+/* The MoveObserver of play_game: one ply of the record, with the value and visits the player
+ * reported (no visit distribution: a match is not training data). */
+static void record_ply(void *ctx, const Position *before, Move move, const MoveInfo *info)
+{
+    MatchWorker *w = ctx;
+    RecordMove played;
+    Error err;
+    if (w->failed || !record_move_from_move(w->game, before, move, &played, &err)) {
+        w->failed = true;
+        return;
+    }
+    uint32_t visits = info->visits > 0 ? (uint32_t)info->visits : 0;
+    if (!game_record_add_ply(&w->record, played, record_value_quantise(info->value), NULL, 0, visits))
+        w->failed = true;
+}
+
+static uint64_t game_seed(const MatchRun *run, int k)
+{
+    return rng_seed(run->options->seed, (uint64_t)k).s[0];
+}
+
+static void save_record(MatchWorker *w, const MatchRun *run, int k, const Position *start, const GameResult *r)
+{
+    if (!run->writer)
+        return;
+    if (w->failed)
+        cli_fail("match", EXIT_FAILURE_RUN, "game %d: a move could not be recorded", k);
+    w->record.index = (uint64_t)k;
+    w->record.seed = game_seed(run, k);
+    game_format_position(run->game, start, w->record.start, sizeof w->record.start);
+    w->record.result = r->result;
+    w->record.end = match_record_end(r->reason);
+    RecordsError err;
+    if (!records_append(run->writer, &w->record, &err))
+        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+}
+
+static MatchGame play_one(MatchWorker *w, const MatchRun *run, int k)
+{
+    const Matchup *m = &run->matchup[k / run->options->games];
+    bool first_white = match_first_is_white(run, k);
+    Player *first = worker_player(w, run, m->first), *second = worker_player(w, run, m->second);
+    Player *seats[2] = {first_white ? first : second, first_white ? second : first};
+    Position start = match_opening(run, k);
+    DrawPolicy policy = {run->options->max_plies, run->options->repetition};
+    GameResult r;
+    game_record_clear(&w->record);
+    w->failed = false;
+    bool record = run->writer != NULL;
+    if (!play_game(run->game, &start, seats, &policy, game_seed(run, k), record ? record_ply : NULL, w, &r))
+        cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
+    save_record(w, run, k, &start, &r);
+    MatchGame played = {true, false, r.result, r.reason, r.plies};
+    game_result_free(&r);
+    return played;
+}
+
+static void progress_line(const MatchRun *run, int done, int todo, double t0)
+{
+    double rate = done / (cli_seconds() - t0);
+    fprintf(stderr, "\r%d/%d games  %.2f games/s  ETA %.0f s", done, todo, rate, (todo - done) / rate);
+    if (run->sprt)
+        fprintf(stderr, "  LLR %.2f [%.2f, %.2f]", run->sprt->llr, sprt_lower_bound(&run->sprt->test),
+                sprt_upper_bound(&run->sprt->test));
+    fputs("   ", stderr);
+}
+
+/* Game k is over: its entry, the SPRT and the progress line, one thread at a time (the SPRT
+ * reads other threads' entries, so they are written here too). */
+static void game_finished(MatchRun *run, int k, MatchGame played, int *done, int todo, double t0, bool tty,
+                          _Atomic bool *stop)
+{
+#pragma omp critical(match_finished)
+    {
+        run->games[k] = played;
+        ++*done;
+        if (run->sprt && match_sprt_advance(run->sprt, run))
+            *stop = true;
+        if (tty)
+            progress_line(run, *done, todo, t0);
+    }
+}
+
+void match_play(MatchRun *run)
+{
+    int todo = 0, done = 0;
+    for (int k = 0; k < run->total; k++)
+        todo += !run->games[k].done;
+    _Atomic bool stop = false;
+    if (run->sprt && (match_sprt_advance(run->sprt, run) || run->sprt->decision != SPRT_CONTINUE))
+        stop = true;    /* the resumed games already decided the test */
+    bool tty = isatty(2) && !run->options->json;
+    double t0 = cli_seconds();
+#pragma omp parallel num_threads(run->options->concurrency)
+    {
+        MatchWorker w = {{NULL}, {0}, run->game, false};
+        game_record_init(&w.record);
+#pragma omp for schedule(dynamic, 1)
+        for (int k = 0; k < run->total; k++) {
+            if (run->games[k].done || stop)
+                continue;
+            MatchGame played = play_one(&w, run, k);
+            game_finished(run, k, played, &done, todo, t0, tty, &stop);
+        }
+        for (int i = 0; i < run->options->players; i++)
+            player_free(w.player[i]);
+        game_record_free(&w.record);
+    }
+    run->played = done;
+    if (tty && done > 0)
+        fputc('\n', stderr);
+}

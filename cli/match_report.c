@@ -1,0 +1,164 @@
+/*
+ * match_report.c - what `leuctra match` prints at the end: for two players, the first player's
+ * wins, draws and losses, Elo from games and from pairs, and the SPRT state (text or --json);
+ * for a tournament, one line per matchup and a ratings table of all players (eval/ratings.h).
+ * Only counted games enter (match_mark_counted: an SPRT stop leaves games in flight out).
+ */
+#include "cli/cli.h"
+#include "cli/match.h"
+#include "eval/ratings.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    Trinomial games;
+    Pentanomial pairs;
+    int counted, adjudicated;
+    long plies;
+} MatchTotals;
+
+/* Counted games of matchup m from its first player's side; a pair counts when both games do. */
+static MatchTotals matchup_totals(const MatchRun *run, int m)
+{
+    MatchTotals t = {{0, 0, 0}, {{0, 0, 0, 0, 0}}, 0, 0, 0};
+    int base = m * run->options->games;
+    for (int k = base; k < base + run->options->games; k++) {
+        const MatchGame *g = &run->games[k];
+        if (!g->counted)
+            continue;
+        int s = match_first_score(run, k);
+        t.games.wins += s > 0;
+        t.games.draws += s == 0;
+        t.games.losses += s < 0;
+        t.counted++;
+        t.adjudicated += g->reason == END_PLY_LIMIT || g->reason == END_REPETITION;
+        t.plies += g->plies;
+        if ((k - base) % 2 == 1 && run->games[k - 1].counted)
+            t.pairs.pairs[match_first_score(run, k - 1) + s + 2]++;
+    }
+    return t;
+}
+
+/* JSON has no infinities: a score of 0 or 1 gives an unbounded Elo, written as null. */
+static void json_number(const char *key, double v)
+{
+    if (isfinite(v))
+        printf("\"%s\":%.4f,", key, v);
+    else
+        printf("\"%s\":null,", key);
+}
+
+static void print_json(const MatchRun *run, const MatchTotals *t, const EloEstimate *e, bool have_elo,
+                       double seconds)
+{
+    const MatchOptions *o = run->options;
+    printf("{\"first\":\"%s\",\"second\":\"%s\",\"games\":%d,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,"
+           "\"score\":%.4f,",
+           o->name[0], o->name[1], t->counted, (long long)t->games.wins, (long long)t->games.draws,
+           (long long)t->games.losses, have_elo ? e->score : 0.5);
+    json_number("elo", have_elo ? e->elo : 0);
+    json_number("elo_lower", have_elo ? e->elo_lower : 0);
+    json_number("elo_upper", have_elo ? e->elo_upper : 0);
+    json_number("los", have_elo ? e->los : 0.5);
+    printf("\"pentanomial\":[%lld,%lld,%lld,%lld,%lld],\"adjudicated_draws\":%d,\"mean_plies\":%.1f,",
+           (long long)t->pairs.pairs[0], (long long)t->pairs.pairs[1], (long long)t->pairs.pairs[2],
+           (long long)t->pairs.pairs[3], (long long)t->pairs.pairs[4], t->adjudicated,
+           t->counted ? (double)t->plies / t->counted : 0);
+    if (run->sprt)
+        printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.4f,\"lower\":%.4f,"
+               "\"upper\":%.4f,\"pairs\":%d,\"decision\":\"%s\"},",
+               run->sprt->test.elo0, run->sprt->test.elo1, run->sprt->test.alpha, run->sprt->test.beta,
+               isfinite(run->sprt->llr) ? run->sprt->llr : 0, sprt_lower_bound(&run->sprt->test),
+               sprt_upper_bound(&run->sprt->test), run->sprt->next_pair,
+               match_sprt_decision_name(run->sprt->decision));
+    printf("\"resumed\":%d,\"played\":%d,\"seconds\":%.2f}\n", run->resumed, run->played, seconds);
+}
+
+static void print_sprt(const MatchSprt *s)
+{
+    printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g (normalized Elo, pairs): LLR %.2f [%.2f, %.2f] after %d pairs: %s\n",
+           s->test.elo0, s->test.elo1, s->test.alpha, s->test.beta, s->llr, sprt_lower_bound(&s->test),
+           sprt_upper_bound(&s->test), s->next_pair,
+           s->decision == SPRT_ACCEPT_H1   ? "H1 accepted (first player stronger by elo1)"
+           : s->decision == SPRT_ACCEPT_H0 ? "H0 accepted (not elo1 stronger)"
+                                           : "no decision yet");
+}
+
+static void print_text(const MatchRun *run, int m, const MatchTotals *t, const EloEstimate *e, bool have_elo)
+{
+    const char *first = run->options->name[run->matchup[m].first];
+    const char *second = run->options->name[run->matchup[m].second];
+    double n = t->counted ? t->counted : 1;
+    printf("%s vs %s: %d games, +%lld =%lld -%lld, score %.1f%% for %s\n", first, second, t->counted,
+           (long long)t->games.wins, (long long)t->games.draws, (long long)t->games.losses,
+           100 * ((double)t->games.wins + 0.5 * (double)t->games.draws) / n, first);
+    if (have_elo)
+        printf("Elo %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", e->elo, e->elo_lower, e->elo_upper, 100 * e->los);
+    EloEstimate ep;
+    if (elo_pentanomial(&t->pairs, 0.95, &ep))
+        printf("pairs (0, 1/2, 1, 3/2, 2 points): %lld %lld %lld %lld %lld, Elo %+.1f [%+.1f, %+.1f]\n",
+               (long long)t->pairs.pairs[0], (long long)t->pairs.pairs[1], (long long)t->pairs.pairs[2],
+               (long long)t->pairs.pairs[3], (long long)t->pairs.pairs[4], ep.elo, ep.elo_lower, ep.elo_upper);
+}
+
+/* The ratings of every player from the counted games, the first player anchored at 0. */
+static void print_ratings(const MatchRun *run)
+{
+    ResultTable *table = results_new();
+    if (!table)
+        cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
+    for (int i = 0; i < run->options->players; i++)
+        results_player(table, run->options->name[i]);
+    for (int k = 0; k < run->total; k++) {
+        if (!run->games[k].counted)
+            continue;
+        const Matchup *m = &run->matchup[k / run->options->games];
+        bool fw = match_first_is_white(run, k);
+        GameStatus s = run->games[k].result;
+        results_add_game(table, fw ? m->first : m->second, fw ? m->second : m->first,
+                         s == STATUS_WHITE_WINS ? OUTCOME_WHITE_WINS
+                         : s == STATUS_BLACK_WINS ? OUTCOME_WHITE_LOSES : OUTCOME_DRAW);
+    }
+    RatingsOptions ro = {0, 0.0, 0.95};
+    Ratings r;
+    Error err;
+    if (!ratings_fit(table, &ro, &r, &err))
+        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+    printf("\n%-32s %9s %7s %7s %7s\n", "name", "Elo", "+/-", "games", "score");
+    for (int i = 0; i < r.players; i++) {
+        Trinomial c = results_player_totals(table, i);
+        double games = (double)(c.wins + c.draws + c.losses);
+        const PlayerRating *p = &r.rating[i];
+        printf("%-32s %9.1f %7.1f %7.0f %6.1f%%  %s\n", results_name(table, i), p->elo, p->error, games,
+               games > 0 ? 100 * ((double)c.wins + 0.5 * (double)c.draws) / games : 0,
+               p->status == RATING_FINITE ? "" : rating_status_name(p->status));
+    }
+    ratings_free(&r);
+    results_free(table);
+}
+
+void match_report(const MatchRun *run, double seconds)
+{
+    for (int m = 0; m < run->num_matchups; m++) {
+        MatchTotals t = matchup_totals(run, m);
+        EloEstimate e;
+        bool have_elo = elo_trinomial(&t.games, 0.95, &e);
+        if (run->options->json && run->num_matchups == 1) {
+            print_json(run, &t, &e, have_elo, seconds);
+            return;
+        }
+        print_text(run, m, &t, &e, have_elo);
+        if (run->num_matchups == 1)
+            printf("mean length %.1f plies, %d draws adjudicated, %.1f s (%.2f games/min)\n",
+                   t.counted ? (double)t.plies / t.counted : 0, t.adjudicated, seconds,
+                   seconds > 0 ? run->played / seconds * 60 : 0);
+    }
+    if (run->sprt)
+        print_sprt(run->sprt);
+    if (run->resumed)
+        printf("resumed: %d games read from %s, %d played now\n", run->resumed, run->options->out_path, run->played);
+    if (run->num_matchups > 1)
+        print_ratings(run);
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# training_loop.sh - generations of the training loop with a strength gate: each generation the
+# current best weights play themselves (leuctra selfplay), the tuner fits new weights to those
+# games (leuctra tune), and the candidate meets the best in an SPRT match (leuctra match --sprt);
+# it is promoted only when the test accepts H1.  At the end `leuctra ratings` rates every
+# generation from all the match results.  docs/MATCHES.md explains the pieces.
+#
+# usage: scripts/training_loop.sh [OUT_DIR]          (default training-out, removed first)
+#
+# Settings by environment variable (defaults: a couple of minutes on two cores):
+#   LEUCTRA=build/leuctra   VARIANT=crossings   GENERATIONS=2
+#   SELFPLAY_GAMES=300      SELFPLAY_VISITS=100 MATCH_GAMES=200   MATCH_VISITS=100
+#   SPRT="elo0=0 elo1=20 alpha=0.05 beta=0.05"  THREADS=$(nproc)   SEED=1
+#   START_WEIGHTS=FILE      (default: the shipped weights of VARIANT with every value 0)
+#
+# OUT_DIR/gen0/weights.txt is the start; OUT_DIR/genK/ holds generation K's selfplay.lrec,
+# weights.txt (the candidate), tune.log, match.lrec, match.txt (results), match.log and
+# verdict (promoted | rejected | undecided); OUT_DIR/best names the best generation so far and
+# OUT_DIR/ratings.txt is the final ratings table.
+set -eu
+out=${1:-training-out}
+bin=${LEUCTRA:-build/leuctra}
+variant=${VARIANT:-crossings}
+generations=${GENERATIONS:-2}
+sp_games=${SELFPLAY_GAMES:-300}
+sp_visits=${SELFPLAY_VISITS:-100}
+m_games=${MATCH_GAMES:-200}
+m_visits=${MATCH_VISITS:-100}
+sprt=${SPRT:-elo0=0 elo1=20 alpha=0.05 beta=0.05}
+threads=${THREADS:-$(nproc)}
+seed=${SEED:-1}
+
+rm -rf "$out"
+mkdir -p "$out/gen0"
+if [ -n "${START_WEIGHTS:-}" ]; then
+    cp "$START_WEIGHTS" "$out/gen0/weights.txt"
+else
+    # An untrained engine: the shipped weights' features, every value 0 (as scripts/demo.sh).
+    awk '/^#/ { next } $1 == "game" { print; next } { print $1, 0 }' "data/weights/$variant.txt" \
+        > "$out/gen0/weights.txt"
+fi
+best=0
+echo "$best" > "$out/best"
+
+gen=1
+while [ "$gen" -le "$generations" ]; do
+    dir="$out/gen$gen"
+    bestw="$out/gen$best/weights.txt"
+    mkdir -p "$dir"
+    echo "== generation $gen: self-play of gen$best ($sp_games games, $sp_visits visits)"
+    "$bin" selfplay --variant "$variant" --weights "$bestw" --games "$sp_games" --visits "$sp_visits" \
+        --seed $((seed + gen)) --threads "$threads" --out "$dir/selfplay.lrec" > "$dir/selfplay.log" 2>&1
+    echo "   tune"
+    "$bin" tune --data "$dir/selfplay.lrec" --init "$bestw" --out "$dir/weights.txt" > "$dir/tune.log" 2>&1
+    echo "   SPRT match gen$gen vs gen$best ($sprt, at most $m_games games)"
+    # shellcheck disable=SC2086 # the SPRT settings are separate words on purpose
+    "$bin" match "mcts:visits=$m_visits,weights=$dir/weights.txt" "mcts:visits=$m_visits,weights=$bestw" \
+        --name1 "gen$gen" --name2 "gen$best" --variant "$variant" --games "$m_games" \
+        --concurrency "$threads" --seed $((seed + gen)) --openings "data/openings/$variant.txt" \
+        --sprt $sprt --out "$dir/match.lrec" --results "$dir/match.txt" --json > "$dir/match.json" 2> "$dir/match.log"
+    decision=$(sed -n 's/.*"decision":"\([A-Za-z0-9]*\)".*/\1/p' "$dir/match.json")
+    case "$decision" in
+        H1) verdict=promoted; best=$gen; echo "$best" > "$out/best" ;;
+        H0) verdict=rejected ;;
+        *) verdict=undecided ;;
+    esac
+    echo "$verdict" > "$dir/verdict"
+    echo "   $verdict: $(sed -n 's/.*"wins":\([0-9]*\),"draws":\([0-9]*\),"losses":\([0-9]*\).*"llr":\([-0-9.]*\).*/+\1 =\2 -\3, LLR \4/p' "$dir/match.json")"
+    gen=$((gen + 1))
+done
+
+echo "== ratings of all generations (best: gen$best)"
+"$bin" ratings "$out"/gen*/match.txt --anchor gen0 | tee "$out/ratings.txt"

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""match_test.py - tests of `leuctra match` beyond a plain match: opening suites (parse, errors
+with line numbers, pairs from a suite in order), the generator of balanced openings, the SPRT
+(an obviously lopsided match stops early with H1, the reverse with H0; --json carries it), the
+records and results files (readable by `leuctra records verify` and `leuctra ratings`), --resume
+after a kill plays only the missing games, concurrency 1 and 2 give identical results files,
+tournaments, and bad options exit 2 with one line.
+
+    LEUCTRA=build/leuctra python3 tests/match_test.py
+
+Crossings, few visits and small trees (nodes=) keep every run to a fraction of a second optimised;
+LEUCTRA_QUICK=1 (the sanitizer run) shortens the interrupted match.  Prints one line
+per failed check ("FAIL what: ..."), ends with "N passed, N failed", exits non-zero on failure.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+LEUCTRA = os.environ.get("LEUCTRA")
+if not LEUCTRA:
+    sys.exit("set LEUCTRA to the leuctra binary")
+HERE = os.path.dirname(os.path.abspath(__file__))
+SUITES = os.path.join(HERE, "..", "data", "openings")
+CROSS = ["--variant", "crossings"]
+TIMEOUT = 300
+
+passed = 0
+failed = 0
+
+
+def check(what, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {what}: {str(detail)[:400]}", flush=True)
+    return ok
+
+
+def leuctra(*args, cwd=None):
+    p = subprocess.run([LEUCTRA, *args], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def match(*args, cwd=None):
+    return leuctra("match", *args, cwd=cwd)
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def test_shipped_suites(tmp):
+    for variant in ("epaminondas", "crossings", "reversi"):
+        suite = os.path.join(SUITES, variant + ".txt")
+        lines = [l for l in read(suite).splitlines() if l.strip() and not l.startswith("#") and not l.startswith("game")]
+        check(f"{variant} suite has a few dozen openings", len(lines) >= 24, len(lines))
+        rc, out, err = match("random", "random", "--variant", variant, "--openings", suite, "--games", "2")
+        check(f"{variant} suite plays", rc == 0, err)
+
+
+def test_suite_errors(tmp):
+    bad = os.path.join(tmp, "bad.txt")
+    cases = {
+        "game crossings\nstart b1-b3\n\nstart b1-b9\n": ":4: move 'b1-b9'",
+        "# c\ngame reversi\n": ":2: the suite is for 'reversi'",
+        "start\nnot/a/position w\n": ":2: position",
+        "# only a comment\n": "no openings",
+        "start\nstart " + "a" * 5000 + "\n": ":2: line longer",
+    }
+    for text, expect in cases.items():
+        write(bad, text)
+        rc, out, err = match("random", "random", *CROSS, "--openings", bad, "--games", "2")
+        check(f"suite error {expect!r}: exit 2, one line naming it",
+              rc == 2 and expect in err and err.count("\n") == 1, (rc, err))
+    rc, out, err = match("random", "random", *CROSS, "--openings", os.path.join(tmp, "missing.txt"))
+    check("missing suite: exit 2", rc == 2 and err.count("\n") == 1, (rc, err))
+
+
+def result_lines(path):
+    return read(path).splitlines()
+
+
+def test_pairs_from_suite(tmp):
+    """Three openings, eight games: pairs 0..3 use openings 0, 1, 2, 0, both games of a pair alike."""
+    suite = os.path.join(tmp, "three.txt")
+    write(suite, "game crossings  # three openings\nstart b1-b3 b7-b6\nstart c1-c3\n"
+                 "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w\n")
+    out_path = os.path.join(tmp, "pairs.lrec")
+    rc, out, err = match("random", "mcts:visits=5,nodes=100000", *CROSS, "--openings", suite, "--games", "8", "--out", out_path)
+    check("suite match runs", rc == 0, err)
+    rc, dump, err = leuctra("records", "dump", out_path)
+    # dump leaves out a start that is the board's own start position
+    board = "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w"
+    starts = [line.split('start="')[1].split('"')[0] if 'start="' in line else board
+              for line in dump.splitlines() if line.startswith("game=")]
+    check("eight records", len(starts) == 8, dump[:300])
+    if len(starts) == 8:
+        rc, o0, _ = leuctra("apply", *CROSS, "b1-b3", "b7-b6")
+        rc, o1, _ = leuctra("apply", *CROSS, "c1-c3")
+        expect = [o0.strip(), o1.strip(), "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w", o0.strip()]
+        check("pair i plays opening i mod 3, both games", starts == [e for e in expect for _ in (0, 1)], starts)
+
+
+def test_make_openings(tmp):
+    path = os.path.join(tmp, "made.txt")
+    rc, out, err = match("--make-openings", "6", *CROSS, "--plies", "3", "--visits", "50", "--out", path)
+    check("make-openings runs", rc == 0, err)
+    text = read(path) if os.path.exists(path) else ""
+    check("make-openings: a game line and six openings",
+          "game crossings" in text and len([l for l in text.splitlines() if l and l[0] not in "#g"]) == 6, text)
+    rc, out, err = match("random", "random", *CROSS, "--openings", path, "--games", "4")
+    check("made suite reads back", rc == 0, err)
+
+
+def sprt_json(*players, games="400"):
+    rc, out, err = match(*players, *CROSS, "--games", games, "--sprt", "elo0=0", "elo1=50", "alpha=0.05",
+                         "beta=0.05", "--concurrency", "2", "--json")
+    try:
+        return rc, json.loads(out), err
+    except ValueError:
+        return rc, None, out + err
+
+
+def test_sprt(tmp):
+    rc, j, err = sprt_json("mcts:visits=30,nodes=100000", "random")
+    ok = check("sprt strong vs random: runs, JSON", rc == 0 and j is not None, err)
+    if ok:
+        s = j["sprt"]
+        check("sprt strong vs random: H1, early, LLR above the bound",
+              s["decision"] == "H1" and j["games"] < 100 and s["llr"] > s["upper"] and j["games"] == 2 * s["pairs"], j)
+    rc, j, err = sprt_json("random", "mcts:visits=30,nodes=100000")
+    if check("sprt random vs strong: runs", rc == 0 and j is not None, err):
+        check("sprt random vs strong: H0", j["sprt"]["decision"] == "H0" and j["sprt"]["llr"] < j["sprt"]["lower"], j)
+    rc, out, err = match("mcts:visits=30,nodes=100000", "random", *CROSS, "--games", "400", "--sprt", "elo1=50")
+    check("sprt text report shows LLR and bounds", rc == 0 and "LLR" in out and "H1 accepted" in out, out + err)
+
+
+def test_files(tmp):
+    rec, res = os.path.join(tmp, "m.lrec"), os.path.join(tmp, "m.txt")
+    rc, out, err = match("mcts:visits=20,nodes=100000", "greedy", *CROSS, "--games", "10", "--out", rec, "--results", res,
+                         "--name1", "alpha", "--name2", "beta")
+    check("files match runs", rc == 0, err)
+    rc, out, err = leuctra("records", "verify", rec)
+    check("records verify", rc == 0 and "10 games" in out, out + err)
+    lines = result_lines(res)
+    check("results: ten lines, names alternate colours",
+          len(lines) == 10 and lines[0].startswith("alpha beta ") and lines[1].startswith("beta alpha "), lines)
+    rc, out, err = leuctra("ratings", res)
+    check("ratings reads the results", rc == 0 and "alpha" in out and "beta" in out, out + err)
+    rc, out, err = match("mcts:visits=20,nodes=100000", "greedy", *CROSS, "--games", "10", "--out", rec)
+    check("existing records file without --resume: refused", rc != 0 and err.count("\n") == 1, err)
+    return res
+
+
+def test_concurrency(tmp):
+    outs = []
+    for c in ("1", "2"):
+        res = os.path.join(tmp, f"c{c}.txt")
+        rc, out, err = match("mcts:visits=20,nodes=100000", "mcts:visits=10,nodes=100000", *CROSS, "--games", "12", "--concurrency", c,
+                             "--results", res, "--seed", "5")
+        outs.append(read(res) if rc == 0 else err)
+    check("concurrency 1 and 2: identical results files", outs[0] == outs[1] and outs[0].count("\n") == 12, outs)
+    outs = []
+    for c in ("1", "2"):
+        res = os.path.join(tmp, f"s{c}.txt")
+        rc, out, err = match("mcts:visits=20,nodes=100000", "random", *CROSS, "--games", "200", "--concurrency", c,
+                             "--results", res, "--sprt", "elo1=50")
+        outs.append(read(res) if rc == 0 else err)
+    check("sprt with concurrency 1 and 2: identical results files", outs[0] == outs[1], outs)
+
+
+def kill_after_some_games(args, rec):
+    """Starts the match, SIGKILLs it once the records file holds a game or two; False if the match
+    finished first (a machine so fast that there was nothing to interrupt)."""
+    p = subprocess.Popen([LEUCTRA, "match", *args, "--out", rec], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    header_size = None
+    while p.poll() is None and time.time() < deadline:
+        if os.path.exists(rec):
+            size = os.path.getsize(rec)
+            if header_size is None:
+                header_size = size
+            elif size > header_size:
+                time.sleep(0.2)
+                break
+        time.sleep(0.005)
+    if p.poll() is not None:
+        return False
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    return True
+
+
+def test_resume(tmp):
+    # Long enough to be killed part way; shorter under the sanitizers (LEUCTRA_QUICK), which are slow anyway.
+    strong, weak = ("100", "50") if os.environ.get("LEUCTRA_QUICK") else ("400", "200")
+    args = [f"mcts:visits={strong},nodes=100000", f"mcts:visits={weak},nodes=100000", *CROSS, "--games", "24",
+            "--seed", "3"]
+    full_res = os.path.join(tmp, "full.txt")
+    rc, out, err = match(*args, "--results", full_res)
+    check("uninterrupted run", rc == 0, err)
+    rec, res = os.path.join(tmp, "cut.lrec"), os.path.join(tmp, "cut.txt")
+    if not check("the match was killed before its end", kill_after_some_games(args, rec)):
+        return
+    rc, dump, err = leuctra("records", "dump", rec)
+    before = dump.count("game=")
+    rc, out, err = match(*args, "--out", rec, "--resume", "--results", res, "--json")
+    j = json.loads(out) if rc == 0 else {}
+    check("resume after a kill plays only the missing games",
+          0 < before < 24 and j.get("resumed") == before and j.get("played") == 24 - before, (before, out, err))
+    check("resume: results equal an uninterrupted run", os.path.exists(res) and read(res) == read(full_res))
+    rc, out, err = leuctra("records", "verify", rec)
+    check("resumed records verify with 24 games", rc == 0 and "24 games" in out, out + err)
+    size = os.path.getsize(rec)
+    rc, out, err = match(*args, "--out", rec, "--resume", "--results", res, "--json")
+    j = json.loads(out) if rc == 0 else {}
+    check("resume of a complete match plays nothing, same results, same file",
+          j.get("played") == 0 and read(res) == read(full_res) and os.path.getsize(rec) == size, (out, err))
+
+
+def test_tournament(tmp):
+    res = os.path.join(tmp, "t.txt")
+    rc, out, err = match("mcts:visits=20,nodes=100000", "greedy", "random", *CROSS, "--games", "4", "--tournament",
+                         "round-robin", "--results", res)
+    check("round robin: runs, prints ratings", rc == 0 and "Elo" in out and "random" in out, out + err)
+    check("round robin: 3 pairings x 4 games", len(result_lines(res)) == 12, read(res) if os.path.exists(res) else "")
+    rc, out, err = match("mcts:visits=20,nodes=100000", "greedy", "random", *CROSS, "--games", "4", "--tournament",
+                         "gauntlet", "--results", res)
+    lines = result_lines(res) if rc == 0 else []
+    check("gauntlet: 2 pairings, the first player in every game",
+          len(lines) == 8 and all("mcts:visits=20,nodes=100000" in l for l in lines), lines or err)
+
+
+def test_bad_options(tmp):
+    cases = [
+        ["random"],
+        ["random", "random", "--games", "0"],
+        ["random", "random", "--sprt", "elo0=5", "elo1=0"],
+        ["random", "random", "--sprt", "gamma=1"],
+        ["random", "random", "--resume"],
+        ["random", "random", "random"],
+        ["random", "random", "--tournament", "swiss"],
+        ["random", "random", "--name1", "a b"],
+        ["random", "nosuch"],
+        ["--make-openings", "3"],
+        ["random", "random", "--frobnicate"],
+    ]
+    for args in cases:
+        rc, out, err = match(*args, *CROSS)
+        check(f"bad options {args}: exit 2 with one line", rc == 2 and err.count("\n") == 1, (rc, err))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="match_test.")
+    try:
+        for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt,
+                     test_files, test_concurrency, test_resume, test_tournament, test_bad_options):
+            try:
+                test(tmp)
+            except Exception as e:  # a crash in one test is a failure, not the end of the run
+                check(test.__name__, False, repr(e))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed", flush=True)
+    sys.exit(1 if failed else 0)
+
+
+main()
