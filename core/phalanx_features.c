@@ -88,57 +88,130 @@ static void mark_struck(LineTotals *tot, int l, int s, int step, int m, bool cro
         mark_square(tot->struck, line_square(l, s + q * step));
 }
 
-/* Adds one front's moves.  `forward` says whether the front faces the colour's far rank (a file
- * or diagonal, looking towards it), `far_bit` is that rank's bit on the line, `step` +1 or -1. */
-static void add_front(LineTotals *tot, FrontShape f, int l, int i, int step, bool forward,
-                      int far_bit, bool crossings)
+/* The plain moves of every front of a line in one direction at once (phalanx_lines.h), split
+ * the way the features need them: `first` gets the moves with j = 1 (one per group size of each
+ * front with an empty square ahead), and `reach` the squares some plain move lands on exactly
+ * at distance j = its group's lead, which is bit i + j (up) or i - j (down) of a front i in
+ * A_j & G_j: the far rank is reachable by a plain move iff its bit is in there. */
+static inline __attribute__((always_inline)) int plain_walk(uint32_t fronts, uint32_t own, uint32_t empty, bool up, int *first, uint32_t *reach)
 {
-    int plain = (int)plain_moves((unsigned)f.L, (unsigned)f.e);
-    int captures = f.m >= 0 ? capture_moves(f.L, f.e, f.m) : 0;
-    tot->moves += plain + captures;
-    /* every k has one plain move with j = 1 when e > 0; the rest go 2 or more */
-    tot->long_moves += plain - (f.e ? f.L : 0) + (f.e ? captures : 0);
-    if (captures) {
-        tot->captures += captures;
-        int removed = crossings ? 1 : f.m;
-        tot->best_capture = removed > tot->best_capture ? removed : tot->best_capture;
-        mark_struck(tot, l, f.s, step, f.m, crossings);
+    int n = 0;
+    uint32_t a = fronts & (up ? empty >> 1 : empty << 1), g = fronts, r = 0;
+    *first = 0;
+    for (int j = 1; (a &= g) != 0; j++) {
+        r |= up ? a << j : a >> j;
+        int row = 0;
+        if (up) {
+            uint32_t t = a;
+            int k = j;
+            do
+                row += __builtin_popcount(t);
+            while ((t &= own << k++) != 0);
+        } else {
+            /* fronts moving down are the lowest of their runs: fill each run upwards from
+             * j - 1 above its front with one addition, as plain_down does */
+            row = __builtin_popcount(((own + (a << (j - 1))) ^ own) & own);
+        }
+        if (j == 1)
+            *first = row;
+        n += row;
+        a &= up ? empty >> (j + 1) : empty << (j + 1);
+        g &= up ? own << j : own >> j;
     }
-    if (forward) {
-        int d = (far_bit - i) * step;   /* squares from the front to the far rank */
-        bool plain_reach = d >= 1 && d <= f.L && d <= f.e;
-        if (plain_reach || (captures && f.s == far_bit))
-            tot->reach |= 1u << sq_file(line_square(l, far_bit));
-    }
+    *reach = r;
+    return n;
 }
 
-static void scan_line(LineTotals *tot, const PhalanxTables *t, const PhalanxPos *p, int c, int l)
+/* Adds one capturing front: L own stones behind it, e empties ahead, the struck run of m from
+ * bit s.  Returns whether a capture lands on bit far_bit. */
+static inline bool add_capture(LineTotals *tot, int l, int L, int e, int s, int m, int step, int far_bit,
+                               bool crossings)
+{
+    int captures = capture_moves(L, e, m);
+    if (!captures)
+        return false;
+    tot->moves += captures;
+    tot->long_moves += e ? captures : 0;
+    tot->captures += captures;
+    int removed = crossings ? 1 : m;
+    tot->best_capture = removed > tot->best_capture ? removed : tot->best_capture;
+    mark_struck(tot, l, s, step, m, crossings);
+    return s == far_bit;
+}
+
+/* One direction of a line: `forward` says whether it faces the colour's far rank (a file or
+ * diagonal, looking towards it), `far_bit` is that rank's bit on the line. */
+static inline __attribute__((always_inline)) bool scan_direction(LineTotals *tot, Line v, int l, bool up, bool forward, int far_bit, bool crossings)
+{
+    uint32_t fronts = v.own & ~(up ? v.own >> 1 : v.own << 1), reach;
+    int first, plain = plain_walk(fronts, v.own, v.empty, up, &first, &reach);
+    tot->moves += plain;
+    /* every k has one plain move with j = 1 when e > 0; the rest go 2 or more */
+    tot->long_moves += plain - first;
+    bool reaches = forward && (reach >> far_bit & 1);
+    if (up) {
+        for (uint32_t ss = (v.empty + (fronts << 1)) & ~v.empty & v.target; ss; ss &= ss - 1) {
+            int b = __builtin_ctz(ss), e = run_below_at(v.empty, b - 1), L = run_below_at(v.own, b - 1 - e);
+            reaches |= add_capture(tot, l, L, e, b, run_above(v.enemy, b), 1, far_bit, crossings) && forward;
+        }
+    } else {
+        for (uint32_t f = (v.empty + (v.target << 1)) & ~v.empty & fronts; f; f &= f - 1) {
+            int i = __builtin_ctz(f), e = run_below_at(v.empty, i - 1), s = i - 1 - e;
+            reaches |= add_capture(tot, l, run_above(v.own, i), e, s, run_below_at(v.enemy, s), -1, far_bit, crossings) &&
+                       forward;
+        }
+    }
+    return reaches;
+}
+
+static inline __attribute__((always_inline)) void scan_line(LineTotals *tot, const PhalanxTables *t, const PhalanxPos *p, int c, int l,
+                             bool crossings)
 {
     uint32_t mine = p->lines[c][l];
     tot->pairs += __builtin_popcount(mine & mine >> 1);
     tot->triples += __builtin_popcount(mine & mine >> 1 & mine >> 2);
-    Line v = line_view(t, p, c, l);
+    Line v;
+    if (crossings) {
+        v = line_view(t, p, c, l);
+    } else {
+        uint32_t enemy = p->lines[!c][l];
+        v = (Line){mine, t->valid[l] & ~(mine | enemy), enemy, enemy};
+    }
     /* files and diagonals run with the rank: up faces White's far rank, down faces Black's */
     bool along_ranks = l >= COL0;
     int far_bit = t->far_rank[c];
-    for (uint32_t fr = v.own & ~(v.own >> 1); fr; fr &= fr - 1) {
-        int i = __builtin_ctz(fr);
-        add_front(tot, front_shape_up(v, i), l, i, 1, along_ranks && c == WHITE, far_bit, t->crossings);
+    bool reaches = scan_direction(tot, v, l, true, along_ranks && c == WHITE, far_bit, crossings);
+    reaches |= scan_direction(tot, v, l, false, along_ranks && c == BLACK, far_bit, crossings);
+    if (reaches)
+        tot->reach |= 1u << sq_file(line_square(l, far_bit));
+}
+
+/* One colour at a time, into a local total, so that the colour and its running sums are
+ * constants and registers within the loop. */
+static inline __attribute__((always_inline)) void scan_lines_of(const PhalanxTables *t, const PhalanxPos *p,
+                                                                 LineTotals *out, int c, bool crossings)
+{
+    LineTotals tot = *out;
+    for (int a = 0; a < t->num_active; a++) {
+        int l = t->active[a];
+        if (p->lines[c][l])
+            scan_line(&tot, t, p, c, l, crossings);
     }
-    for (uint32_t fr = v.own & ~(v.own << 1); fr; fr &= fr - 1) {
-        int i = __builtin_ctz(fr);
-        add_front(tot, front_shape_down(v, i), l, i, -1, along_ranks && c == BLACK, far_bit, t->crossings);
-    }
+    *out = tot;
+}
+
+static inline void scan_lines_rules(const PhalanxTables *t, const PhalanxPos *p, LineTotals tot[2], bool crossings)
+{
+    scan_lines_of(t, p, &tot[WHITE], WHITE, crossings);
+    scan_lines_of(t, p, &tot[BLACK], BLACK, crossings);
 }
 
 static void scan_lines(const PhalanxTables *t, const PhalanxPos *p, LineTotals tot[2])
 {
-    for (int a = 0; a < t->num_active; a++) {
-        int l = t->active[a];
-        for (int c = 0; c < 2; c++)
-            if (p->lines[c][l])
-                scan_line(&tot[c], t, p, c, l);
-    }
+    if (t->crossings)
+        scan_lines_rules(t, p, tot, true);
+    else
+        scan_lines_rules(t, p, tot, false);
 }
 
 static int set_count(const uint64_t set[4])

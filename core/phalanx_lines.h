@@ -48,21 +48,8 @@ static inline int run_below(uint32_t mask, int i)
     return __builtin_clzll(~(((uint64_t)mask << 32) << (31 - i)));
 }
 
-/* The moves of the front at bit i, up or down the line. */
-static inline int front_up(Line v, int i)
-{
-    int L = run_below(v.own, i), e = run_above(v.empty, i + 1), s = i + 1 + e;
-    int plain = (int)plain_moves((unsigned)L, (unsigned)e);
-    return v.target >> s & 1 ? plain + capture_moves(L, e, run_above(v.enemy, s)) : plain;
-}
-
-static inline int front_down(Line v, int i)
-{
-    int L = run_above(v.own, i), e = run_below(v.empty, i - 1), s = i - 1 - e;
-    int plain = (int)plain_moves((unsigned)L, (unsigned)e);
-    /* s may be -1, off the line */
-    return (v.target << 1) >> (s + 1) & 1 ? plain + capture_moves(L, e, run_below(v.enemy, s)) : plain;
-}
+/* run_below for 0 <= i <= 30 only: one 32-bit shift instead of two 64-bit ones. */
+static inline int run_below_at(uint32_t mask, int i) { return __builtin_clz(~(mask << (31 - i))); }
 
 /* The whole shape of the front at bit i, for code that needs more than the move count (the
  * evaluation features): L own stones behind it (itself included), e empty squares ahead, the
@@ -92,6 +79,22 @@ static inline FrontShape front_shape_down(Line v, int i)
     return f;
 }
 
+/* The moves of the front at bit i, up or down the line. */
+static inline int front_up(Line v, int i)
+{
+    int L = run_below(v.own, i), e = run_above(v.empty, i + 1), s = i + 1 + e;
+    int plain = (int)plain_moves((unsigned)L, (unsigned)e);
+    return v.target >> s & 1 ? plain + capture_moves(L, e, run_above(v.enemy, s)) : plain;
+}
+
+static inline int front_down(Line v, int i)
+{
+    int L = run_above(v.own, i), e = run_below(v.empty, i - 1), s = i - 1 - e;
+    int plain = (int)plain_moves((unsigned)L, (unsigned)e);
+    /* s may be -1, off the line */
+    return (v.target << 1) >> (s + 1) & 1 ? plain + capture_moves(L, e, run_below(v.enemy, s)) : plain;
+}
+
 static inline int count_up(Line v)
 {
     int n = 0;
@@ -108,12 +111,26 @@ static inline int count_down(Line v)
     return n;
 }
 
+/* Epaminondas has no towers, so its view skips the tower masks; `crossings` is a constant
+ * wherever this is inlined. */
+static inline int count_line_rules(const PhalanxTables *t, const PhalanxPos *p, int us, int l, bool crossings)
+{
+    uint32_t own = p->lines[us][l];
+    if (!own)
+        return 0;
+    Line v;
+    if (crossings) {
+        v = line_view(t, p, us, l);
+    } else {
+        uint32_t enemy = p->lines[!us][l];
+        v = (Line){own, t->valid[l] & ~(own | enemy), enemy, enemy};
+    }
+    return count_up(v) + count_down(v);
+}
+
 static inline int count_line(const PhalanxTables *t, const PhalanxPos *p, int us, int l)
 {
-    if (!p->lines[us][l])
-        return 0;
-    Line v = line_view(t, p, us, l);
-    return count_up(v) + count_down(v);
+    return t->crossings ? count_line_rules(t, p, us, l, true) : count_line_rules(t, p, us, l, false);
 }
 
 /* Square of bit b of line l, and the direction "up" the line (towards higher bits). */

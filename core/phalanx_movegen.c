@@ -16,12 +16,17 @@
 #include <string.h>
 
 /* Every move the lines allow, before the rules that forbid some of them. */
-static int count_raw(const PhalanxTables *t, const PhalanxPos *p)
+static inline int count_raw_rules(const PhalanxTables *t, const PhalanxPos *p, bool crossings)
 {
     int n = 0;
     for (int a = 0; a < t->num_active; a++)
-        n += count_line(t, p, p->side, t->active[a]);
+        n += count_line_rules(t, p, p->side, t->active[a], crossings);
     return n;
+}
+
+static int count_raw(const PhalanxTables *t, const PhalanxPos *p)
+{
+    return t->crossings ? count_raw_rules(t, p, true) : count_raw_rules(t, p, false);
 }
 
 /* Lists the moves of one front.  `code` is the move of the front alone (k = 1, j = 1); each
@@ -191,20 +196,25 @@ GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
 
 bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
 {
-    return wins_at_turn_start(t, p) || must_answer_crossing(t, p) || symmetry_rule_applies(t, p);
+    /* the three tests above, sharing the two home-rank counts */
+    int us = p->side;
+    int ours = home_rank_count(p, us, t->far_rank[us]), theirs = home_rank_count(p, !us, t->far_rank[!us]);
+    if (t->crossings)
+        return ours < theirs;
+    return ours > theirs || (t->obstacles_mirror && ours + 1 == theirs);
 }
 
 /* perft(2) without recounting whole boards: each child's move count is the opponent's count in
  * the parent, corrected on the few lines the move changed.  The rules that forbid moves are
  * decided by home-rank counts, so a child where they may bite is counted in full. */
-static uint64_t perft_two(const PhalanxTables *t, PhalanxPos *p)
+static inline uint64_t perft_two_rules(const PhalanxTables *t, PhalanxPos *p, bool crossings)
 {
     Move moves[MAX_MOVES];
     int n = phalanx_gen(t, p, moves), them = !p->side;
     uint8_t before[NUM_LINES];
     int base = 0;
     for (int l = 0; l < NUM_LINES; l++)
-        base += before[l] = (uint8_t)count_line(t, p, them, l);
+        base += before[l] = (uint8_t)count_line_rules(t, p, them, l, crossings);
     uint64_t total = 0, hash = p->hash;
     for (int i = 0; i < n; i++) {
         int captured;
@@ -217,13 +227,18 @@ static uint64_t perft_two(const PhalanxTables *t, PhalanxPos *p)
             for (int w = 0; w < 2; w++)
                 for (uint64_t b = dirty.bits[w]; b; b &= b - 1) {
                     int l = w * 64 + __builtin_ctzll(b);
-                    count += count_line(t, p, them, l) - before[l];
+                    count += count_line_rules(t, p, them, l, crossings) - before[l];
                 }
             total += (uint64_t)count;
         }
         phalanx_unmake(t, p, moves[i], captured, hash);
     }
     return total;
+}
+
+static uint64_t perft_two(const PhalanxTables *t, PhalanxPos *p)
+{
+    return t->crossings ? perft_two_rules(t, p, true) : perft_two_rules(t, p, false);
 }
 
 uint64_t phalanx_perft(const PhalanxTables *t, PhalanxPos *p, int depth)
