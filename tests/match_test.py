@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from checks import check, summary
 
 LEUCTRA = os.environ.get("LEUCTRA")
 if not LEUCTRA:
@@ -29,18 +30,6 @@ SUITES = os.path.join(HERE, "..", "data", "openings")
 CROSS = ["--variant", "crossings"]
 TIMEOUT = 300
 
-passed = 0
-failed = 0
-
-
-def check(what, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {what}: {str(detail)[:400]}", flush=True)
-    return ok
 
 
 def leuctra(*args, cwd=None):
@@ -275,8 +264,7 @@ def main():
                 check(test.__name__, False, repr(e))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed", flush=True)
-    sys.exit(1 if failed else 0)
+    sys.exit(summary())
 
 
 main()

@@ -18,6 +18,7 @@ import sys
 import tempfile
 import threading
 import time
+from checks import check, summary
 
 LEUCTRA = os.environ.get("LEUCTRA")
 if not LEUCTRA:
@@ -30,18 +31,6 @@ REVERSI_LAST_MOVE = "WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWWWWW/WWWWW
 SMALL_TREE = 200000      # nodes
 OBSTACLES = "BBBBB/BBBBB/5/1x1x1/5/WWWWW/WWWWW w"
 
-passed = 0
-failed = 0
-
-
-def check(what, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {what}: {str(detail)[:300]}", flush=True)
-    return ok
 
 
 class Timeout(Exception):
@@ -385,8 +374,7 @@ def main():
                 e.proc.wait()
         Engine.running.clear()
     print(f"protocol tests took {time.monotonic() - start:.1f} s")
-    print(f"{passed} passed, {failed} failed", flush=True)
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from checks import check, summary
 
 LEUCTRA = os.environ.get("LEUCTRA")
 if not LEUCTRA:
@@ -35,18 +36,6 @@ SMALL = ["--size", "5x6", "--visits", "20", "--games", "6"]
 KILLS = 5
 RUN_TIMEOUT = 300
 
-passed = 0
-failed = 0
-
-
-def check(what, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {what}: {str(detail)[:400]}", flush=True)
-    return ok
 
 
 def leuctra(*args):
@@ -312,8 +301,7 @@ def main():
         check("the test ran to its end", False, repr(e))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed", flush=True)
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":
