@@ -32,7 +32,7 @@ typedef struct {
     char value[256];
 } SpecOption;
 
-static bool parse_number(const char *text, double min, double max, double *out)
+bool player_spec_number(const char *text, double min, double max, double *out)
 {
     char *end;
     errno = 0;
@@ -91,7 +91,7 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         if (strcmp(o->key, ranges[i].key) != 0)
             continue;
-        if (!parse_number(o->value, ranges[i].min, ranges[i].max, &v)) {
+        if (!player_spec_number(o->value, ranges[i].min, ranges[i].max, &v)) {
             error_set(err, "player '%s': %s=%s is not a number from %g to %g", spec, o->key, o->value, ranges[i].min,
                       ranges[i].max);
             return false;

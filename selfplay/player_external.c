@@ -12,7 +12,6 @@
 
 #include "selfplay/engine_process.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,17 +80,6 @@ static bool copy_text(char *dst, size_t len, const char *src, size_t n)
     return true;
 }
 
-static bool number_in(const char *text, double min, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(v) || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 /* option.NAME=VALUE: a `setoption` sent after the handshake, before `isready`. */
 static bool add_setoption(ExternalState *s, const char *spec, const char *name, const char *value, Error *err)
 {
@@ -130,15 +118,15 @@ static bool apply_option(ExternalState *s, const char *spec, const char *key, co
         if (strcmp(key, text_keys[i]) == 0)
             return copy_text(text[i], i == 2 ? sizeof s->label : SPEC_TEXT, value, strlen(value)) ||
                    (error_set(err, "player '%.60s': %s is too long", spec, key), false);
-    if (strcmp(key, "visits") == 0 && number_in(value, 1, 1e12, &v) && v == floor(v)) {
+    if (strcmp(key, "visits") == 0 && player_spec_number(value, 1, 1e12, &v) && v == floor(v)) {
         s->visits = (long)v;
         return true;
     }
-    if (strcmp(key, "time") == 0 && number_in(value, 0.001, 1e6, &v)) {
+    if (strcmp(key, "time") == 0 && player_spec_number(value, 0.001, 1e6, &v)) {
         s->seconds = v;
         return true;
     }
-    if (strcmp(key, "timeout") == 0 && number_in(value, 0.01, 1e6, &v)) {
+    if (strcmp(key, "timeout") == 0 && player_spec_number(value, 0.01, 1e6, &v)) {
         s->timeout = v;
         return true;
     }
