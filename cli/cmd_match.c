@@ -188,7 +188,9 @@ static void play_match(const Game *g, const Position *start, const MatchOptions 
         cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
     MatchSprt sprt;
     match_sprt_init(&sprt, &o->sprt);
-    MatchRun run = {g, start, o, suite, matchups, num, num * o->games, games, NULL, o->sprt_on ? &sprt : NULL, 0, 0};
+    MatchRun run = {.game = g, .start = start, .options = o, .suite = suite, .matchup = matchups,
+                    .num_matchups = num, .total = num * o->games, .games = games,
+                    .sprt = o->sprt_on ? &sprt : NULL};
     if (o->out_path)
         run.writer = match_open_records(&run);
     double t0 = cli_seconds();

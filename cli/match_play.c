@@ -6,6 +6,7 @@
  */
 #include "cli/cli.h"
 #include "cli/match.h"
+#include "selfplay/player_external.h"
 #include "core/rng.h"
 
 #include <omp.h>
@@ -129,6 +130,19 @@ static void game_finished(MatchRun *run, int k, MatchGame played, int *done, int
     }
 }
 
+/* An external engine's incidents (selfplay/player_external.h) into the match's totals. */
+static void add_incidents(MatchRun *run, int i, const Player *p)
+{
+    ExternalCounts c;
+    if (!p || !player_external_counts(p, &c))
+        return;
+    long n = 0;
+    for (int k = 0; k < INCIDENT_KINDS; k++)
+        n += c.incidents[k];
+#pragma omp atomic
+    run->incidents[i] += n;
+}
+
 void match_play(MatchRun *run)
 {
     int todo = 0, done = 0;
@@ -150,8 +164,10 @@ void match_play(MatchRun *run)
             MatchGame played = play_one(&w, run, k);
             game_finished(run, k, played, &done, todo, t0, tty, &stop);
         }
-        for (int i = 0; i < run->options->players; i++)
+        for (int i = 0; i < run->options->players; i++) {
+            add_incidents(run, i, w.player[i]);
             player_free(w.player[i]);
+        }
         game_record_free(&w.record);
     }
     run->played = done;

@@ -73,7 +73,8 @@ static void print_json(const MatchRun *run, const MatchTotals *t, const EloEstim
                isfinite(run->sprt->llr) ? run->sprt->llr : 0, sprt_lower_bound(&run->sprt->test),
                sprt_upper_bound(&run->sprt->test), run->sprt->next_pair,
                match_sprt_decision_name(run->sprt->decision));
-    printf("\"resumed\":%d,\"played\":%d,\"seconds\":%.2f}\n", run->resumed, run->played, seconds);
+    printf("\"incidents\":[%ld,%ld],\"resumed\":%d,\"played\":%d,\"seconds\":%.2f}\n", run->incidents[0],
+           run->incidents[1], run->resumed, run->played, seconds);
 }
 
 static void print_sprt(const MatchSprt *s)
@@ -157,6 +158,10 @@ void match_report(const MatchRun *run, double seconds)
     }
     if (run->sprt)
         print_sprt(run->sprt);
+    for (int i = 0; i < run->options->players; i++)
+        if (run->incidents[i])
+            printf("incidents: %s had %ld (each lost its game; stderr lists them)\n", run->options->name[i],
+                   run->incidents[i]);
     if (run->resumed)
         printf("resumed: %d games read from %s, %d played now\n", run->resumed, run->options->out_path, run->played);
     if (run->num_matchups > 1)

@@ -114,6 +114,8 @@ def test_broken_engine():
         for kind in KINDS:
             n = sum(1 for line in lines if line.startswith(f"engine incident: broken: {kind} in game "))
             check(f"broken engine: {per_kind} '{kind}' incident lines", n == per_kind, err)
+        check("broken engine: the match report totals the incidents",
+              f"had {BROKEN_GAMES} (each lost its game" in out and "incidents: " in out, out)
         check("broken engine: incident lines name the loss and the restart",
               all("it loses the game, engine restarted" in line for line in lines), lines)
         sums = summaries(err)
