@@ -3,18 +3,11 @@
  * tower squares, Zobrist keys) and the GameOps table that connects the module to game.h.
  */
 #include "modules.h"
+#include "rng.h"
 #include "phalanx.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 static void set_square_bits(uint16_t *lines, int f, int r)
 {
@@ -49,8 +42,8 @@ static void build_tables(PhalanxTables *t, const unsigned char *obstacles)
     uint64_t seed = 0x1E0C7A5EEDull;   /* fixed: hashes are the same in every run */
     for (int c = 0; c < 2; c++)
         for (int sq = 0; sq < 256; sq++)
-            t->zobrist[c][sq] = splitmix64(&seed);
-    t->zobrist_black = splitmix64(&seed);
+            t->zobrist[c][sq] = splitmix64_next(&seed);
+    t->zobrist_black = splitmix64_next(&seed);
 }
 
 bool phalanx_setup(Game *g, const unsigned char *obstacles, Error *err)

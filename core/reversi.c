@@ -14,6 +14,7 @@
  * Neither needs a table, so perft runs on bare bitboards and never touches the Game.
  */
 #include "modules.h"
+#include "rng.h"
 #include "reversi.h"
 
 #include <assert.h>
@@ -93,14 +94,6 @@ static uint64_t reversi_perft(const Game *g, const Position *p, int depth)
 }
 
 /* ---------------------------------------------------------------- hashing */
-
-static uint64_t splitmix64_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* A fixed seed: hashes are the same in every run and on every machine (opening books and
  * regression logs may store them). */
