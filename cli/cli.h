@@ -53,6 +53,12 @@ double cli_seconds(void);
 /* Builds the game and position; on bad input prints the error and exits 2. */
 Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos);
 
+/* board_text.c: the board with coordinates on stdout, coloured if `color`; the label of a rank
+ * (Reversi counts rows from the top); whether colour is wanted (stdout a terminal, no NO_COLOR). */
+void cli_draw_board(const Game *g, const Position *pos, bool color);
+int cli_row_label(const Game *g, int rank);
+bool cli_color_wanted(void);
+
 /* One per subcommand file (cli/cmd_*.c); main.c lists them. */
 extern const Command command_moves, command_perft, command_status, command_apply, command_show, command_bench,
     command_match, command_analyze, command_play, command_engine, command_records, command_selfplay,

@@ -21,17 +21,8 @@ static void show_board(const Session *s)
 {
     const Game *g = s->game;
     const Position *pos = &s->history[s->ply];
-    printf("\n    ");
-    for (int f = 0; f < g->width; f++)
-        printf(" %c", 'a' + f);
     putchar('\n');
-    for (int rank = g->height - 1; rank >= 0; rank--) {
-        int label = g->variant == VARIANT_REVERSI ? g->height - rank : rank + 1;
-        printf(" %2d ", label);
-        for (int f = 0; f < g->width; f++)
-            printf(" %c", game_square(g, pos, f, rank));
-        putchar('\n');
-    }
+    cli_draw_board(g, pos, cli_color_wanted());
     printf("\nmove %d, %s to move\n", s->ply / 2 + 1, game_side_to_move(g, pos) == WHITE ? "white" : "black");
 }
 

@@ -5,6 +5,7 @@
  * run while a search does (those that read nothing the search could be using the old value of).
  */
 #include "engine.h"
+#include "cli.h"
 #include "core/perft.h"
 
 #include <stdlib.h>
@@ -70,7 +71,6 @@ static void cmd_moves(Engine *e, Tokens *args)
 }
 
 /* Reversi numbers rows from the top (Othello style), the phalanx games from White's side. */
-static int row_label(const Game *g, int rank) { return g->variant == VARIANT_REVERSI ? g->height - rank : rank + 1; }
 
 static void put_files(Engine *e)
 {
@@ -92,10 +92,10 @@ static void cmd_show(Engine *e, Tokens *args)
     put_files(e);
     for (int rank = g->height - 1; rank >= 0; rank--) {
         engine_line_begin(e);
-        engine_put(e, "board  %2d ", row_label(g, rank));
+        engine_put(e, "board  %2d ", cli_row_label(g, rank));
         for (int f = 0; f < g->width; f++)
             engine_put(e, " %c", game_square(g, pos, f, rank));
-        engine_put(e, "  %d", row_label(g, rank));
+        engine_put(e, "  %d", cli_row_label(g, rank));
         engine_line_end(e);
     }
     put_files(e);
