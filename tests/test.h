@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/game.h"
+
 typedef struct {
     int failures;       /* failed checks in the running test */
 } TestContext;
@@ -50,6 +52,9 @@ typedef struct {
             (t)->failures++;                                                                     \
         }                                                                                        \
     } while (0)
+
+/* The game of a position string, or NULL with a failure recorded (tests/unit_main.c). */
+Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos);
 
 /* Each test_*.c file defines one suite; tests/unit_main.c lists them. */
 #define TEST_END {NULL, NULL}

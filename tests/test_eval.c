@@ -13,17 +13,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static Game *open_position(TestContext *t, const char *variant, const char *text, Position *pos)
-{
-    Error err;
-    Game *g = game_new_for_position(variant, text, pos, &err);
-    if (!g) {
-        fprintf(stderr, "  cannot open %s '%s': %s\n", variant, text, err.msg);
-        t->failures++;
-    }
-    return g;
-}
-
 static float feature(const Game *g, const Position *pos, const char *name)
 {
     float f[MAX_FEATURES];
@@ -276,7 +265,7 @@ static const char *const PHALANX_SAMPLE = "5/W4/5/2B2/2W2/2W2 w";
 static void test_phalanx_hand_made(TestContext *t)
 {
     Position pos;
-    Game *g = open_position(t, "epaminondas", PHALANX_SAMPLE, &pos);
+    Game *g = test_open_position(t, "epaminondas", PHALANX_SAMPLE, &pos);
     if (!g)
         return;
     CHECK_FEATURE(t, g, &pos, "material", (3 - 1) / 10.0);
@@ -305,7 +294,7 @@ static void test_phalanx_hand_made(TestContext *t)
 static void test_phalanx_answering(TestContext *t)
 {
     Position pos;
-    Game *g = open_position(t, "epaminondas", "W4/5/5/5/1B3/5 b", &pos);
+    Game *g = test_open_position(t, "epaminondas", "W4/5/5/5/1B3/5 b", &pos);
     if (g) {
         CHECK_FEATURE(t, g, &pos, "far_rank", -1);
         CHECK_FEATURE(t, g, &pos, "must_answer", 1);
@@ -313,7 +302,7 @@ static void test_phalanx_answering(TestContext *t)
         CHECK_FEATURE(t, g, &pos, "one_from_far", 1 / 2.0);
         game_free(g);
     }
-    g = open_position(t, "crossings", "3W4/8/8/8/8/8/1B6/8 b", &pos);
+    g = test_open_position(t, "crossings", "3W4/8/8/8/8/8/1B6/8 b", &pos);
     if (g) {
         CHECK_FEATURE(t, g, &pos, "far_rank", -1);    /* the tower d8 */
         CHECK_FEATURE(t, g, &pos, "must_answer", 1);
@@ -329,13 +318,13 @@ static void test_phalanx_opponent_threats(TestContext *t)
 {
     Position pos;
     /* Black a5,a4 going down: the pair moves at most two squares, to a2; a single stone one. */
-    Game *g = open_position(t, "epaminondas", "5/B4/B4/5/5/4W w", &pos);
+    Game *g = test_open_position(t, "epaminondas", "5/B4/B4/5/5/4W w", &pos);
     if (g) {
         CHECK_FEATURE(t, g, &pos, "opp_reach", 0);
         game_free(g);
     }
     /* Black a3,a2: the pair's head reaches a1 (a3-a2), a2 alone steps to b1 as well. */
-    g = open_position(t, "epaminondas", "5/5/5/B4/B4/4W w", &pos);
+    g = test_open_position(t, "epaminondas", "5/5/5/B4/B4/4W w", &pos);
     if (g) {
         CHECK_FEATURE(t, g, &pos, "opp_reach", 2 / 2.0);
         CHECK_FEATURE(t, g, &pos, "reach_now", 0);
@@ -348,14 +337,14 @@ static void test_phalanx_captures(TestContext *t)
 {
     const char *text = "5/2B2/2B2/2W2/2W2/2W2 w";
     Position pos;
-    Game *g = open_position(t, "epaminondas", text, &pos);
+    Game *g = test_open_position(t, "epaminondas", text, &pos);
     if (g) {
         CHECK_FEATURE(t, g, &pos, "targets", 2 / 5.0);
         CHECK_FEATURE(t, g, &pos, "best_capture", 2 / 4.0);
         CHECK_FEATURE(t, g, &pos, "captures", 1 / 5.0);   /* the three strike with k = 3 */
         game_free(g);
     }
-    g = open_position(t, "crossings", text, &pos);
+    g = test_open_position(t, "crossings", text, &pos);
     if (g) {
         CHECK_FEATURE(t, g, &pos, "targets", 1 / 5.0);
         CHECK_FEATURE(t, g, &pos, "best_capture", 1 / 4.0);
@@ -370,7 +359,7 @@ static const char *const REVERSI_SAMPLE = "8/1W6/2B5/8/4B3/5W2/8/8 b";
 static void test_reversi_hand_made(TestContext *t)
 {
     Position pos;
-    Game *g = open_position(t, "reversi", REVERSI_SAMPLE, &pos);
+    Game *g = test_open_position(t, "reversi", REVERSI_SAMPLE, &pos);
     if (!g)
         return;
     CHECK_FEATURE(t, g, &pos, "mobility", (2 - 1) / 10.0);
@@ -384,7 +373,7 @@ static void test_reversi_hand_made(TestContext *t)
     game_free(g);
     /* Corners, C-squares, edges and stable discs: Black owns a1 and b1, c1 along the top edge
      * (all stable), White owns h1's C-square g1 with h1 empty and the edge disc a4. */
-    g = open_position(t, "reversi", "BBB3W1/8/8/W7/8/8/8/8 w", &pos);
+    g = test_open_position(t, "reversi", "BBB3W1/8/8/W7/8/8/8/8 w", &pos);
     if (!g)
         return;
     CHECK_FEATURE(t, g, &pos, "corners", (0 - 1) / 2.0);
@@ -419,7 +408,7 @@ static void test_reversi_mirror_invariance(TestContext *t)
 static void test_symmetric_position_zero(TestContext *t)
 {
     Position pos;
-    Game *g = open_position(t, "epaminondas", "1B3/B1B2/5/5/W1W2/1W3 w", &pos);
+    Game *g = test_open_position(t, "epaminondas", "1B3/B1B2/5/5/W1W2/1W3 w", &pos);
     if (!g)
         return;
     const char *diffs[] = {"material", "mobility", "long_moves", "captures", "far_rank", "one_from_far",
@@ -696,7 +685,7 @@ static float prior_of(TestContext *t, const Game *g, const Position *pos, const 
 static void test_phalanx_prior_order(TestContext *t)
 {
     Position pos;
-    Game *g = open_position(t, "epaminondas", PHALANX_SAMPLE, &pos);
+    Game *g = test_open_position(t, "epaminondas", PHALANX_SAMPLE, &pos);
     if (!g)
         return;
     float far = prior_of(t, g, &pos, "a5-a6"), capture = prior_of(t, g, &pos, "c1xc2");
@@ -707,7 +696,7 @@ static void test_phalanx_prior_order(TestContext *t)
     game_free(g);
     /* More stones taken, more prior: the group of three strikes two. */
     /* d1-d3 strikes d4,d5; the pair b2-c3 strikes d4 alone */
-    g = open_position(t, "epaminondas", "6/3B2/3B2/2WW2/1W1W2/3W2 w", &pos);
+    g = test_open_position(t, "epaminondas", "6/3B2/3B2/2WW2/1W1W2/3W2 w", &pos);
     if (g) {
         CHECK(t, prior_of(t, g, &pos, "d1xd2") > prior_of(t, g, &pos, "b2xc3"));
         game_free(g);
@@ -717,7 +706,7 @@ static void test_phalanx_prior_order(TestContext *t)
 static void test_reversi_prior_order(TestContext *t)
 {
     Position pos;
-    Game *g = open_position(t, "reversi", REVERSI_SAMPLE, &pos);
+    Game *g = test_open_position(t, "reversi", REVERSI_SAMPLE, &pos);
     if (!g)
         return;
     CHECK(t, prior_of(t, g, &pos, "a1") > 10 * prior_of(t, g, &pos, "g7"));

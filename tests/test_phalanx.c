@@ -9,17 +9,6 @@
 
 #include <stdlib.h>
 
-static Game *open_position(TestContext *t, const char *variant, const char *text, Position *pos)
-{
-    Error err;
-    Game *g = game_new_for_position(variant, text, pos, &err);
-    if (!g) {
-        fprintf(stderr, "  cannot open %s '%s': %s\n", variant, text, err.msg);
-        t->failures++;
-    }
-    return g;
-}
-
 static Game *open_start(TestContext *t, const char *variant, int w, int h, Position *pos)
 {
     Error err;
@@ -126,7 +115,7 @@ static void test_capture_shorter_line(TestContext *t)
     Error err;
     char buf[512];
     /* White c3,c4 (a group of two) against one black stone on c5. */
-    Game *g = open_position(t, "epaminondas", "8/8/8/2B5/2W5/2W5/8/8 w", &pos);
+    Game *g = test_open_position(t, "epaminondas", "8/8/8/2B5/2W5/2W5/8/8 w", &pos);
     CHECK_STR(t, move_error(g, &pos, "c3xc4", &err), "");
     CHECK_STR(t, after_move(g, &pos, "c3xc4", buf, sizeof buf), "8/8/8/2W5/2W5/8/8/8 b");
     /* A single stone never captures. */
@@ -140,7 +129,7 @@ static void test_no_capture_of_equal_line(TestContext *t)
 {
     Position pos;
     Error err;
-    Game *g = open_position(t, "epaminondas", "8/8/2B5/2B5/2W5/2W5/8/8 w", &pos);
+    Game *g = test_open_position(t, "epaminondas", "8/8/2B5/2B5/2W5/2W5/8/8 w", &pos);
     CHECK(t, contains(move_error(g, &pos, "c3xc4", &err), "has 2 stones, not fewer than the group's 2"));
     game_free(g);
 }
@@ -151,10 +140,10 @@ static void test_whole_line_vs_struck_stone(TestContext *t)
     const char *start = "8/8/2B5/2B5/2W5/2W5/2W5/8 w";
     char buf[512];
     Position pos;
-    Game *g = open_position(t, "epaminondas", start, &pos);
+    Game *g = test_open_position(t, "epaminondas", start, &pos);
     CHECK_STR(t, after_move(g, &pos, "c2xc3", buf, sizeof buf), "8/8/8/2W5/2W5/2W5/8/8 b");
     game_free(g);
-    g = open_position(t, "crossings", start, &pos);
+    g = test_open_position(t, "crossings", start, &pos);
     CHECK_STR(t, after_move(g, &pos, "c2xc3", buf, sizeof buf), "8/8/2B5/2W5/2W5/2W5/8/8 b");
     game_free(g);
 }
@@ -162,7 +151,7 @@ static void test_whole_line_vs_struck_stone(TestContext *t)
 static GameStatus status_of(TestContext *t, const char *variant, const char *text)
 {
     Position pos;
-    Game *g = open_position(t, variant, text, &pos);
+    Game *g = test_open_position(t, variant, text, &pos);
     if (!g)
         return STATUS_DRAW;
     GameStatus s = game_status(g, &pos);
@@ -176,12 +165,12 @@ static void test_win_at_start_of_turn(TestContext *t)
 {
     char buf[512];
     Position pos;
-    Game *g = open_position(t, "epaminondas", "8/W7/8/8/8/8/3B4/8 w", &pos);
+    Game *g = test_open_position(t, "epaminondas", "8/W7/8/8/8/8/3B4/8 w", &pos);
     after_move(g, &pos, "a7-a8", buf, sizeof buf);
     CHECK_STR(t, buf, "W7/8/8/8/8/8/3B4/8 b");
     CHECK(t, status_of(t, "epaminondas", buf) == STATUS_ONGOING);
     Position reached;
-    Game *g2 = open_position(t, "epaminondas", buf, &reached);
+    Game *g2 = test_open_position(t, "epaminondas", buf, &reached);
     char answered[512], missed[512];
     after_move(g2, &reached, "d2-d1", answered, sizeof answered);
     after_move(g2, &reached, "d2-d3", missed, sizeof missed);
@@ -189,7 +178,7 @@ static void test_win_at_start_of_turn(TestContext *t)
     CHECK(t, status_of(t, "epaminondas", missed) == STATUS_WHITE_WINS);
     /* A win means no legal moves and no perft below it. */
     Position won;
-    Game *g3 = open_position(t, "epaminondas", missed, &won);
+    Game *g3 = test_open_position(t, "epaminondas", missed, &won);
     Move moves[MAX_MOVES];
     CHECK(t, game_gen_moves(g3, &won, moves) == 0);
     CHECK_EQ_U64(t, game_perft(g3, &won, 2), 0);
@@ -204,7 +193,7 @@ static void test_far_rank_stone_moves_and_falls(TestContext *t)
     Error err;
     Position pos;
     /* Black to move, one white stone on a8 and black b8,c8 beside it: the pair strikes it. */
-    Game *g = open_position(t, "epaminondas", "WBB5/8/8/8/8/8/3B4/8 b", &pos);
+    Game *g = test_open_position(t, "epaminondas", "WBB5/8/8/8/8/8/3B4/8 b", &pos);
     CHECK_STR(t, move_error(g, &pos, "c8xb8", &err), "");
     game_free(g);
 }
@@ -215,7 +204,7 @@ static void test_symmetry_rule(TestContext *t)
 {
     Position pos;
     Error err;
-    Game *g = open_position(t, "epaminondas", "5/W1W2/5/5/2B2/B4 w", &pos);
+    Game *g = test_open_position(t, "epaminondas", "5/W1W2/5/5/2B2/B4 w", &pos);
     CHECK(t, contains(move_error(g, &pos, "a5-a6", &err), "symmetry rule"));
     CHECK_STR(t, move_error(g, &pos, "c5-c6", &err), "");
     CHECK_STR(t, move_error(g, &pos, "a5-b6", &err), "");
@@ -224,7 +213,7 @@ static void test_symmetry_rule(TestContext *t)
     CHECK(t, game_gen_moves(g, &pos, moves) == 12);
     game_free(g);
     /* Without Black's lead the same move is legal (the rule needs the move to even the count). */
-    g = open_position(t, "epaminondas", "5/W1W2/5/5/2B2/1B3 w", &pos);
+    g = test_open_position(t, "epaminondas", "5/W1W2/5/5/2B2/1B3 w", &pos);
     CHECK_STR(t, move_error(g, &pos, "a5-a6", &err), "");
     game_free(g);
 }
@@ -234,11 +223,11 @@ static void test_towers(TestContext *t)
 {
     Position pos;
     Error err;
-    Game *g = open_position(t, "crossings", "1BBW4/3W4/3W4/8/8/8/8/B7 b", &pos);
+    Game *g = test_open_position(t, "crossings", "1BBW4/3W4/3W4/8/8/8/8/B7 b", &pos);
     CHECK(t, game_square(g, &pos, 3, 7) == 'T' && game_square(g, &pos, 0, 0) == 't');
     CHECK(t, contains(move_error(g, &pos, "b8xc8", &err), "tower on d8 cannot be captured"));
     game_free(g);
-    g = open_position(t, "crossings", "1BBW4/3W4/3W4/8/8/8/8/B7 w", &pos);
+    g = test_open_position(t, "crossings", "1BBW4/3W4/3W4/8/8/8/8/B7 w", &pos);
     CHECK(t, contains(move_error(g, &pos, "d8-d7", &err), "tower on d8 never moves"));
     CHECK(t, contains(move_error(g, &pos, "d6-d8", &err), "blocked by a white stone on d8"));
     CHECK_STR(t, move_error(g, &pos, "d7-d5", &err), "");   /* d7,d6 are the whole group */
@@ -252,10 +241,10 @@ static void test_towers(TestContext *t)
     game_free(g);
     /* A tower counts in the length of the line it ends: c2 + tower c1 make two.  (White's a8
      * tower keeps the tower counts even, so the answering rule stays out of it.) */
-    g = open_position(t, "crossings", "W7/8/8/8/2W5/2W5/2B5/2B5 w", &pos);
+    g = test_open_position(t, "crossings", "W7/8/8/8/2W5/2W5/2B5/2B5 w", &pos);
     CHECK(t, contains(move_error(g, &pos, "c4xc3", &err), "has 2 stones"));
     game_free(g);
-    g = open_position(t, "crossings", "W7/8/8/2W5/2W5/2W5/2B5/2B5 w", &pos);
+    g = test_open_position(t, "crossings", "W7/8/8/2W5/2W5/2W5/2B5/2B5 w", &pos);
     char buf[256];
     CHECK_STR(t, after_move(g, &pos, "c5xc4", buf, sizeof buf), "W7/8/8/8/2W5/2W5/2W5/2B5 b");
     game_free(g);
@@ -266,7 +255,7 @@ static void test_answering_rule(TestContext *t)
 {
     Position pos;
     Error err;
-    Game *g = open_position(t, "crossings", "W7/8/8/8/8/8/1B6/8 b", &pos);
+    Game *g = test_open_position(t, "crossings", "W7/8/8/8/8/8/1B6/8 b", &pos);
     CHECK(t, contains(move_error(g, &pos, "b2-b3", &err), "crossing must be answered"));
     CHECK_STR(t, move_error(g, &pos, "b2-b1", &err), "");
     CHECK(t, game_count_moves(g, &pos) == 3);   /* b2-b1, b2-a1, b2-c1 */
@@ -290,7 +279,7 @@ static void test_obstacles(TestContext *t)
 {
     Position pos;
     Error err;
-    Game *g = open_position(t, "epaminondas", "5/5/5/W4/x4/W4 w", &pos);
+    Game *g = test_open_position(t, "epaminondas", "5/5/5/W4/x4/W4 w", &pos);
     CHECK(t, contains(move_error(g, &pos, "a1-a2", &err), "blocked by an obstacle on a2"));
     CHECK(t, contains(move_error(g, &pos, "a1-a3", &err), "too far"));
     CHECK_STR(t, move_error(g, &pos, "a3-a4", &err), "");
@@ -298,7 +287,7 @@ static void test_obstacles(TestContext *t)
     CHECK(t, game_square(g, &pos, 0, 1) == 'x');
     game_free(g);
     /* An obstacle ends an enemy line: two white stones strike b4 alone (b5 is behind x). */
-    g = open_position(t, "epaminondas", "5/1B3/1x3/1B3/1W3/1W3 w", &pos);
+    g = test_open_position(t, "epaminondas", "5/1B3/1x3/1B3/1W3/1W3 w", &pos);
     CHECK_STR(t, move_error(g, &pos, "b1xb2", &err), "");
     game_free(g);
 }
@@ -308,7 +297,7 @@ static void test_sixteen_by_sixteen_with_obstacles(TestContext *t)
     Position pos;
     const char *text = "BBBBBBBBBBBBBBBB/BBBBBBBxBBBBBBBB/16/16/16/16/7x8/16/16/8x7/16/16/16/16/"
                        "WWWWWWWxWWWWWWWW/WWWWWWWWWWWWWWWW w";
-    Game *g = open_position(t, "epaminondas", text, &pos);
+    Game *g = test_open_position(t, "epaminondas", text, &pos);
     char buf[1024];
     game_format_position(g, &pos, buf, sizeof buf);
     CHECK_STR(t, buf, text);
@@ -427,13 +416,13 @@ static void test_bad_moves(TestContext *t)
     game_free(g);
     /* The head may not run off the board, and a finished game takes no moves. */
     Error err;
-    g = open_position(t, "epaminondas", "8/8/8/8/8/8/8/6WW w", &pos);
+    g = test_open_position(t, "epaminondas", "8/8/8/8/8/8/8/6WW w", &pos);
     CHECK(t, contains(move_error(g, &pos, "g1-h1", &err), "leave the board"));
     game_free(g);
-    g = open_position(t, "epaminondas", "8/8/8/2B5/8/2W5/2W5/2W5 w", &pos);
+    g = test_open_position(t, "epaminondas", "8/8/8/2B5/8/2W5/2W5/2W5 w", &pos);
     CHECK(t, contains(move_error(g, &pos, "c1-c4", &err), "blocked by a black stone on c5"));
     game_free(g);
-    g = open_position(t, "epaminondas", "W7/8/8/8/8/8/1B6/8 w", &pos);
+    g = test_open_position(t, "epaminondas", "W7/8/8/8/8/8/1B6/8 w", &pos);
     CHECK(t, contains(move_error(g, &pos, "a8-a7", &err), "the game is over (white-wins)"));
     game_free(g);
 }
@@ -590,7 +579,7 @@ static void test_random_boards(TestContext *t)
         char text[1024];
         random_board_text(&seed, i % 2 == 1, text, sizeof text);
         Position pos;
-        Game *g = open_position(t, variants[i % 4 / 2], text, &pos);
+        Game *g = test_open_position(t, variants[i % 4 / 2], text, &pos);
         if (!g)
             break;
         int failures = t->failures;

@@ -33,6 +33,17 @@ static const TestSuite suites[] = {
     {"selfplay", selfplay_tests},
 };
 
+Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos)
+{
+    Error err;
+    Game *g = game_new_for_position(variant, text, pos, &err);
+    if (!g) {
+        fprintf(stderr, "  cannot open %s '%s': %s\n", variant, text, err.msg);
+        t->failures++;
+    }
+    return g;
+}
+
 static int wanted(int argc, char **argv, const char *suite, const char *test)
 {
     if (argc < 2)
