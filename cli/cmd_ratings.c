@@ -19,6 +19,7 @@ typedef struct {
     const char *anchor;        /* NULL: the first player of the input */
     double anchor_elo;
     double confidence;
+    double prior;              /* virtual draws per pair that played */
     bool json;
 } RatingsArgs;
 
@@ -54,6 +55,8 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
             a->anchor_elo = parse_double("--anchor-elo", text, -1e6, 1e6);
         else if (arg_value(&r, "--confidence", &text))
             a->confidence = parse_double("--confidence", text, 0.5, 0.999999);
+        else if (arg_value(&r, "--prior", &text))
+            a->prior = parse_double("--prior", text, 0, 1e6);
         else if (arg_flag(&r, "--json"))
             a->json = true;
         else if (argv[r.index][0] != '-' || strcmp(argv[r.index], "-") == 0)
@@ -149,10 +152,13 @@ static void print_row(const ResultTable *t, const Ratings *r, const Row *row, in
 
 static void print_notes(const ResultTable *t, const Ratings *r, const RatingsArgs *a, int anchor)
 {
-    printf("\n%lld games.  Elo: maximum likelihood (Bradley-Terry, a draw half a win), %s fixed at %g;\n"
+    printf("\n%lld games.  Elo: %s (Bradley-Terry, a draw half a win), %s fixed at %g;\n"
            "+/- is the %g%% interval of each player's difference from %s.\n",
-           (long long)results_num_games(t), results_name(t, anchor), a->anchor_elo, 100 * a->confidence,
+           (long long)results_num_games(t), a->prior > 0 ? "maximum a posteriori" : "maximum likelihood",
+           results_name(t, anchor), a->anchor_elo, 100 * a->confidence,
            results_name(t, anchor));
+    if (a->prior > 0)
+        printf("Prior: %g virtual draws added to every pair that played (a perfect score stays finite).\n", a->prior);
     if (r->fitted < r->players)
         printf("+inf / -inf: won / lost every game linking it to %s's group; ?: not placed by these games\n"
                "relative to %s (docs/RATINGS.md).\n",
@@ -216,8 +222,8 @@ static void print_json(const ResultTable *t, const Ratings *r, const Row *rows, 
 {
     printf("{\"anchor\":");
     json_string(results_name(t, anchor));
-    printf(",\"anchor_elo\":%g,\"confidence\":%g,\"games\":%lld,\"players\":[", a->anchor_elo, a->confidence,
-           (long long)results_num_games(t));
+    printf(",\"anchor_elo\":%g,\"confidence\":%g,\"prior_draws\":%g,\"games\":%lld,\"players\":[", a->anchor_elo,
+           a->confidence, a->prior, (long long)results_num_games(t));
     for (int i = 0; i < r->players; i++) {
         if (i)
             putchar(',');
@@ -239,7 +245,7 @@ static int run_ratings(int argc, char **argv)
     int anchor = a.anchor ? results_find(t, a.anchor) : 0;
     if (anchor < 0)
         cli_fail("ratings", EXIT_USAGE, "--anchor '%s' is not a player in the results", a.anchor);
-    RatingsOptions o = {anchor, a.anchor_elo, a.confidence};
+    RatingsOptions o = {anchor, a.anchor_elo, a.confidence, a.prior};
     Ratings r;
     Error err;
     if (!ratings_fit(t, &o, &r, &err))
@@ -258,17 +264,19 @@ static int run_ratings(int argc, char **argv)
 
 const Command command_ratings = {
     "ratings", run_ratings, "Elo ratings of many players from a file of game results",
-    "usage: leuctra ratings FILE... [--anchor NAME] [--anchor-elo X] [--confidence C] [--json]\n\n"
+    "usage: leuctra ratings FILE... [--anchor NAME] [--anchor-elo X] [--confidence C] [--prior D] [--json]\n\n"
     "Rates every player in the results files (or '-' for standard input) together, by maximum\n"
     "likelihood under the Elo model with draws as half wins, and prints rank, name, Elo, the\n"
     "+/- of the confidence interval, games, score and draw ratio (--json: one JSON object).\n"
     "One game a line: WHITE BLACK RESULT, RESULT one of 1-0, 0-1, 1/2-1/2; '#' starts a comment.\n\n"
     "  --anchor NAME       the player whose rating is fixed (default: the first one in the input)\n"
     "  --anchor-elo X      its rating (default 0)\n"
-    "  --confidence C      level of the intervals (default 0.95)\n\n"
+    "  --confidence C      level of the intervals (default 0.95)\n"
+    "  --prior D           add D virtual draws to every pair that played (default 0), as BayesElo\n"
+    "                      does: a perfect score then gives a large finite Elo, not +inf\n\n"
     "Each +/- is the uncertainty of the player's difference from the anchor.  Players the games\n"
     "cannot place are flagged: +inf / -inf for one that won / lost every game linking it to the\n"
-    "others, ? for one with no such link.  Details: docs/RATINGS.md.\n\n"
+    "others, ? for one with no such link (unless --prior).  Details: docs/RATINGS.md.\n\n"
     "example: leuctra ratings games.txt --anchor v1\n"
     "    where games.txt holds lines such as:  v2 v1 1-0\n",
 };

@@ -122,7 +122,7 @@ static void print_ratings(const MatchRun *run)
                          s == STATUS_WHITE_WINS ? OUTCOME_WHITE_WINS
                          : s == STATUS_BLACK_WINS ? OUTCOME_WHITE_LOSES : OUTCOME_DRAW);
     }
-    RatingsOptions ro = {0, 0.0, 0.95};
+    RatingsOptions ro = {.anchor = 0, .confidence = 0.95};
     Ratings r;
     Error err;
     if (!ratings_fit(table, &ro, &r, &err))

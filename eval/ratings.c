@@ -41,6 +41,7 @@ typedef struct {
     const int *row;        /* player -> row, -1 for the anchor and unfitted players */
     int *pairs;            /* indexes of the pairs between fitted players */
     int num_pairs;
+    double half_prior;     /* points each side of a pair gets from the virtual draws */
 } Problem;
 
 static double sigmoid(double x)
@@ -54,14 +55,14 @@ static double softplus(double x)
     return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
 }
 
-static double points_a(const PairTotals *p)
+static double points_a(const Problem *pr, const PairTotals *p)
 {
-    return (double)p->wins_a + 0.5 * (double)p->draws;
+    return (double)p->wins_a + 0.5 * (double)p->draws + pr->half_prior;
 }
 
-static double points_b(const PairTotals *p)
+static double points_b(const Problem *pr, const PairTotals *p)
 {
-    return (double)p->wins_b + 0.5 * (double)p->draws;
+    return (double)p->wins_b + 0.5 * (double)p->draws + pr->half_prior;
 }
 
 static double negative_log_likelihood(const Problem *pr, const double *theta)
@@ -70,7 +71,7 @@ static double negative_log_likelihood(const Problem *pr, const double *theta)
     for (int k = 0; k < pr->num_pairs; k++) {
         const PairTotals *p = results_pair(pr->table, pr->pairs[k]);
         double d = theta[p->a] - theta[p->b];
-        sum += points_a(p) * softplus(-d) + points_b(p) * softplus(d);
+        sum += points_a(pr, p) * softplus(-d) + points_b(pr, p) * softplus(d);
     }
     return sum;
 }
@@ -83,8 +84,8 @@ static void derivatives(const Problem *pr, const double *theta, double *gradient
     memset(hessian, 0, (size_t)m * m * sizeof *hessian);
     for (int k = 0; k < pr->num_pairs; k++) {
         const PairTotals *p = results_pair(pr->table, pr->pairs[k]);
-        double d = theta[p->a] - theta[p->b], n = points_a(p) + points_b(p);
-        double g = n * sigmoid(d) - points_a(p), w = n * sigmoid(d) * sigmoid(-d);
+        double d = theta[p->a] - theta[p->b], n = points_a(pr, p) + points_b(pr, p);
+        double g = n * sigmoid(d) - points_a(pr, p), w = n * sigmoid(d) * sigmoid(-d);
         int ra = pr->row[p->a], rb = pr->row[p->b];
         if (ra >= 0) {
             gradient[ra] += g;
@@ -180,7 +181,8 @@ static bool select_pairs(Problem *pr, const RatingStatus *status)
     pr->num_pairs = 0;
     for (int k = 0; k < total; k++) {
         const PairTotals *p = results_pair(pr->table, k);
-        if (status[p->a] == RATING_FINITE && status[p->b] == RATING_FINITE)
+        bool played = p->wins_a + p->draws + p->wins_b > 0;   /* virtual draws only where games were */
+        if (played && status[p->a] == RATING_FINITE && status[p->b] == RATING_FINITE)
             pr->pairs[pr->num_pairs++] = k;
     }
     return true;
@@ -226,7 +228,7 @@ static bool finish(const Problem *pr, Workspace *w, const RatingsOptions *o, con
         int row = pr->row[v];
         r->error = v == pr->anchor ? 0 : row >= 0 ? z * sqrt(out->covariance[(size_t)row * m + row]) : NAN;
     }
-    out->log_likelihood = -negative_log_likelihood(pr, w->theta);
+    out->log_likelihood = -negative_log_likelihood(pr, w->theta);   /* virtual draws included */
     return true;
 }
 
@@ -238,6 +240,10 @@ static bool options_valid(const ResultTable *t, const RatingsOptions *o, Error *
     }
     if (!isfinite(o->anchor_elo) || !(o->confidence > 0 && o->confidence < 1)) {
         error_set(err, "the anchor's Elo must be finite and the confidence inside (0, 1)");
+        return false;
+    }
+    if (!(o->prior_draws >= 0 && o->prior_draws <= 1e6)) {
+        error_set(err, "the prior must be between 0 and 1000000 virtual draws");
         return false;
     }
     return true;
@@ -255,7 +261,7 @@ static int assign_rows(const RatingStatus *status, int players, int anchor, int 
 static bool fit_classified(const ResultTable *t, const RatingsOptions *o, const RatingStatus *status, Ratings *out,
                            Error *err)
 {
-    Problem pr = {t, o->anchor, 0, out->row, NULL, 0};
+    Problem pr = {t, o->anchor, 0, out->row, NULL, 0, o->prior_draws / 2};
     pr.rows = assign_rows(status, out->players, o->anchor, out->row);
     if (pr.rows < 0) {
         error_set(err, "more than %d players to rate together", RATINGS_MAX_FITTED);
@@ -283,7 +289,7 @@ bool ratings_fit(const ResultTable *t, const RatingsOptions *o, Ratings *out, Er
     RatingStatus *status = malloc(n * sizeof *status);
     out->rating = calloc(n, sizeof *out->rating);
     out->row = malloc(n * sizeof *out->row);
-    bool ok = status && out->rating && out->row && ratings_classify(t, o->anchor, status);
+    bool ok = status && out->rating && out->row && ratings_classify(t, o->anchor, o->prior_draws > 0, status);
     if (!ok)
         error_set(err, "out of memory");
     else

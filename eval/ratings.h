@@ -17,6 +17,10 @@
  * a player that won every game linking it to the anchor's group is above it (+infinity), one
  * that lost them all is below (-infinity).  docs/RATINGS.md explains with examples.
  *
+ * A prior of virtual draws (BayesElo's remedy for the same problem) changes that: each pair
+ * that played gets prior_draws extra drawn games, so a perfect score is a large but finite
+ * difference, and the estimate is the maximum of the posterior rather than of the likelihood.
+ *
  * Ratings own their memory; ratings_fit is safe to run from several threads on the same table.
  */
 #ifndef LEUCTRA_RATINGS_H
@@ -43,6 +47,9 @@ typedef struct {
     int anchor;           /* player index fixed at anchor_elo */
     double anchor_elo;
     double confidence;    /* two-sided level of the error bars, e.g. 0.95 */
+    double prior_draws;   /* virtual draws added to every pair that played (0: pure maximum
+                             likelihood); any positive number makes every player linked to
+                             the anchor finite, pulled towards its opponents */
 } RatingsOptions;
 
 /* The most players one fit takes (its dense matrices grow with the square of this). */

@@ -66,14 +66,15 @@ static bool build_incidence(const ResultTable *t, Incidence *inc)
     return true;
 }
 
-/* Did u score against its opponent in pair p? */
-static bool scored(const PairTotals *p, int u)
+/* Did u score against its opponent in pair p?  Virtual draws score for both. */
+static bool scored(const PairTotals *p, int u, bool any_game_scores)
 {
-    return p->draws > 0 || (u == p->a ? p->wins_a : p->wins_b) > 0;
+    return any_game_scores || p->draws > 0 || (u == p->a ? p->wins_a : p->wins_b) > 0;
 }
 
 /* Marks reached[v] for every player the walk reaches from `from`; queue has room for all. */
-static void search(const ResultTable *t, const Incidence *inc, int from, Walk walk, bool *reached, int *queue)
+static void search(const ResultTable *t, const Incidence *inc, int from, Walk walk, bool any_game_scores,
+                   bool *reached, int *queue)
 {
     int head = 0, tail = 0;
     reached[from] = true;
@@ -83,7 +84,7 @@ static void search(const ResultTable *t, const Incidence *inc, int from, Walk wa
         for (int k = inc->first[u]; k < inc->first[u + 1]; k++) {
             const PairTotals *p = results_pair(t, inc->pair[k]);
             int v = u == p->a ? p->b : p->a;
-            bool follow = walk == ALONG_GAMES || (walk == ALONG_ARROWS ? scored(p, u) : scored(p, v));
+            bool follow = walk == ALONG_GAMES || scored(p, walk == ALONG_ARROWS ? u : v, any_game_scores);
             if (follow && !reached[v]) {
                 reached[v] = true;
                 queue[tail++] = v;
@@ -105,7 +106,7 @@ static RatingStatus status_of(bool linked, bool below_or_level, bool above_or_le
     return RATING_UNDETERMINED;
 }
 
-bool ratings_classify(const ResultTable *t, int anchor, RatingStatus *status)
+bool ratings_classify(const ResultTable *t, int anchor, bool any_game_scores, RatingStatus *status)
 {
     int n = results_num_players(t);
     Incidence inc = {NULL, NULL};
@@ -114,9 +115,9 @@ bool ratings_classify(const ResultTable *t, int anchor, RatingStatus *status)
     bool ok = reached && queue && build_incidence(t, &inc);
     if (ok) {
         bool *linked = reached, *reached_from = reached + n, *reaches = reached + 2 * n;
-        search(t, &inc, anchor, ALONG_GAMES, linked, queue);
-        search(t, &inc, anchor, ALONG_ARROWS, reached_from, queue);    /* anchor scored ... against v */
-        search(t, &inc, anchor, AGAINST_ARROWS, reaches, queue);       /* v scored ... against anchor */
+        search(t, &inc, anchor, ALONG_GAMES, any_game_scores, linked, queue);
+        search(t, &inc, anchor, ALONG_ARROWS, any_game_scores, reached_from, queue);  /* anchor scored ... v */
+        search(t, &inc, anchor, AGAINST_ARROWS, any_game_scores, reaches, queue);     /* v scored ... anchor */
         for (int v = 0; v < n; v++)
             status[v] = status_of(linked[v], reached_from[v], reaches[v]);
     }

@@ -7,7 +7,8 @@
 
 #include "eval/ratings.h"
 
-/* Sets status[p] for every player p of the table; false when out of memory. */
-bool ratings_classify(const ResultTable *t, int anchor, RatingStatus *status);
+/* Sets status[p] for every player p of the table; false when out of memory.  With
+ * any_game_scores, every pair that played counts as both players having scored (virtual draws). */
+bool ratings_classify(const ResultTable *t, int anchor, bool any_game_scores, RatingStatus *status);
 
 #endif

@@ -70,4 +70,5 @@ while [ "$gen" -le "$generations" ]; do
 done
 
 echo "== ratings of all generations (best: gen$best)"
-"$bin" ratings "$out"/gen*/match.txt --anchor gen0 | tee "$out/ratings.txt"
+# Two virtual draws a pair (docs/RATINGS.md) keep the table finite when gen0 loses every game.
+"$bin" ratings "$out"/gen*/match.txt --anchor gen0 --prior 2 | tee "$out/ratings.txt"

@@ -149,6 +149,12 @@ def test_files(tmp):
           len(lines) == 10 and lines[0].startswith("alpha beta ") and lines[1].startswith("beta alpha "), lines)
     rc, out, err = leuctra("ratings", res)
     check("ratings reads the results", rc == 0 and "alpha" in out and "beta" in out, out + err)
+    rc, out, err = leuctra("ratings", res, "--prior", "2", "--json")
+    doc = json.loads(out) if rc == 0 else {}
+    check("ratings --prior: finite Elo for both, prior in the JSON",
+          doc.get("prior_draws") == 2 and all(p["status"] == "finite" for p in doc.get("players", [])), out + err)
+    rc, out, err = leuctra("ratings", res, "--prior", "-1")
+    check("ratings --prior -1: exit 2, one line", rc == 2 and err.count("\n") == 1 and "--prior" in err, err)
     rc, out, err = match("mcts:visits=20,nodes=100000", "greedy", *CROSS, "--games", "10", "--out", rec)
     check("existing records file without --resume: refused", rc != 0 and err.count("\n") == 1, err)
     return res

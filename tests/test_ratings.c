@@ -46,15 +46,21 @@ static void add_named(ResultTable *t, const char *a, const char *b, int64_t wins
         fprintf(stderr, "  cannot add %s-%s\n", a, b);
 }
 
-static bool fit(TestContext *t, const ResultTable *table, int anchor, double anchor_elo, Ratings *r)
+static bool fit_with_prior(TestContext *t, const ResultTable *table, int anchor, double anchor_elo, double prior,
+                           Ratings *r)
 {
-    RatingsOptions o = {anchor, anchor_elo, 0.95};
+    RatingsOptions o = {.anchor = anchor, .anchor_elo = anchor_elo, .confidence = 0.95, .prior_draws = prior};
     Error err;
     if (ratings_fit(table, &o, r, &err))
         return true;
     fprintf(stderr, "  ratings_fit: %s\n", err.msg);
     t->failures++;
     return false;
+}
+
+static bool fit(TestContext *t, const ResultTable *table, int anchor, double anchor_elo, Ratings *r)
+{
+    return fit_with_prior(t, table, anchor, anchor_elo, 0, r);
 }
 
 /* Every pair plays n games; 20% draws, wins and losses split so the expected score is the
@@ -327,7 +333,7 @@ static void test_anchor(TestContext *t)
         ratings_free(&moved);
     }
     Ratings bad;
-    RatingsOptions nowhere = {ROUND_ROBIN, 0, 0.95};
+    RatingsOptions nowhere = {.anchor = ROUND_ROBIN, .confidence = 0.95};
     Error err;
     CHECK(t, !ratings_fit(table, &nowhere, &bad, &err));
     CHECK_CONTAINS(t, err.msg, "anchor");
@@ -396,6 +402,51 @@ static void test_anchor_lost_everything(TestContext *t)
     results_free(table);
 }
 
+/* A prior of D virtual draws is exactly D more drawn games in every pair that played: a
+ * perfect 10-0 becomes 11 points of 12, 400 log10(11) Elo; the flagged players of test_flags
+ * all become finite except the islands, which no game links to the anchor. */
+static void test_prior_virtual_draws(TestContext *t)
+{
+    ResultTable *perfect = results_new();
+    add_named(perfect, "weak", "strong", 0, 0, 10);
+    Ratings r;
+    if (fit_with_prior(t, perfect, 0, 0, 2, &r)) {
+        CHECK(t, r.rating[1].status == RATING_FINITE);
+        CHECK_NEAR(t, r.rating[1].elo, 400 * log10(11), 1e-7);
+        ratings_free(&r);
+    }
+    ResultTable *table = simulated_round_robin(50, 5), *drawn = simulated_round_robin(50, 5);
+    add_named(table, "P0", "loser", 10, 0, 0);
+    add_named(drawn, "P0", "loser", 10, 3, 0);
+    add_named(table, "islandA", "islandB", 3, 0, 0);
+    add_named(drawn, "islandA", "islandB", 3, 3, 0);
+    for (int i = 0; i < ROUND_ROBIN; i++)
+        for (int j = i + 1; j < ROUND_ROBIN; j++)
+            results_add_games(drawn, i, j, &(Trinomial){0, 3, 0});
+    Ratings with_prior, with_draws;
+    if (fit_with_prior(t, table, 0, 0, 3, &with_prior) && fit(t, drawn, 0, 0, &with_draws)) {
+        for (int p = 0; p < results_num_players(table); p++) {
+            CHECK(t, with_prior.rating[p].status == with_draws.rating[p].status);
+            if (with_draws.rating[p].status == RATING_FINITE) {
+                CHECK_NEAR(t, with_prior.rating[p].elo, with_draws.rating[p].elo, 1e-7);
+                CHECK_NEAR(t, with_prior.rating[p].error, with_draws.rating[p].error, 1e-7);
+            }
+        }
+        CHECK(t, with_prior.rating[results_find(table, "loser")].status == RATING_FINITE);
+        CHECK(t, with_prior.rating[results_find(table, "islandA")].status == RATING_UNLINKED);
+        ratings_free(&with_prior);
+        ratings_free(&with_draws);
+    }
+    Ratings bad;
+    Error err;
+    RatingsOptions negative = {.confidence = 0.95, .prior_draws = -1};
+    CHECK(t, !ratings_fit(table, &negative, &bad, &err));
+    CHECK_CONTAINS(t, err.msg, "prior");
+    results_free(perfect);
+    results_free(table);
+    results_free(drawn);
+}
+
 const TestCase ratings_tests[] = {
     {"parse_lines", test_parse_lines},
     {"parse_errors", test_parse_errors},
@@ -408,5 +459,6 @@ const TestCase ratings_tests[] = {
     {"anchor", test_anchor},
     {"flags", test_flags},
     {"anchor_lost_everything", test_anchor_lost_everything},
+    {"prior_virtual_draws", test_prior_virtual_draws},
     TEST_END,
 };
