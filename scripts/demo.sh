@@ -1,33 +1,23 @@
 #!/bin/sh
-# demo.sh - the main job on a small default, in under a minute on two cores: the training loop
-# from nothing.  An engine with every evaluation weight 0 plays Crossings against itself, the
-# tuner fits weights to its games, and a match shows what that was worth.  Everything it writes
-# goes to demo-out/ (removed first).
+# demo.sh - the main job on a small default, in a minute or two on two cores: the training loop
+# from nothing (scripts/training_loop.sh, small settings).  An engine with every evaluation
+# weight 0 plays Crossings against itself, the tuner fits weights to its games, an SPRT match
+# gates each candidate against the best so far, and a ratings table of all generations ends it.
+# Everything it writes goes to demo-out/ (removed first).
 set -eu
 bin=${1:-build/leuctra}
 out=demo-out
 threads=$(nproc)
-rm -rf "$out"
-mkdir -p "$out"
 
-echo "== 1. rules: perft of the Epaminondas start (RULES.md section 6: 245799684)"
+echo "== rules: perft of the Epaminondas start (RULES.md section 6: 245799684)"
 "$bin" perft 4 --threads "$threads" --time
 echo
-echo "== 2. an untrained engine: the shipped Crossings weights with every value set to 0"
-awk '/^#/ { next } $1 == "game" { print; next } { print $1, 0 }' data/weights/crossings.txt > "$out/zero.txt"
-cat "$out/zero.txt" | tr '\n' ' ' | cut -c1-100; echo "..."
+echo "== the training loop on Crossings from an untrained engine (every weight 0):"
+echo "   3 generations of self-play (2000 games, 200 visits) -> tune -> SPRT gate (<= 400 games)"
+LEUCTRA="$bin" VARIANT=crossings GENERATIONS=3 SELFPLAY_GAMES=2000 SELFPLAY_VISITS=200 \
+    MATCH_GAMES=400 MATCH_VISITS=200 THREADS="$threads" SEED=7 scripts/training_loop.sh "$out"
 echo
-echo "== 3. self-play: 3000 games at 200 visits a move, $threads at a time"
-"$bin" selfplay --variant crossings --weights "$out/zero.txt" --games 3000 --visits 200 --seed 7 \
-    --threads "$threads" --out "$out/selfplay.lrec"
-"$bin" records info "$out/selfplay.lrec" | sed -n '4,8p'
-echo
-echo "== 4. tune: fit the weights to those games"
-"$bin" tune --data "$out/selfplay.lrec" --init "$out/zero.txt" --out "$out/tuned.txt"
-echo
-echo "== 5. match: tuned against untrained, 200 games at 200 visits, colours alternating"
-"$bin" match "mcts:visits=200,weights=$out/tuned.txt" "mcts:visits=200,weights=$out/zero.txt" \
-    --variant crossings --games 200 --concurrency "$threads"
-echo
-echo "Files in $out/: selfplay.lrec (records: $bin records dump $out/selfplay.lrec | head), zero.txt and"
-echo "tuned.txt (weights; tuned.txt says how it was made).  Next: $bin play --variant crossings"
+echo "Files in $out/: genK/ holds each generation's self-play records (selfplay.lrec), candidate"
+echo "weights (weights.txt, which say how they were made), tune.log, match records and verdict;"
+echo "best names the best generation.  Play it:"
+echo "  $bin play --variant crossings --engine mcts:visits=5000,weights=$out/gen$(cat "$out/best")/weights.txt"

@@ -12,6 +12,8 @@
 #   SELFPLAY_GAMES=300      SELFPLAY_VISITS=100 MATCH_GAMES=200   MATCH_VISITS=100
 #   SPRT="elo0=0 elo1=20 alpha=0.05 beta=0.05"  THREADS=$(nproc)   SEED=1
 #   START_WEIGHTS=FILE      (default: the shipped weights of VARIANT with every value 0)
+#   WINDOW=3                the tuner fits the self-play games of the last WINDOW generations
+#                           (a replay window, as KataGo and Leela train on recent games)
 #
 # OUT_DIR/gen0/weights.txt is the start; OUT_DIR/genK/ holds generation K's selfplay.lrec,
 # weights.txt (the candidate), tune.log, match.lrec, match.txt (results), match.log and
@@ -29,6 +31,7 @@ m_visits=${MATCH_VISITS:-100}
 sprt=${SPRT:-elo0=0 elo1=20 alpha=0.05 beta=0.05}
 threads=${THREADS:-$(nproc)}
 seed=${SEED:-1}
+window=${WINDOW:-3}
 
 rm -rf "$out"
 mkdir -p "$out/gen0"
@@ -50,8 +53,16 @@ while [ "$gen" -le "$generations" ]; do
     echo "== generation $gen: self-play of gen$best ($sp_games games, $sp_visits visits)"
     "$bin" selfplay --variant "$variant" --weights "$bestw" --games "$sp_games" --visits "$sp_visits" \
         --seed $((seed + gen)) --threads "$threads" --out "$dir/selfplay.lrec" > "$dir/selfplay.log" 2>&1
-    echo "   tune"
-    "$bin" tune --data "$dir/selfplay.lrec" --init "$bestw" --out "$dir/weights.txt" > "$dir/tune.log" 2>&1
+    data=""
+    k=$((gen - window + 1))
+    [ "$k" -ge 1 ] || k=1
+    while [ "$k" -le "$gen" ]; do
+        data="$data $out/gen$k/selfplay.lrec"
+        k=$((k + 1))
+    done
+    echo "   tune on the self-play of generations $(( gen - window + 1 > 1 ? gen - window + 1 : 1 ))-$gen"
+    # shellcheck disable=SC2086 # one word per data file
+    "$bin" tune --data $data --init "$bestw" --out "$dir/weights.txt" > "$dir/tune.log" 2>&1
     echo "   SPRT match gen$gen vs gen$best ($sprt, at most $m_games games)"
     # shellcheck disable=SC2086 # the SPRT settings are separate words on purpose
     "$bin" match "mcts:visits=$m_visits,weights=$dir/weights.txt" "mcts:visits=$m_visits,weights=$bestw" \
