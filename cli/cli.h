@@ -80,6 +80,6 @@ extern const Command command_moves, command_perft, command_status, command_apply
     command_match, command_analyze, command_play, command_engine, command_records, command_selfplay,
     command_tune;
 extern const Command command_ratings;
-extern const Command command_render, command_view;
+extern const Command command_render, command_view, command_chart;
 
 #endif
