@@ -286,9 +286,12 @@ void svg_plot_line(const SvgPlot *p, const double *x, const double *y, int n, co
     write_tip(p->out, key->label);
     fputs("</polyline>\n", p->out);
     SvgKey dot = {key->label, key->colour, SVG_DOT};
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        char tip[160];
+        snprintf(tip, sizeof tip, "%.100s at %g: %.4f", key->label, x[i], y[i]);
         if (isfinite(x[i]) && isfinite(y[i]))
-            write_marker(p->out, svg_plot_x(p, x[i]), svg_plot_y(p, y[i]), 2.5, &dot, "vertex", NULL);
+            write_marker(p->out, svg_plot_x(p, x[i]), svg_plot_y(p, y[i]), 2.5, &dot, "vertex", tip);
+    }
 }
 
 /* A legend entry's sample: a short line (solid or dashed) or the marker itself. */

@@ -71,7 +71,8 @@ void svg_plot_bar(const SvgPlot *p, double x0, double x1, double y, const char *
 void svg_plot_point(const SvgPlot *p, double x, double y, double error, const SvgKey *key, const char *tip);
 /* A triangle on the top (above) or bottom edge for a value off the scale, such as +inf. */
 void svg_plot_off_scale(const SvgPlot *p, double x, bool above, const char *colour, const char *tip);
-/* A line through the points (NAN values skipped), with a small dot at each. */
+/* A line through the points (NAN values skipped), with a small dot at each whose tooltip is
+ * "LABEL at X: Y". */
 void svg_plot_line(const SvgPlot *p, const double *x, const double *y, int n, const SvgKey *key);
 /* The keys in a box to the right of the plot, top-aligned with it, where it hides no data;
  * svg_legend_width is the room it takes there. */
