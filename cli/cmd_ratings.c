@@ -67,6 +67,8 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
     }
     if (a->num_files == 0)
         cli_fail("ratings", EXIT_USAGE, "expected a results file (see leuctra ratings --help)");
+    if (a->svg && strcmp(a->svg, "-") == 0)
+        cli_fail("ratings", EXIT_USAGE, "--svg needs a file: stdout carries the table");
     if (a->svg)
         cli_output_check("ratings", "--svg", a->svg);
 }

@@ -269,24 +269,33 @@ static void write_chart(const char *path, const Stats *total, int files, const c
 
 /* ---------------------------------------------------------------- the subcommand */
 
-static int run_info(int argc, char **argv)
+/* The paths go to the front of argv; returns how many. */
+static int read_options(int argc, char **argv, bool *json, const char **svg)
 {
     ArgReader r = {argc, argv, 1, "records info"};
-    bool json = false;
-    const char *svg = NULL;
     int n = 0;
     while (r.index < argc) {
         if (!records_is_option(&r))
             argv[n++] = argv[r.index++];
         else if (arg_flag(&r, "--json"))
-            json = true;
-        else if (!arg_value(&r, "--svg", &svg))
+            *json = true;
+        else if (!arg_value(&r, "--svg", svg))
             arg_common(&r, &records_info_command);
     }
     if (n == 0)
         cli_fail("records info", EXIT_USAGE, "missing FILE (see leuctra records info --help)");
-    if (svg)
-        cli_output_check("records info", "--svg", svg);
+    if (*svg && strcmp(*svg, "-") == 0)
+        cli_fail("records info", EXIT_USAGE, "--svg needs a file: stdout carries the report");
+    if (*svg)
+        cli_output_check("records info", "--svg", *svg);
+    return n;
+}
+
+static int run_info(int argc, char **argv)
+{
+    bool json = false;
+    const char *svg = NULL;
+    int n = read_options(argc, argv, &json, &svg);
     Stats total = {0};
     if (json)
         printf("{\"files\":[");

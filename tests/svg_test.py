@@ -386,6 +386,7 @@ def test_chart_errors(tmp, loop):
     games = os.path.join(tmp, "games.txt")
     expect_chart_error("ratings --svg into a missing folder", out, "ratings", games, "--svg",
                        os.path.join(tmp, "no", "such", "r.svg"))
+    expect_chart_error("ratings --svg to stdout", out, "ratings", games, "--svg", "-")
     expect_chart_error("ratings --svg of a missing file", out, "ratings", os.path.join(tmp, "missing.txt"),
                        "--svg", out)
     empty = os.path.join(tmp, "comments.txt")
