@@ -8,6 +8,7 @@
 #include "core/game.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 enum { EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
 
@@ -47,6 +48,21 @@ void arg_common(ArgReader *r, const Command *cmd);
 long arg_integer(const char *command, const char *option, const char *text, long min, long max);
 double arg_real(const char *command, const char *option, const char *text, double min, double max);
 
+/* output.c: a file that appears whole or not at all - written to PATH.tmp.XXXXXX beside it and
+ * renamed over PATH by cli_output_commit; "-" is stdout, written directly.  check fails (exit 2)
+ * early, before any work, when PATH's folder cannot take the file; open fails with exit 2 too,
+ * commit with exit 1 (a write error; the temporary file is removed).  discard removes it when
+ * the command decides to write nothing after all. */
+typedef struct {
+    FILE *file;
+    const char *path;
+    char temp[4200];
+} CliOutput;
+void cli_output_check(const char *command, const char *option, const char *path);
+FILE *cli_output_open(const char *command, const char *path, CliOutput *o);
+void cli_output_commit(const char *command, CliOutput *o);
+void cli_output_discard(CliOutput *o);
+
 /* Monotonic seconds, for rates and progress lines. */
 double cli_seconds(void);
 
@@ -64,6 +80,6 @@ extern const Command command_moves, command_perft, command_status, command_apply
     command_match, command_analyze, command_play, command_engine, command_records, command_selfplay,
     command_tune;
 extern const Command command_ratings;
-extern const Command command_render, command_view;
+extern const Command command_render, command_view, command_chart;
 
 #endif

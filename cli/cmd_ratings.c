@@ -1,11 +1,12 @@
 /*
  * cmd_ratings.c - `leuctra ratings`: Elo ratings of many players (engine versions) from a file
  * of game results (docs/RATINGS.md), by maximum likelihood with one player anchored, printed
- * as a table or as JSON.  The statistics live in eval/ratings.h; this file reads the arguments
- * and the files and formats the answer.
+ * as a table or as JSON, and optionally as a chart (--svg).  The statistics live in
+ * eval/ratings.h; this file reads the arguments and the files and formats the answer.  It also
+ * lends its reading and fitting to `leuctra chart training` (ratings_cli.h).
  */
-#include "cli.h"
-#include "eval/ratings.h"
+#include "charts.h"
+#include "ratings_cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,6 +22,7 @@ typedef struct {
     double confidence;
     double prior;              /* virtual draws per pair that played */
     bool json;
+    const char *svg;           /* --svg: the chart's file, or NULL */
 } RatingsArgs;
 
 /* One line of the report, with the keys it is sorted by. */
@@ -59,6 +61,8 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
             a->prior = parse_double("--prior", text, 0, 1e6);
         else if (arg_flag(&r, "--json"))
             a->json = true;
+        else if (arg_value(&r, "--svg", &a->svg))
+            continue;
         else if (argv[r.index][0] != '-' || strcmp(argv[r.index], "-") == 0)
             a->files[a->num_files++] = argv[r.index++];
         else
@@ -66,24 +70,45 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
     }
     if (a->num_files == 0)
         cli_fail("ratings", EXIT_USAGE, "expected a results file (see leuctra ratings --help)");
+    if (a->svg && strcmp(a->svg, "-") == 0)
+        cli_fail("ratings", EXIT_USAGE, "--svg needs a file: stdout carries the table");
+    if (a->svg)
+        cli_output_check("ratings", "--svg", a->svg);
 }
 
-static void read_results(const RatingsArgs *a, ResultTable *t)
+ResultTable *ratings_read_files(const char *command, const char *const *files, int n)
 {
-    for (int i = 0; i < a->num_files; i++) {
-        bool is_stdin = strcmp(a->files[i], "-") == 0;
-        FILE *in = is_stdin ? stdin : fopen(a->files[i], "r");
+    ResultTable *t = results_new();
+    if (!t)
+        cli_fail(command, EXIT_FAILURE_RUN, "out of memory");
+    for (int i = 0; i < n; i++) {
+        bool is_stdin = strcmp(files[i], "-") == 0;
+        FILE *in = is_stdin ? stdin : fopen(files[i], "r");
         if (!in)
-            cli_fail("ratings", EXIT_USAGE, "cannot open '%s': %s", a->files[i], strerror(errno));
+            cli_fail(command, EXIT_USAGE, "cannot open '%s': %s", files[i], strerror(errno));
         Error err;
-        bool ok = results_read(t, in, is_stdin ? "stdin" : a->files[i], &err);
+        bool ok = results_read(t, in, is_stdin ? "stdin" : files[i], &err);
         if (!is_stdin)
             fclose(in);
         if (!ok)
-            cli_fail("ratings", EXIT_USAGE, "%s", err.msg);
+            cli_fail(command, EXIT_USAGE, "%s", err.msg);
     }
     if (results_num_games(t) == 0)
-        cli_fail("ratings", EXIT_USAGE, "no games in the results");
+        cli_fail(command, EXIT_USAGE, "no games in the results");
+    return t;
+}
+
+void ratings_fit_or_fail(const char *command, const ResultTable *t, const RatingsOptions *o, Ratings *r)
+{
+    Error err;
+    if (!ratings_fit(t, o, r, &err))
+        cli_fail(command, EXIT_FAILURE_RUN, "%s", err.msg);
+}
+
+ChartRating ratings_chart_entry(const ResultTable *t, const Ratings *r, int player, int anchor)
+{
+    const PlayerRating *p = &r->rating[player];
+    return (ChartRating){results_name(t, player), p->elo, p->error, p->status, player == anchor};
 }
 
 /* --- ordering --------------------------------------------------------------------------------- */
@@ -234,23 +259,37 @@ static void print_json(const ResultTable *t, const Ratings *r, const Row *rows, 
 
 /* --- the command ------------------------------------------------------------------------------ */
 
+/* The chart, in the table's order; written whole before the table is printed. */
+static void write_chart(const RatingsArgs *a, const ResultTable *t, const Ratings *r, const Row *rows, int anchor)
+{
+    ChartRating *entries = malloc((size_t)r->players * sizeof *entries);
+    if (!entries)
+        cli_fail("ratings", EXIT_FAILURE_RUN, "out of memory");
+    for (int i = 0; i < r->players; i++)
+        entries[i] = ratings_chart_entry(t, r, rows[i].player, anchor);
+    CliOutput out;
+    if (!chart_ratings(cli_output_open("ratings", a->svg, &out), entries, r->players, a->confidence)) {
+        cli_output_discard(&out);
+        cli_fail("ratings", EXIT_FAILURE_RUN, "cannot write %s: %s", a->svg, strerror(errno));
+    }
+    cli_output_commit("ratings", &out);
+    free(entries);
+}
+
 static int run_ratings(int argc, char **argv)
 {
     RatingsArgs a = {.confidence = 0.95};
     parse_args(argc, argv, &a);
-    ResultTable *t = results_new();
-    if (!t)
-        cli_fail("ratings", EXIT_FAILURE_RUN, "out of memory");
-    read_results(&a, t);
+    ResultTable *t = ratings_read_files("ratings", a.files, a.num_files);
     int anchor = a.anchor ? results_find(t, a.anchor) : 0;
     if (anchor < 0)
         cli_fail("ratings", EXIT_USAGE, "--anchor '%s' is not a player in the results", a.anchor);
     RatingsOptions o = {anchor, a.anchor_elo, a.confidence, a.prior};
     Ratings r;
-    Error err;
-    if (!ratings_fit(t, &o, &r, &err))
-        cli_fail("ratings", EXIT_FAILURE_RUN, "%s", err.msg);
+    ratings_fit_or_fail("ratings", t, &o, &r);
     Row *rows = ranked_rows(&r);
+    if (a.svg)
+        write_chart(&a, t, &r, rows, anchor);
     if (a.json)
         print_json(t, &r, rows, &a, anchor);
     else
@@ -264,7 +303,8 @@ static int run_ratings(int argc, char **argv)
 
 const Command command_ratings = {
     "ratings", run_ratings, "Elo ratings of many players from a file of game results",
-    "usage: leuctra ratings FILE... [--anchor NAME] [--anchor-elo X] [--confidence C] [--prior D] [--json]\n\n"
+    "usage: leuctra ratings FILE... [--anchor NAME] [--anchor-elo X] [--confidence C] [--prior D]\n"
+    "                       [--json] [--svg FILE]\n\n"
     "Rates every player in the results files (or '-' for standard input) together, by maximum\n"
     "likelihood under the Elo model with draws as half wins, and prints rank, name, Elo, the\n"
     "+/- of the confidence interval, games, score and draw ratio (--json: one JSON object).\n"
@@ -273,10 +313,14 @@ const Command command_ratings = {
     "  --anchor-elo X      its rating (default 0)\n"
     "  --confidence C      level of the intervals (default 0.95)\n"
     "  --prior D           add D virtual draws to every pair that played (default 0), as BayesElo\n"
-    "                      does: a perfect score then gives a large finite Elo, not +inf\n\n"
+    "                      does: a perfect score then gives a large finite Elo, not +inf\n"
+    "  --svg FILE          also draw the ratings as an SVG chart: one point per player in rank\n"
+    "                      order with its interval as an error bar, +inf/-inf as arrowheads on\n"
+    "                      the edges, ? for unplaced players (docs/PICTURES.md)\n\n"
     "Each +/- is the uncertainty of the player's difference from the anchor.  Players the games\n"
     "cannot place are flagged: +inf / -inf for one that won / lost every game linking it to the\n"
     "others, ? for one with no such link (unless --prior).  Details: docs/RATINGS.md.\n\n"
     "example: leuctra ratings games.txt --anchor v1\n"
+    "         leuctra ratings gen*/match.txt --anchor gen0 --svg ratings.svg\n"
     "    where games.txt holds lines such as:  v2 v1 1-0\n",
 };

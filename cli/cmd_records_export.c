@@ -6,17 +6,14 @@
  */
 #include "records_cli.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 typedef struct {
     FILE *out;
     const char *out_path;
-    char temp[4200];        /* "" when writing to stdout */
+    CliOutput output;       /* the temporary file renamed over OUT at the end */
     uint64_t rows;
 } Export;
 
@@ -30,10 +27,7 @@ static const char *result_for(GameStatus result, int side)
 /* Removes the temporary output and fails with one line. */
 static _Noreturn void export_fail(Export *x, int status, const char *msg)
 {
-    if (x->temp[0]) {
-        fclose(x->out);
-        unlink(x->temp);
-    }
+    cli_output_discard(&x->output);
     cli_fail("records export", status, "%s", msg);
 }
 
@@ -104,40 +98,6 @@ static void export_file(Export *x, const char *path)
     records_close(rd);
 }
 
-static void open_output(Export *x)
-{
-    x->temp[0] = '\0';
-    if (strcmp(x->out_path, "-") == 0) {
-        x->out = stdout;
-        return;
-    }
-    if (snprintf(x->temp, sizeof x->temp, "%s.tmp.XXXXXX", x->out_path) >= (int)sizeof x->temp)
-        cli_fail("records export", EXIT_USAGE, "-o: path too long");
-    int fd = mkstemp(x->temp);
-    x->out = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!x->out) {
-        x->temp[0] = '\0';
-        cli_fail("records export", EXIT_FAILURE_RUN, "%s: cannot create: %s", x->out_path, strerror(errno));
-    }
-    fchmod(fd, 0644);
-}
-
-/* Flushes, syncs and renames the temporary file over OUT. */
-static void close_output(Export *x)
-{
-    if (!x->temp[0]) {
-        if (fflush(stdout) != 0)
-            cli_fail("records export", EXIT_FAILURE_RUN, "writing stdout: %s", strerror(errno));
-        return;
-    }
-    bool ok = fflush(x->out) == 0 && !ferror(x->out) && fsync(fileno(x->out)) == 0;
-    ok = fclose(x->out) == 0 && ok;
-    if (!ok || rename(x->temp, x->out_path) != 0) {
-        unlink(x->temp);
-        cli_fail("records export", EXIT_FAILURE_RUN, "%s: cannot write: %s", x->out_path, strerror(errno));
-    }
-}
-
 static int run_export(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "records export"};
@@ -153,12 +113,13 @@ static int run_export(int argc, char **argv)
         cli_fail("records export", EXIT_USAGE, "missing FILE (see leuctra records export --help)");
     if (!x.out_path)
         cli_fail("records export", EXIT_USAGE, "missing -o OUT.csv (see leuctra records export --help)");
-    open_output(&x);
+    x.out = cli_output_open("records export", x.out_path, &x.output);
     fputs("game,ply,position,side,move,result,value,visits\n", x.out);
     for (int i = 0; i < n; i++)
         export_file(&x, argv[i]);
-    close_output(&x);
-    if (x.temp[0])
+    bool to_file = x.output.file != stdout;
+    cli_output_commit("records export", &x.output);
+    if (to_file)
         fprintf(stderr, "%s: %llu positions\n", x.out_path, (unsigned long long)x.rows);
     return 0;
 }

@@ -1,10 +1,13 @@
 /*
  * cmd_records_info.c - `leuctra records info`: what a records file holds (games, positions,
  * results, end reasons, a length histogram, bytes per ply, the settings text), per file and in
- * total, as text or JSON.  Reads each file once, one chunk at a time.
+ * total, as text or JSON, and the total's lengths and results as an SVG chart (--svg).  Reads
+ * each file once, one chunk at a time.
  */
+#include "charts.h"
 #include "records_cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,23 +242,60 @@ static void print_json(const char *name, const Stats *s, const RecordsHeader *h)
     printf("}");
 }
 
+/* ---------------------------------------------------------------- SVG */
+
+/* The chart of every file together: the same bins as the text and JSON histograms. */
+static void write_chart(const char *path, const Stats *total, int files, const char *first)
+{
+    if (total->games == 0)
+        cli_fail("records info", EXIT_USAGE, "--svg: no games to chart in %s", files == 1 ? first : "these files");
+    uint64_t bins[HISTOGRAM_BINS];
+    int width = 1, n = histogram(total, bins, &width);
+    ChartBin chart_bins[HISTOGRAM_BINS];
+    for (int i = 0; i < n; i++)
+        chart_bins[i] = (ChartBin){i * width, (i + 1) * width - 1, bins[i]};
+    char title[600];
+    if (files == 1)
+        snprintf(title, sizeof title, "%.500s: %llu games", first, (unsigned long long)total->games);
+    else
+        snprintf(title, sizeof title, "%d records files: %llu games", files, (unsigned long long)total->games);
+    CliOutput out;
+    if (!chart_records(cli_output_open("records info", path, &out), title, chart_bins, n, total->results)) {
+        cli_output_discard(&out);
+        cli_fail("records info", EXIT_FAILURE_RUN, "cannot write %s: %s", path, strerror(errno));
+    }
+    cli_output_commit("records info", &out);
+}
+
 /* ---------------------------------------------------------------- the subcommand */
 
-static int run_info(int argc, char **argv)
+/* The paths go to the front of argv; returns how many. */
+static int read_options(int argc, char **argv, bool *json, const char **svg)
 {
     ArgReader r = {argc, argv, 1, "records info"};
-    bool json = false;
     int n = 0;
     while (r.index < argc) {
         if (!records_is_option(&r))
             argv[n++] = argv[r.index++];
         else if (arg_flag(&r, "--json"))
-            json = true;
-        else
+            *json = true;
+        else if (!arg_value(&r, "--svg", svg))
             arg_common(&r, &records_info_command);
     }
     if (n == 0)
         cli_fail("records info", EXIT_USAGE, "missing FILE (see leuctra records info --help)");
+    if (*svg && strcmp(*svg, "-") == 0)
+        cli_fail("records info", EXIT_USAGE, "--svg needs a file: stdout carries the report");
+    if (*svg)
+        cli_output_check("records info", "--svg", *svg);
+    return n;
+}
+
+static int run_info(int argc, char **argv)
+{
+    bool json = false;
+    const char *svg = NULL;
+    int n = read_options(argc, argv, &json, &svg);
     Stats total = {0};
     if (json)
         printf("{\"files\":[");
@@ -282,18 +322,23 @@ static int run_info(int argc, char **argv)
         printf("\n");
         print_text("total", &total, NULL);
     }
+    if (svg)
+        write_chart(svg, &total, n, argv[0]);
     free(total.length_count);
     return 0;
 }
 
 const Command records_info_command = {
     "info", run_info, "games, positions, results, end reasons, lengths, bytes per ply, settings",
-    "usage: leuctra records info FILE... [--json]\n\n"
+    "usage: leuctra records info FILE... [--json] [--svg CHART.svg]\n\n"
     "Reads each file and prints what it holds: the variant and board, the games (and their index\n"
     "range), positions (plies), results, end reasons, plies with root values and visit lists, the\n"
     "size in bytes per ply, a histogram of game lengths, and the settings text its writer stored.\n"
     "With several files, a total follows.  A damaged file stops with the damaged chunk's offset\n"
     "and exit status 1 (leuctra records verify lists every damaged chunk).\n\n"
-    "  --json    one JSON object: {\"files\": [...], \"total\": {...}}\n\n"
-    "example: leuctra records info --json run1.lrec run2.lrec\n",
+    "  --json        one JSON object: {\"files\": [...], \"total\": {...}}\n"
+    "  --svg FILE    also draw the games of all the files as an SVG chart: the length histogram\n"
+    "                (the bins above, one bar each) and the results (docs/PICTURES.md)\n\n"
+    "example: leuctra records info --json run1.lrec run2.lrec\n"
+    "         leuctra records info run1.lrec --svg run1.svg\n",
 };

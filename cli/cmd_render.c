@@ -126,20 +126,17 @@ static Game *open_record(const RenderOptions *o, Position *pos, char *last, SvgA
 
 static void write_picture(const RenderOptions *o, const Game *g, const Position *pos, const SvgMarks *marks)
 {
-    FILE *out = o->out ? fopen(o->out, "w") : stdout;
-    if (!out)
-        cli_fail("render", EXIT_FAILURE_RUN, "cannot write %s", o->out);
-    bool ok = svg_board_write(out, g, pos, marks);
-    if (o->out && fclose(out) != 0)
-        ok = false;
-    if (!ok)
-        cli_fail("render", EXIT_FAILURE_RUN, "write error on %s", o->out ? o->out : "stdout");
+    CliOutput out;
+    svg_board_write(cli_output_open("render", o->out ? o->out : "-", &out), g, pos, marks);
+    cli_output_commit("render", &out);
 }
 
 static int run_render(int argc, char **argv)
 {
     RenderOptions o = {.visits = 2000, .ply = -1};
     read_options(argc, argv, &o);
+    if (o.out)
+        cli_output_check("render", "-o", o.out);
     Position pos;
     char last[RECORD_MOVE_TEXT] = "";
     SvgArrow arrows[MAX_ARROWS];
@@ -175,6 +172,6 @@ const Command command_render = {
     "  --records FILE  with --game N: the stored game with index N, replayed by the rules\n"
     "  --ply K         the position after K plies (default: the end); its last move is marked,\n"
     "                  and --arrows uses the visits the record stored for ply K+1 if any\n"
-    "  -o FILE         the picture's file\n\n"
+    "  -o FILE         the picture's file (written whole or not at all)\n\n"
     "example: leuctra render --variant crossings --arrows 5 -o crossings.svg\n",
 };

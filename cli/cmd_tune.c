@@ -9,7 +9,6 @@
 #include "records_cli.h"
 #include "tune_cli.h"
 
-#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <omp.h>
@@ -17,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 static const char *const NAME = "tune";
 
@@ -91,15 +89,7 @@ static void check_out(const TuneOptions *o)
         if (stat(o->out, &out) == 0 && stat(o->data[i], &data) == 0 && out.st_dev == data.st_dev &&
             out.st_ino == data.st_ino)
             cli_fail(NAME, EXIT_USAGE, "--out %s is one of the data files", o->out);
-    const char *path = o->out;
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (access(dir, W_OK) != 0)
-        cli_fail(NAME, EXIT_USAGE, "--out %s: cannot write in '%s': %s", path, dir, strerror(errno));
+    cli_output_check(NAME, "--out", o->out);
 }
 
 /* --- the steps --------------------------------------------------------------------------------- */

@@ -153,21 +153,19 @@ static int run_view(int argc, char **argv)
 {
     ViewOptions o = {NULL, NULL, 0, UINT64_MAX};
     read_options(argc, argv, &o);
+    cli_output_check("view", "-o", o.out);
     RecordsReader *rd = records_open_or_fail("view", o.records);
-    FILE *out = fopen(o.out, "w");
-    if (!out)
-        cli_fail("view", EXIT_FAILURE_RUN, "cannot write %s", o.out);
+    CliOutput page;
+    FILE *out = cli_output_open("view", o.out, &page);
     fputs(VIEW_PAGE_HEAD, out);
     int count = write_games(out, rd, &o);
     fputs(VIEW_PAGE_TAIL, out);
     records_close(rd);
-    bool ok = !ferror(out);
-    if (fclose(out) != 0 || !ok)
-        cli_fail("view", EXIT_FAILURE_RUN, "write error on %s", o.out);
     if (count == 0) {
-        remove(o.out);
+        cli_output_discard(&page);
         cli_fail("view", EXIT_FAILURE_RUN, "%s: no games in the chosen range", o.records);
     }
+    cli_output_commit("view", &page);
     return 0;
 }
 

@@ -11,7 +11,7 @@ static const Command *const commands[] = {
     &command_analyze, &command_play, &command_match, &command_selfplay, &command_engine, &command_records,
     &command_tune,
     &command_ratings,
-    &command_render, &command_view,
+    &command_render, &command_view, &command_chart,
 };
 enum { NUM_COMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -4,6 +4,7 @@
  * units; the picture scales to whatever box shows it.
  */
 #include "svg_board.h"
+#include "svg_chart.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -155,13 +156,13 @@ static void write_arrow(FILE *out, const Game *g, const SvgArrow *a)
 bool svg_board_write(FILE *out, const Game *g, const Position *pos, const SvgMarks *marks)
 {
     int w = g->width * CELL + 2 * MARGIN, h = g->height * CELL + 2 * MARGIN;
-    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n"
-                 "<title>%s %dx%d</title>\n"
-                 "<defs><marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"2.5\" "
+    char title[64];
+    snprintf(title, sizeof title, "%s %dx%d", g->name, g->width, g->height);
+    svg_begin(out, w, h, title);
+    fprintf(out, "<defs><marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"2.5\" "
                  "markerHeight=\"2.5\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"#1565c0\"/></marker></defs>\n"
                  "<rect width=\"%d\" height=\"%d\" fill=\"#fbf8f1\"/>\n",
-            w, h, w, h, g->name, g->width, g->height, w, h);
+            w, h);
     write_squares(out, g);
     write_coordinates(out, g);
     if (marks && marks->last_move)
@@ -169,7 +170,5 @@ bool svg_board_write(FILE *out, const Game *g, const Position *pos, const SvgMar
     write_pieces(out, g, pos);
     for (int i = 0; marks && i < marks->num_arrows; i++)
         write_arrow(out, g, &marks->arrows[i]);
-    fputs("</svg>\n", out);
-    fflush(out);
-    return !ferror(out);
+    return svg_end(out);
 }

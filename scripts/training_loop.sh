@@ -3,7 +3,8 @@
 # current best weights play themselves (leuctra selfplay), the tuner fits new weights to those
 # games (leuctra tune), and the candidate meets the best in an SPRT match (leuctra match --sprt);
 # it is promoted only when the test accepts H1.  At the end `leuctra ratings` rates every
-# generation from all the match results.  docs/MATCHES.md explains the pieces.
+# generation from all the match results, and two charts show the run (docs/PICTURES.md).
+# docs/MATCHES.md explains the pieces.
 #
 # usage: scripts/training_loop.sh [OUT_DIR]          (default training-out, removed first)
 #
@@ -16,9 +17,10 @@
 #                           (a replay window, as KataGo and Leela train on recent games)
 #
 # OUT_DIR/gen0/weights.txt is the start; OUT_DIR/genK/ holds generation K's selfplay.lrec,
-# weights.txt (the candidate), tune.log, match.lrec, match.txt (results), match.log and
-# verdict (promoted | rejected | undecided); OUT_DIR/best names the best generation so far and
-# OUT_DIR/ratings.txt is the final ratings table.
+# weights.txt (the candidate), tune.json (the tuner's report) and tune.log, match.lrec,
+# match.txt (results), match.json, match.log and verdict (promoted | rejected | undecided);
+# OUT_DIR/best names the best generation so far.  At the end: OUT_DIR/ratings.txt (the ratings
+# table), ratings.svg (its chart) and training.svg (log-losses and Elo per generation).
 set -eu
 out=${1:-training-out}
 bin=${LEUCTRA:-build/leuctra}
@@ -62,7 +64,8 @@ while [ "$gen" -le "$generations" ]; do
     done
     echo "   tune on the self-play of generations $(( gen - window + 1 > 1 ? gen - window + 1 : 1 ))-$gen"
     # shellcheck disable=SC2086 # one word per data file
-    "$bin" tune --data $data --init "$bestw" --out "$dir/weights.txt" > "$dir/tune.log" 2>&1
+    "$bin" tune --data $data --init "$bestw" --out "$dir/weights.txt" --json \
+        > "$dir/tune.json" 2> "$dir/tune.log"
     echo "   SPRT match gen$gen vs gen$best ($sprt, at most $m_games games)"
     # shellcheck disable=SC2086 # the SPRT settings are separate words on purpose
     "$bin" match "mcts:visits=$m_visits,weights=$dir/weights.txt" "mcts:visits=$m_visits,weights=$bestw" \
@@ -82,4 +85,6 @@ done
 
 echo "== ratings of all generations (best: gen$best)"
 # Two virtual draws a pair (docs/RATINGS.md) keep the table finite when gen0 loses every game.
-"$bin" ratings "$out"/gen*/match.txt --anchor gen0 --prior 2 | tee "$out/ratings.txt"
+"$bin" ratings "$out"/gen*/match.txt --anchor gen0 --prior 2 --svg "$out/ratings.svg" | tee "$out/ratings.txt"
+"$bin" chart training "$out" --prior 2 -o "$out/training.svg"
+echo "== charts: $out/training.svg (losses and Elo per generation), $out/ratings.svg"

@@ -5,8 +5,8 @@
 # directory), the self-play tests (tests/selfplay_test.py), the tuner's command-line tests
 # (tests/tune_test.sh, on records files the unit tests leave there too), the match tests
 # (tests/match_test.py), the external-engine players' tests (tests/external_engine_test.py),
-# the pictures tests (tests/svg_test.py, tests/browser_test.py), then prints the combined
-# "N passed, N failed" line that CI reads.
+# the pictures tests (tests/svg_test.py: boards, viewer and charts, with a tiny training-loop
+# run; tests/browser_test.py), then prints the combined "N passed, N failed" line that CI reads.
 set -u
 : "${UNIT:?set UNIT to the unit-test binary}" "${LEUCTRA:?set LEUCTRA to the leuctra binary}"
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""svg_test.py - tests of `leuctra render` and `leuctra view` (cli/svg_board.c, cmd_render.c,
-cmd_view.c): every SVG they write parses as XML and shows the squares that `leuctra show`
-prints, for all three games and board shapes (16x16 with obstacles, Crossings towers); the
-viewer page is one self-contained file whose embedded positions are those `leuctra apply`
-gives; bad input fails with one line and exit status 2.  Ends with "N passed, N failed"."""
+"""svg_test.py - tests of the pictures: `leuctra render` and `leuctra view` (cli/svg_board.c,
+cmd_render.c, cmd_view.c) and the charts (cli/svg_chart.c, charts.c: ratings --svg, records
+info --svg, chart training).  Every SVG parses as XML; a board shows the squares that `leuctra
+show` prints, for all three games and board shapes (16x16 with obstacles, Crossings towers);
+the viewer page is one self-contained file whose embedded positions are those `leuctra apply`
+gives; each chart draws what the JSON of its command says (one point and error bar per rated
+player, one bar per histogram bin, the losses of every tune.json of a real training-loop run);
+bad input fails with one line and exit status 2 and leaves no file behind.  Ends with
+"N passed, N failed"."""
+import glob
 import json
 import os
 import re
@@ -12,15 +17,11 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from checks import check, summary
+
 LEUCTRA = os.environ.get("LEUCTRA", "build/leuctra")
 SVG = "{http://www.w3.org/2000/svg}"
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, ok, detail=""):
-    results["passed" if ok else "failed"] += 1
-    if not ok:
-        print(f"FAIL {name} {detail}")
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(*args):
@@ -181,6 +182,239 @@ def test_errors(tmp):
     check("view --help", p.returncode == 0 and "example:" in p.stdout)
 
 
+
+# --- charts ---------------------------------------------------------------------------------------
+
+def parse_chart(name, path):
+    """The root of a chart, or None (a failed check) when it is missing or not XML."""
+    try:
+        root = ET.parse(path).getroot()
+    except (ET.ParseError, OSError) as e:
+        check(name + " parses", False, str(e))
+        return None
+    check(name + " parses", root.tag == SVG + "svg", root.tag)
+    return root
+
+
+def of_class(root, cls):
+    return [e for e in root.iter() if e.get("class") == cls]
+
+
+def tip(e):
+    t = e.find(SVG + "title")
+    return t.text if t is not None else ""
+
+
+def texts(root, cls):
+    return [e.text for e in of_class(root, cls)]
+
+
+def no_temp_files(name, folder):
+    left = glob.glob(os.path.join(folder, "*.tmp.*"))
+    check(name + " leaves no temporary file", not left, left)
+
+
+# Five versions that all play each other, a player that lost every game (-inf), two that only
+# drew each other (unplaced) and a name that needs escaping in XML.
+def ratings_games():
+    import random
+    rng = random.Random(5)
+    strength = {"v1": 0, "v2": 40, "v3": 80, "base-old": -60, 'x<&>"y': 20}
+    names = list(strength)
+    lines = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for k in range(40):
+                white, black = (a, b) if k % 2 == 0 else (b, a)
+                p = 1 / (1 + 10 ** ((strength[black] - strength[white]) / 400))
+                u = rng.random()
+                lines.append(f"{white} {black} {'1/2-1/2' if abs(u - p) < 0.15 else '1-0' if u < p else '0-1'}")
+    lines += ["v1 random 1-0", "random v1 0-1"] * 3 + ["isle1 isle2 1/2-1/2"]
+    return "\n".join(lines) + "\n"
+
+
+def check_ratings_chart(name, root, players):
+    """One point per finite rating, one error bar per finite non-anchor rating, the Elo in each
+    tooltip as the JSON has it, +inf/-inf on the edges, ? for the unplaced, names in rank order."""
+    finite = [p for p in players if p["status"] == "finite"]
+    points = of_class(root, "point")
+    check(name + " one point per rated player", len(points) == len(finite), f"{len(points)} != {len(finite)}")
+    bars = of_class(root, "error-bar")
+    check(name + " one error bar per rated player but the anchor", len(bars) == len(finite) - 1, len(bars))
+    tips = sorted(tip(e) for e in points)
+    expect = sorted(f"{p['name']}: Elo {p['elo']:.1f}" + (" (anchor)" if p["error"] == 0 else f" +/- {p['error']:.1f}")
+                    for p in finite)
+    check(name + " tooltips give the JSON's Elo", tips == expect, f"{tips} != {expect}")
+    off = len([p for p in players if p["status"] in ("above", "below")])
+    check(name + " +inf/-inf on the edges", len(of_class(root, "off-scale")) == off)
+    unplaced = len([p for p in players if p["status"] in ("undetermined", "unlinked")])
+    check(name + " ? for the unplaced", len(of_class(root, "unplaced")) == unplaced)
+    ticks = [t for t in texts(root, "tick") if not re.fullmatch(r"-?[0-9.]+", t)]
+    check(name + " names in rank order", ticks == [p["name"] for p in players], ticks)
+
+
+def test_ratings_chart(tmp):
+    games = os.path.join(tmp, "games.txt")
+    with open(games, "w") as f:
+        f.write(ratings_games())
+    svg = os.path.join(tmp, "ratings.svg")
+    p = run("ratings", games, "--anchor", "v1", "--json", "--svg", svg)
+    check("ratings --svg runs", p.returncode == 0, p.stderr)
+    root = parse_chart("ratings chart", svg)
+    if p.returncode or root is None:
+        return
+    players = json.loads(p.stdout)["players"]
+    check_ratings_chart("ratings chart", root, players)
+    check("ratings chart axis labels", texts(root, "axis-label") == ["players, by rank", "Elo"],
+          texts(root, "axis-label"))
+    check("ratings chart legend", texts(root, "legend-label") == ["Elo and interval", "anchor"])
+    again = os.path.join(tmp, "ratings2.svg")
+    run("ratings", games, "--anchor", "v1", "--svg", again)
+    check("ratings chart is the same every time", open(svg, "rb").read() == open(again, "rb").read())
+    no_temp_files("ratings --svg", tmp)
+
+
+def check_records_chart(name, root, total):
+    bars = of_class(root, "bar")
+    lengths = [b for b in bars if "plies" in tip(b)]
+    expect = [f"{h['from']}-{h['to']} plies: {h['games']} games" for h in total["histogram"]]
+    check(name + " one bar per histogram bin, counts as JSON",
+          [tip(b) for b in lengths] == expect, f"{[tip(b) for b in lengths]} != {expect}")
+    results = [tip(b).split(":")[1].split()[0] for b in bars if "plies" not in tip(b)]
+    r = total["results"]
+    check(name + " result bars", results == [str(r["white-wins"]), str(r["black-wins"]), str(r["draw"])], results)
+    heights = [float(b.get("height")) for b in lengths]
+    top = max(h["games"] for h in total["histogram"])
+    tallest = max(heights)
+    check(name + " bar heights follow the counts",
+          all(abs(hgt - tallest * h["games"] / top) < 0.15 for hgt, h in zip(heights, total["histogram"])), heights)
+    check(name + " axis labels", texts(root, "axis-label") == ["plies per game", "games", "result", "games"],
+          texts(root, "axis-label"))
+
+
+def test_records_chart(tmp):
+    files = [os.path.join(tmp, "crossings.lrec"), os.path.join(tmp, "reversi.lrec")]
+    for name, paths in (("records chart", files[:1]), ("records chart of two files", files)):
+        svg = os.path.join(tmp, name.replace(" ", "-") + ".svg")
+        p = run("records", "info", *paths, "--json", "--svg", svg)
+        check(name + " runs", p.returncode == 0, p.stderr)
+        root = parse_chart(name, svg)
+        if p.returncode == 0 and root is not None:
+            check_records_chart(name, root, json.loads(p.stdout)["total"])
+    # A file with a header and no games yet: a selfplay stopped before its first game ends.
+    empty = os.path.join(tmp, "empty.lrec")
+    subprocess.run(["timeout", "-s", "INT", "1", LEUCTRA, "selfplay", "--games", "5", "--visits", "5000000",
+                    "--variant", "crossings", "--threads", "1", "--quiet", "--out", empty], capture_output=True)
+    out = os.path.join(tmp, "empty.svg")
+    p = run("records", "info", empty, "--svg", out)
+    check("records chart of no games: one line, exit 2", p.returncode == 2 and len(p.stderr.splitlines()) == 1,
+          p.stderr)
+    check("records chart of no games: no file", not os.path.exists(out))
+    no_temp_files("records info --svg", tmp)
+
+
+def run_training_loop(out):
+    env = dict(os.environ, LEUCTRA=os.path.abspath(LEUCTRA), GENERATIONS="3", SELFPLAY_GAMES="40",
+               SELFPLAY_VISITS="20", MATCH_GAMES="20", MATCH_VISITS="20", THREADS="2")
+    return subprocess.run(["sh", "scripts/training_loop.sh", out], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def check_losses(root, loop, gens):
+    series = of_class(root, "series")
+    check("training chart: four loss lines", [tip(s) for s in series] ==
+          ["train, after", "validation, after", "train, before", "validation, before"], [tip(s) for s in series])
+    got = sorted(tip(v) for v in of_class(root, "vertex"))
+    expect = []
+    for k in range(1, gens + 1):
+        loss = json.load(open(os.path.join(loop, f"gen{k}", "tune.json")))["log_loss"]
+        for s, label in (("train", "train"), ("validation", "validation")):
+            for when in ("before", "after"):
+                if loss[s][when] is not None:
+                    expect.append(f"{label}, {when} at {k}: {loss[s][when]:.4f}")
+    check("training chart: every loss of every tune.json", got == sorted(expect), f"{got} != {sorted(expect)}")
+
+
+def check_elo(root, loop, gens):
+    p = run("ratings", *[os.path.join(loop, f"gen{k}", "match.txt") for k in range(1, gens + 1)], "--anchor", "gen0",
+            "--json")
+    rated = {q["name"]: q for q in json.loads(p.stdout)["players"]}
+    marks = of_class(root, "point") + of_class(root, "off-scale") + of_class(root, "unplaced")
+    check("training chart: one mark per generation", len(marks) == gens + 1, len(marks))
+    for k in range(gens + 1):
+        verdict = "start" if k == 0 else open(os.path.join(loop, f"gen{k}", "verdict")).read().strip()
+        q = rated[f"gen{k}"]
+        if q["status"] == "finite":
+            want = f"gen{k} {verdict}: Elo {q['elo']:.1f}" + (" (anchor)" if k == 0 else f" +/- {q['error']:.1f}")
+        else:
+            want = f"gen{k} {verdict}: Elo {'+inf' if q['status'] == 'above' else '-inf'}"
+        check(f"training chart: gen{k}'s Elo and verdict", any(tip(m).startswith(want) for m in marks), want)
+    finite = [q for q in rated.values() if q["status"] == "finite" and q["name"] != "gen0"]
+    check("training chart: an error bar per rated generation", len(of_class(root, "error-bar")) == len(finite))
+
+
+def test_training_chart(tmp):
+    loop = os.path.join(tmp, "loop")
+    p = run_training_loop(loop)
+    check("training loop runs", p.returncode == 0, p.stderr[-500:])
+    root = parse_chart("training chart", os.path.join(loop, "training.svg"))
+    ratings = parse_chart("training loop's ratings chart", os.path.join(loop, "ratings.svg"))
+    if p.returncode or root is None or ratings is None:
+        return
+    check_losses(root, loop, 3)
+    check_elo(root, loop, 3)
+    check("training chart axis labels", texts(root, "axis-label") ==
+          ["generation", "log-loss (nats per position)", "generation", "Elo"], texts(root, "axis-label"))
+    check("training chart legends", texts(root, "legend-label") ==
+          ["train, after", "validation, after", "train, before", "validation, before",
+           "start (anchor)", "promoted", "rejected", "undecided"])
+    p = run("ratings", *sorted(glob.glob(os.path.join(loop, "gen*", "match.txt"))), "--anchor", "gen0", "--json")
+    check_ratings_chart("training loop's ratings chart", ratings, json.loads(p.stdout)["players"])
+    return loop
+
+
+def expect_chart_error(name, out, *args):
+    """Exit status 2, one line on stderr, and no chart file."""
+    p = run(*args)
+    lines = p.stderr.strip().splitlines()
+    check(name, p.returncode == 2 and len(lines) == 1, f"rc {p.returncode}, stderr {p.stderr!r}")
+    check(name + ": no file", not os.path.exists(out))
+
+
+def test_chart_errors(tmp, loop):
+    out = os.path.join(tmp, "never.svg")
+    games = os.path.join(tmp, "games.txt")
+    expect_chart_error("ratings --svg into a missing folder", out, "ratings", games, "--svg",
+                       os.path.join(tmp, "no", "such", "r.svg"))
+    expect_chart_error("ratings --svg to stdout", out, "ratings", games, "--svg", "-")
+    expect_chart_error("ratings --svg of a missing file", out, "ratings", os.path.join(tmp, "missing.txt"),
+                       "--svg", out)
+    empty = os.path.join(tmp, "comments.txt")
+    open(empty, "w").write("# no games yet\n")
+    expect_chart_error("ratings --svg of no games", out, "ratings", empty, "--svg", out)
+    expect_chart_error("records info --svg of a missing file", out, "records", "info",
+                       os.path.join(tmp, "missing.lrec"), "--svg", out)
+    expect_chart_error("chart training of a missing folder", out, "chart", "training",
+                       os.path.join(tmp, "missing"), "-o", out)
+    expect_chart_error("chart training of a folder with no generation", out, "chart", "training", tmp, "-o", out)
+    expect_chart_error("chart without a kind", out, "chart")
+    expect_chart_error("chart of an unknown kind", out, "chart", "lengths", tmp)
+    if loop:
+        broken = os.path.join(tmp, "broken")
+        subprocess.run(["cp", "-r", loop, broken], check=True)
+        open(os.path.join(broken, "gen2", "tune.json"), "w").write('{"log_loss":{"train":')
+        expect_chart_error("chart training with a cut tune.json", out, "chart", "training", broken, "-o", out)
+        os.remove(os.path.join(broken, "gen2", "tune.json"))
+        expect_chart_error("chart training without a tune.json", out, "chart", "training", broken, "-o", out)
+        p = run("chart", "training", loop)
+        check("chart training to stdout", p.returncode == 0 and p.stdout.startswith("<?xml"), p.stderr)
+    for args in (["ratings", "--help"], ["records", "info", "--help"], ["chart", "--help"],
+                 ["chart", "training", "--help"]):
+        p = run(*args)
+        check(" ".join(args) + " has --svg or -o and an example",
+              p.returncode == 0 and "example:" in p.stdout and ("--svg" in p.stdout or "-o FILE" in p.stdout))
+    no_temp_files("chart errors", tmp)
+
 def main():
     keep = os.environ.get("LEUCTRA_SVG_OUT")     # a folder to keep the pictures in, if given
     with tempfile.TemporaryDirectory() as scratch:
@@ -190,8 +424,11 @@ def main():
         test_arrows(tmp)
         test_records(tmp)
         test_errors(tmp)
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    return 1 if results["failed"] else 0
+        test_ratings_chart(tmp)
+        test_records_chart(tmp)
+        loop = test_training_chart(tmp)
+        test_chart_errors(tmp, loop)
+    return summary()
 
 
 if __name__ == "__main__":
