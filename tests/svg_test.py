@@ -336,8 +336,8 @@ def check_losses(root, loop, gens):
 
 
 def check_elo(root, loop, gens):
-    p = run("ratings", *[os.path.join(loop, f"gen{k}", "match.txt") for k in range(1, gens + 1)], "--anchor", "gen0",
-            "--json")
+    p = run("ratings", *[os.path.join(loop, f"gen{k}", "match.txt") for k in range(1, gens + 1)],
+            "--anchor", "gen0", "--prior", "2", "--json")
     rated = {q["name"]: q for q in json.loads(p.stdout)["players"]}
     marks = of_class(root, "point") + of_class(root, "off-scale") + of_class(root, "unplaced")
     check("training chart: one mark per generation", len(marks) == gens + 1, len(marks))
@@ -368,7 +368,7 @@ def test_training_chart(tmp):
     check("training chart legends", texts(root, "legend-label") ==
           ["train, after", "validation, after", "train, before", "validation, before",
            "start (anchor)", "promoted", "rejected", "undecided"])
-    p = run("ratings", *sorted(glob.glob(os.path.join(loop, "gen*", "match.txt"))), "--anchor", "gen0", "--json")
+    p = run("ratings", *sorted(glob.glob(os.path.join(loop, "gen*", "match.txt"))), "--anchor", "gen0", "--prior", "2", "--json")
     check_ratings_chart("training loop's ratings chart", ratings, json.loads(p.stdout)["players"])
     return loop
 
