@@ -18,6 +18,7 @@ LEUCTRA="$bin" VARIANT=crossings GENERATIONS=3 SELFPLAY_GAMES=2000 SELFPLAY_VISI
     MATCH_GAMES=400 MATCH_VISITS=200 THREADS="$threads" SEED=7 scripts/training_loop.sh "$out"
 echo
 echo "Files in $out/: genK/ holds each generation's self-play records (selfplay.lrec), candidate"
-echo "weights (weights.txt, which say how they were made), tune.log, match records and verdict;"
-echo "best names the best generation.  Play it:"
+echo "weights (weights.txt, which say how they were made), tune.json, match records and verdict;"
+echo "training.svg and ratings.svg draw the run (open them in a browser); best names the best"
+echo "generation.  Play it:"
 echo "  $bin play --variant crossings --engine mcts:visits=5000,weights=$out/gen$(cat "$out/best")/weights.txt"
