@@ -40,6 +40,25 @@ static void read_sprt(ArgReader *r, MatchOptions *o)
     }
 }
 
+/* `--resign` takes the key=value words after it: movecount (default 3) and value (0.02). */
+static void read_resign(ArgReader *r, MatchOptions *o)
+{
+    o->resign_moves = 3;
+    o->resign_value = 0.02;
+    while (r->index < r->argc) {
+        const char *word = r->argv[r->index];
+        if (strncmp(word, "movecount=", 10) == 0)
+            o->resign_moves = (int)arg_integer("match", "--resign movecount", word + 10, 1, 10000);
+        else if (strncmp(word, "value=", 6) == 0)
+            o->resign_value = arg_real("match", "--resign value", word + 6, 0, 0.5);
+        else if (strchr(word, '=') && !strchr(word, ':'))
+            cli_fail("match", EXIT_USAGE, "--resign: unknown setting '%s' (movecount, value)", word);
+        else
+            break;
+        r->index++;
+    }
+}
+
 static void set_name(MatchOptions *o, int i, const char *name)
 {
     if (strlen(name) == 0 || strlen(name) > RESULTS_NAME_MAX || strpbrk(name, " \t\r\n#"))
@@ -97,6 +116,8 @@ static bool read_text_option(ArgReader *r, MatchOptions *o, const char **names)
         o->tournament = t;
     } else if (arg_flag(r, "--sprt"))
         read_sprt(r, o);
+    else if (arg_flag(r, "--resign"))
+        read_resign(r, o);
     else
         return false;
     return true;
@@ -231,7 +252,7 @@ const Command command_match = {
     "match", run_match, "play players against each other (matches, SPRT, tournaments)",
     "usage: leuctra match PLAYER1 PLAYER2 [--games N] [--concurrency N] [--variant V] [--size WxH]\n"
     "                     [--position POS] [--openings FILE | --opening-plies N] [--max-plies N]\n"
-    "                     [--no-repetition] [--seed S] [--json]\n"
+    "                     [--no-repetition] [--resign [movecount=3] [value=0.02]] [--seed S] [--json]\n"
     "                     [--sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05]]\n"
     "                     [--out FILE.lrec [--resume]] [--results FILE.txt] [--name1 A] [--name2 B]\n"
     "       leuctra match P1 P2 P3... --tournament gauntlet|round-robin [--games N per pairing] ...\n"
@@ -242,7 +263,9 @@ const Command command_match = {
     "--opening-plies (default 4) random moves, different for every pair.  Games run --concurrency\n"
     "at a time (default 1); every game's seed comes from --seed and its number, so results do not\n"
     "depend on concurrency.  Draws are adjudicated after --max-plies plies (default 600) and on the\n"
-    "third repetition.\n"
+    "third repetition.  --resign adjudicates a loss once, for movecount moves of each side in a\n"
+    "row, the loser's own win probability was <= value and the winner's >= 1 - value (both must\n"
+    "agree, as cutechess's two-sided -resign; players that report no value never resign).\n"
     "--sprt stops once the LLR (normalized Elo, pentanomial, counted pair by pair in order) leaves\n"
     "its bounds; games still in flight then finish but are not counted.\n"
     "--out writes every game to a records file (--resume plays only the games it lacks);\n"

@@ -30,6 +30,8 @@ typedef struct {
     const char *tournament;     /* NULL (two players), "gauntlet" or "round-robin" */
     int games;                  /* per matchup */
     int concurrency, max_plies, opening_plies;
+    int resign_moves;           /* --resign movecount (0: off) */
+    double resign_value;        /* --resign value: the loser's win probability at most this */
     bool repetition, json, resume;
     uint64_t seed;
     const char *openings_path, *out_path, *results_path;

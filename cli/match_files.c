@@ -18,6 +18,7 @@ RecordEnd match_record_end(EndReason r)
     case END_PLY_LIMIT: return RECORD_END_PLY_LIMIT;
     case END_REPETITION: return RECORD_END_REPETITION;
     case END_NO_MOVE_CHOSEN: return RECORD_END_NO_MOVE;
+    case END_RESIGN: return RECORD_END_RESIGN;
     default: return RECORD_END_RULES;
     }
 }
@@ -28,6 +29,7 @@ EndReason match_end_reason(RecordEnd e)
     case RECORD_END_PLY_LIMIT: return END_PLY_LIMIT;
     case RECORD_END_REPETITION: return END_REPETITION;
     case RECORD_END_NO_MOVE: return END_NO_MOVE_CHOSEN;
+    case RECORD_END_RESIGN: return END_RESIGN;
     default: return END_RULES;
     }
 }
@@ -36,8 +38,9 @@ EndReason match_end_reason(RecordEnd e)
 static void settings_text(const MatchRun *run, char *buf, size_t len)
 {
     const MatchOptions *o = run->options;
-    int n = snprintf(buf, len, "source=match\nseed=%llu\ngames=%d\nmax_plies=%d\nrepetition=%d\n",
-                     (unsigned long long)o->seed, o->games, o->max_plies, o->repetition);
+    int n = snprintf(buf, len, "source=match\nseed=%llu\ngames=%d\nmax_plies=%d\nrepetition=%d\n"
+                     "resign_moves=%d\nresign_value=%g\n", (unsigned long long)o->seed, o->games, o->max_plies,
+                     o->repetition, o->resign_moves, o->resign_value);
     for (int i = 0; i < o->players && n > 0 && (size_t)n < len; i++)
         n += snprintf(buf + n, len - (size_t)n, "player%d=%s\n", i + 1, o->spec[i]);
 }

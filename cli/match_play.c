@@ -91,7 +91,8 @@ static MatchGame play_one(MatchWorker *w, const MatchRun *run, int k)
     Player *first = worker_player(w, run, m->first), *second = worker_player(w, run, m->second);
     Player *seats[2] = {first_white ? first : second, first_white ? second : first};
     Position start = match_opening(run, k);
-    DrawPolicy policy = {run->options->max_plies, run->options->repetition};
+    const MatchOptions *o = run->options;
+    DrawPolicy policy = {o->max_plies, o->repetition, o->resign_moves, o->resign_value};
     GameResult r;
     game_record_clear(&w->record);
     w->failed = false;

@@ -15,14 +15,14 @@
 typedef struct {
     Trinomial games;
     Pentanomial pairs;
-    int counted, adjudicated;
+    int counted, adjudicated, resigned;   /* adjudicated: draws; resigned: losses by --resign */
     long plies;
 } MatchTotals;
 
 /* Counted games of matchup m from its first player's side; a pair counts when both games do. */
 static MatchTotals matchup_totals(const MatchRun *run, int m)
 {
-    MatchTotals t = {{0, 0, 0}, {{0, 0, 0, 0, 0}}, 0, 0, 0};
+    MatchTotals t = {{0, 0, 0}, {{0, 0, 0, 0, 0}}, 0, 0, 0, 0};
     int base = m * run->options->games;
     for (int k = base; k < base + run->options->games; k++) {
         const MatchGame *g = &run->games[k];
@@ -34,6 +34,7 @@ static MatchTotals matchup_totals(const MatchRun *run, int m)
         t.games.losses += s < 0;
         t.counted++;
         t.adjudicated += g->reason == END_PLY_LIMIT || g->reason == END_REPETITION;
+        t.resigned += g->reason == END_RESIGN;
         t.plies += g->plies;
         if ((k - base) % 2 == 1 && run->games[k - 1].counted)
             t.pairs.pairs[match_first_score(run, k - 1) + s + 2]++;
@@ -62,9 +63,10 @@ static void print_json(const MatchRun *run, const MatchTotals *t, const EloEstim
     json_number("elo_lower", have_elo ? e->elo_lower : 0);
     json_number("elo_upper", have_elo ? e->elo_upper : 0);
     json_number("los", have_elo ? e->los : 0.5);
-    printf("\"pentanomial\":[%lld,%lld,%lld,%lld,%lld],\"adjudicated_draws\":%d,\"mean_plies\":%.1f,",
+    printf("\"pentanomial\":[%lld,%lld,%lld,%lld,%lld],\"adjudicated_draws\":%d,\"adjudicated_losses\":%d,"
+           "\"mean_plies\":%.1f,",
            (long long)t->pairs.pairs[0], (long long)t->pairs.pairs[1], (long long)t->pairs.pairs[2],
-           (long long)t->pairs.pairs[3], (long long)t->pairs.pairs[4], t->adjudicated,
+           (long long)t->pairs.pairs[3], (long long)t->pairs.pairs[4], t->adjudicated, t->resigned,
            t->counted ? (double)t->plies / t->counted : 0);
     if (run->sprt)
         printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.4f,\"lower\":%.4f,"
@@ -151,7 +153,11 @@ void match_report(const MatchRun *run, double seconds)
             return;
         }
         print_text(run, m, &t, &e, have_elo);
-        if (run->num_matchups == 1)
+        if (run->num_matchups == 1 && run->options->resign_moves)
+            printf("mean length %.1f plies, %d draws and %d losses adjudicated, %.1f s (%.2f games/min)\n",
+                   t.counted ? (double)t.plies / t.counted : 0, t.adjudicated, t.resigned, seconds,
+                   seconds > 0 ? run->played / seconds * 60 : 0);
+        else if (run->num_matchups == 1)
             printf("mean length %.1f plies, %d draws adjudicated, %.1f s (%.2f games/min)\n",
                    t.counted ? (double)t.plies / t.counted : 0, t.adjudicated, seconds,
                    seconds > 0 ? run->played / seconds * 60 : 0);

@@ -5,11 +5,12 @@
 
 #include "core/rng.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 DrawPolicy draw_policy_default(void)
 {
-    DrawPolicy p = {600, true};
+    DrawPolicy p = {600, true, 0, 0};
     return p;
 }
 
@@ -19,6 +20,7 @@ const char *end_reason_name(EndReason r)
     case END_PLY_LIMIT: return "ply-limit";
     case END_REPETITION: return "repetition";
     case END_NO_MOVE_CHOSEN: return "no-move";
+    case END_RESIGN: return "resign";
     default: return "rules";
     }
 }
@@ -35,6 +37,29 @@ static int occurrences(const uint64_t *history, int n, uint64_t hash)
     for (int i = n - 1; i >= 0; i--)
         count += history[i] == hash;
     return count;
+}
+
+/* The resign adjudication's count: plies in a row whose mover's value agreed that `loser` is
+ * lost. */
+typedef struct {
+    int loser;
+    int plies;
+} ResignStreak;
+
+static void resign_observe(const DrawPolicy *policy, ResignStreak *s, int mover, double value)
+{
+    double v = policy->resign_value;
+    if (policy->resign_moves <= 0 || isnan(value)) {
+        s->plies = 0;
+        return;
+    }
+    bool agrees = s->plies > 0 && (mover == s->loser ? value <= v : value >= 1 - v);
+    if (agrees)
+        s->plies++;
+    else if (value <= v || value >= 1 - v)
+        *s = (ResignStreak){value <= v ? mover : !mover, 1};
+    else
+        s->plies = 0;
 }
 
 static bool is_legal(const Game *g, const Position *pos, Move m, Move *scratch)
@@ -65,6 +90,7 @@ bool play_game(const Game *g, const Position *start, Player *players[2], const D
     out->plies = 0;
     out->reason = END_RULES;
     history[0] = game_hash(g, &pos);
+    ResignStreak streak = {WHITE, 0};
     for (;;) {
         if (game_count_moves(g, &pos) == 0) {
             out->result = game_status(g, &pos);
@@ -75,13 +101,18 @@ bool play_game(const Game *g, const Position *start, Player *players[2], const D
             out->reason = END_REPETITION;
             break;
         }
+        if (policy->resign_moves > 0 && streak.plies >= 2 * policy->resign_moves) {
+            out->result = streak.loser == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
+            out->reason = END_RESIGN;
+            break;
+        }
         if (out->plies >= cap) {
             out->result = STATUS_DRAW;
             out->reason = END_PLY_LIMIT;
             break;
         }
         int mover = game_side_to_move(g, &pos);
-        MoveInfo info = {0};
+        MoveInfo info = {.value = NAN};
         Move m = players[mover]->choose(players[mover], &pos, &info);
         if (m == MOVE_NONE || !is_legal(g, &pos, m, scratch)) {
             out->result = mover == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
@@ -90,6 +121,7 @@ bool play_game(const Game *g, const Position *start, Player *players[2], const D
         }
         if (observe)
             observe(observe_ctx, &pos, m, &info);
+        resign_observe(policy, &streak, mover, info.value);
         Undo undo;
         game_make(g, &pos, m, &undo);
         out->moves[out->plies++] = m;

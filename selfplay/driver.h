@@ -1,7 +1,9 @@
 /*
- * driver.h - plays one game between two players from a start position, applying the draw
- * adjudication that the rules leave to the driver (RULES.md section 2): a ply limit and, where
- * enabled, the third occurrence of a position with the same side to move.
+ * driver.h - plays one game between two players from a start position, applying the
+ * adjudication that the rules leave to the driver (RULES.md section 2): a draw at a ply limit
+ * and, where enabled, on the third occurrence of a position with the same side to move; and,
+ * where enabled, a loss once both players agree it is lost (resign adjudication, as
+ * cutechess-cli's and fastchess's two-sided -resign).
  */
 #ifndef LEUCTRA_DRIVER_H
 #define LEUCTRA_DRIVER_H
@@ -12,15 +14,20 @@ typedef enum {
     END_RULES,          /* the rules ended the game (win, no move, Reversi finished) */
     END_PLY_LIMIT,      /* adjudicated a draw: the ply limit */
     END_REPETITION,     /* adjudicated a draw: third occurrence of a position */
-    END_NO_MOVE_CHOSEN  /* a player returned no legal move: it loses */
+    END_NO_MOVE_CHOSEN, /* a player returned no legal move: it loses */
+    END_RESIGN          /* adjudicated a loss: both players' values agreed for resign_moves moves */
 } EndReason;
 
 typedef struct {
     int max_plies;      /* 0 = no limit */
     bool repetition;    /* draw on the third occurrence */
+    int resign_moves;   /* 0 = off; else a side loses once, for this many moves of each side in a
+                           row, its own value was <= resign_value and its opponent's >= 1 -
+                           resign_value (a player that reports no value never agrees) */
+    double resign_value;
 } DrawPolicy;
 
-/* The default policy: 600 plies, repetition on. */
+/* The default policy: 600 plies, repetition on, no resign adjudication. */
 DrawPolicy draw_policy_default(void);
 
 typedef struct {
@@ -39,6 +46,6 @@ bool play_game(const Game *g, const Position *start, Player *players[2], const D
                MoveObserver observe, void *observe_ctx, GameResult *out);
 void game_result_free(GameResult *r);
 
-const char *end_reason_name(EndReason r);   /* "rules", "ply-limit", "repetition", "no-move" */
+const char *end_reason_name(EndReason r);   /* "rules", "ply-limit", "repetition", "no-move", "resign" */
 
 #endif

@@ -160,6 +160,7 @@ static RecordEnd record_end(EndReason r)
     case END_PLY_LIMIT: return RECORD_END_PLY_LIMIT;
     case END_REPETITION: return RECORD_END_REPETITION;
     case END_NO_MOVE_CHOSEN: return RECORD_END_NO_MOVE;
+    case END_RESIGN: return RECORD_END_RESIGN;
     default: return RECORD_END_RULES;
     }
 }

@@ -253,17 +253,36 @@ def test_bad_options(tmp):
         ["random", "nosuch"],
         ["--make-openings", "3"],
         ["random", "random", "--frobnicate"],
+        ["random", "random", "--resign", "movecount=0"],
+        ["random", "random", "--resign", "value=0.7"],
+        ["random", "random", "--resign", "score=500"],
     ]
     for args in cases:
         rc, out, err = match(*args, *CROSS)
         check(f"bad options {args}: exit 2 with one line", rc == 2 and err.count("\n") == 1, (rc, err))
 
 
+def test_resign(tmp):
+    """--resign ends games both searchers call lost: records say end=resign, the JSON counts them,
+    and a random player (no value) never resigns."""
+    rec = os.path.join(tmp, "resign.lrec")
+    rc, out, err = match("mcts:visits=100", "greedy", *CROSS, "--games", "16", "--concurrency", "2", "--seed", "2",
+                         "--resign", "movecount=2", "value=0.1", "--out", rec, "--json")
+    doc = json.loads(out) if rc == 0 else {}
+    rc2, dump, err2 = leuctra("records", "dump", rec)
+    resigned = dump.count("end=resign")
+    check("--resign: games adjudicated, counted in the JSON and the records",
+          rc == 0 and rc2 == 0 and resigned > 0 and doc.get("adjudicated_losses") == resigned, (out, err, dump[:500]))
+    rc, out, err = match("random", "greedy", *CROSS, "--games", "6", "--resign", "value=0.5", "--json")
+    doc = json.loads(out) if rc == 0 else {}
+    check("--resign: a player without values never resigns", rc == 0 and doc.get("adjudicated_losses") == 0, out + err)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="match_test.")
     try:
         for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt,
-                     test_files, test_concurrency, test_resume, test_tournament, test_bad_options):
+                     test_files, test_concurrency, test_resume, test_tournament, test_resign, test_bad_options):
             try:
                 test(tmp)
             except Exception as e:  # a crash in one test is a failure, not the end of the run

@@ -18,6 +18,7 @@ extern const TestCase ratings_tests[];
 extern const TestCase tune_tests[];
 extern const TestCase tune_data_tests[];
 extern const TestCase selfplay_tests[];
+extern const TestCase driver_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
@@ -31,6 +32,7 @@ static const TestSuite suites[] = {
     {"tune", tune_tests},
     {"tune_data", tune_data_tests},
     {"selfplay", selfplay_tests},
+    {"driver", driver_tests},
 };
 
 Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos)
