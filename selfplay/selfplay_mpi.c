@@ -126,12 +126,17 @@ static void finish_messages(Tracker *t, const SelfplayProgress *mine, bool ok)
         return;
     }
     pack(mine, true, ok, t->latest[0]);
-    for (int waiting = t->env->size - 1; waiting > 0;) {
+    /* A final message may have arrived already, taken by drain_messages during the games. */
+    for (;;) {
+        int waiting = 0;
+        for (int r = 1; r < t->env->size; r++)
+            waiting += t->latest[r][MSG_DONE] == 0;
+        if (waiting == 0)
+            break;
         uint64_t m[MSG_LEN];
         int from;
         mpi_env_recv_u64(t->env, m, MSG_LEN, &from);
         memcpy(t->latest[from], m, sizeof m);
-        waiting -= m[MSG_DONE] != 0;
         if (t->live && t->run->progress) {
             SelfplayProgress sum = whole_run(t);
             t->run->progress(&sum, t->run->progress_ctx);
