@@ -327,9 +327,9 @@ const Command command_selfplay = {
     "summary follows on stdout.  `leuctra records info FILE` shows the settings recorded.\n\n"
     "Under mpirun (a build made with `make MPI=1`; docs/CLUSTER.md) R processes split the games:\n"
     "process r plays the games i with i % R == r, --threads at a time, into its own shard\n"
-    "FILE.rankR-of-N; process 0 prints a progress line for the whole run every 30 s and at the\n"
-    "end merges the shards into FILE, the same bytes one process writes.  After a stop, the same\n"
-    "command with --resume (and as many processes) completes every shard.\n\n"
+    "FILE.rank<r>-of-<R>; process 0 prints a progress line for the whole run every 30 s, and\n"
+    "at the end merges the shards into FILE, the same bytes one process writes.  After a stop,\n"
+    "the same command with --resume (and as many processes) completes every shard.\n\n"
     "example: leuctra selfplay --games 1000 --visits 400 --out run1.lrec\n"
     "         leuctra selfplay --games 1000 --visits 400 --out run1.lrec --resume   (after a stop)\n"
     "         mpirun -np 4 build-mpi/leuctra selfplay --games 1000 --threads 8 --out run1.lrec\n",
