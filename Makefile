@@ -7,6 +7,7 @@
 #   make demo       a few minutes of the main job on a small default
 #   make pgo        a profile-guided build trained on `leuctra bench`
 #   make install    into $(PREFIX) (default /usr/local)
+#   make MPI=1      an MPI-enabled build with mpicc, into build-mpi/ (docs/CLUSTER.md)
 
 CC      ?= cc
 ARCH    ?= -march=native
@@ -18,6 +19,15 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -DLEUCTRA_VERSION=\"$(VERSION)\" $(OPT
 LDLIBS  += -fopenmp -lz -lm -lgsl -lgslcblas
 PREFIX  ?= /usr/local
 BUILD   ?= build
+
+# MPI=1: the same program compiled by mpicc with -DLEUCTRA_MPI (data/mpi_env.c then talks to
+# MPI; without it, that file is a one-process stand-in and nothing needs MPI).  Its own folder by
+# default, so MPI and plain objects never mix.
+ifeq ($(MPI),1)
+CC      := mpicc
+BUILD   := build-mpi
+override CFLAGS += -DLEUCTRA_MPI
+endif
 
 LIB_DIRS := core data selfplay tuner eval
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
@@ -37,7 +47,7 @@ LIB := $(BUILD)/libleuctra.a
 BIN := $(BUILD)/leuctra
 UNIT := $(BUILD)/unit_tests
 
-.PHONY: all deps test check bench demo pgo install clean fuzz
+.PHONY: all deps test check bench demo pgo install clean fuzz mpi
 
 all: deps $(BIN)
 
@@ -65,8 +75,12 @@ $(BIN): $(CLI_OBJ) $(LIB)
 $(UNIT): $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(TEST_OBJ) $(LIB) $(LDLIBS) -o $@
 
+# The MPI tests (tests/mpi_test.sh) build build-mpi/leuctra themselves when mpicc is there.
 test: deps $(BIN) $(UNIT)
 	@LEUCTRA=$(BIN) UNIT=$(UNIT) tests/run.sh
+
+mpi:
+	$(MAKE) MPI=1 build-mpi/leuctra
 
 # Sanitizer build in its own folder so it never mixes with the optimised objects.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -87,6 +101,9 @@ fuzz:
 
 bench: deps $(BIN)
 	scripts/bench.sh $(BIN)
+	@if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then \
+	    $(MAKE) mpi >/dev/null && scripts/bench-mpi.sh build-mpi/leuctra $(BIN); \
+	else echo "skipped the MPI benchmark: no mpicc/mpirun"; fi
 
 demo: deps $(BIN)
 	scripts/demo.sh $(BIN)
@@ -109,6 +126,6 @@ install: all
 	install -m 644 core/game.h $(DESTDIR)$(PREFIX)/include/leuctra/
 
 clean:
-	rm -rf build build-san build-fuzz build-pgo
+	rm -rf build build-san build-fuzz build-pgo build-mpi
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(GEN_OBJ:.o=.d)

@@ -5,6 +5,7 @@
  * --resume, other settings or board) exits 2; failures while playing or writing exit 1.
  */
 #include "cli.h"
+#include "data/mpi_env.h"
 #include "data/weights.h"
 #include "records_cli.h"
 #include "selfplay/selfplay.h"
@@ -140,7 +141,14 @@ static char *recorded_command_line(int argc, char **argv)
 
 typedef struct {
     double last_print;      /* seconds into the run of the last line */
+    double every;           /* seconds between lines */
+    uint64_t shown;         /* the games done that the last line showed (one line per count) */
+    bool tty;               /* rewrite one line in place; else a line each time (a log file) */
 } ProgressLine;
+
+/* Under mpirun nothing is a terminal (mpirun forwards the output), and a batch job's stderr is a
+ * log file: rank 0 then writes a whole progress line this often. */
+static const double LOG_PROGRESS_SECONDS = 30;
 
 static void format_duration(double seconds, char *buf, size_t len)
 {
@@ -159,16 +167,18 @@ static void format_duration(double seconds, char *buf, size_t len)
 static void show_progress(const SelfplayProgress *p, void *ctx)
 {
     ProgressLine *line = ctx;
-    if (p->played < p->to_play && p->seconds - line->last_print < 0.25)
+    uint64_t done = p->present + p->played;
+    if ((p->played < p->to_play && p->seconds - line->last_print < line->every) || (done == line->shown && done))
         return;
+    line->shown = done;
     line->last_print = p->seconds;
     double rate = p->seconds > 0 ? (double)p->played / p->seconds : 0;
     char eta[32];
     format_duration(rate > 0 ? (double)(p->to_play - p->played) / rate : 0, eta, sizeof eta);
-    fprintf(stderr, "\r%llu/%llu games  %.2f games/s  white %llu  black %llu  draws %llu  mean %.1f plies  ETA %s   ",
-            (unsigned long long)(p->present + p->played), (unsigned long long)p->total, rate,
+    fprintf(stderr, "%s%llu/%llu games  %.2f games/s  white %llu  black %llu  draws %llu  mean %.1f plies  ETA %s%s",
+            line->tty ? "\r" : "", (unsigned long long)done, (unsigned long long)p->total, rate,
             (unsigned long long)p->results[0], (unsigned long long)p->results[1], (unsigned long long)p->results[2],
-            p->played ? (double)p->plies / (double)p->played : 0.0, eta);
+            p->played ? (double)p->plies / (double)p->played : 0.0, eta, line->tty ? "   " : "\n");
     fflush(stderr);
 }
 
@@ -177,14 +187,19 @@ static double percent(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void print_summary(const char *path, const SelfplayProgress *p)
+static void print_summary(const char *path, const SelfplayProgress *p, int ranks)
 {
+    if (ranks > 1)
+        printf("%d processes (mpirun), one shard each, merged into %s\n", ranks, path);
     printf("%s: %llu games (%llu played now, %llu were there)\n", path, (unsigned long long)(p->present + p->played),
            (unsigned long long)p->played, (unsigned long long)p->present);
     if (p->beyond > 0)
         printf("the file also holds %llu games of indices past %llu (from a run with more --games)\n",
                (unsigned long long)p->beyond, (unsigned long long)(p->total - 1));
-    if (p->removed_bytes > 0)
+    if (p->removed_bytes > 0 && ranks > 1)
+        printf("resume removed %llu bytes of partial last chunks from the shards (stopped runs' last writes)\n",
+               (unsigned long long)p->removed_bytes);
+    else if (p->removed_bytes > 0)
         printf("resume removed %llu bytes of a partial last chunk at offset %llu (a stopped run's last write)\n",
                (unsigned long long)p->removed_bytes, (unsigned long long)p->removed_at);
     if (p->played == 0)
@@ -220,6 +235,25 @@ static void parse_options(int argc, char **argv, SelfplayOptions *o)
         cli_fail(NAME, EXIT_USAGE, "--out FILE is required (see leuctra selfplay --help)");
 }
 
+/* The end on every rank: MPI stopped first (a rank that exits without it makes mpirun abort the
+ * others), then the failing rank's message, or rank 0's summary. */
+static void finish(MpiEnv *env, const SelfplayOptions *o, const SelfplayProgress *done, bool ok, bool all_ok,
+                   const RecordsError *err)
+{
+    int rank = env->rank, ranks = env->size;
+    mpi_env_stop(env);
+    if (!ok)
+        records_fail(NAME, err);
+    if (!all_ok) {
+        if (rank == 0)
+            cli_fail(NAME, EXIT_FAILURE_RUN, "another process failed (its message is above); the finished games "
+                     "are in %s.rank*-of-%d: run the same command with --resume", o->out, ranks);
+        exit(EXIT_FAILURE_RUN);
+    }
+    if (!o->quiet && rank == 0)
+        print_summary(o->out, done, ranks);
+}
+
 static int run_selfplay(int argc, char **argv)
 {
     SelfplayOptions o = {.threads = omp_get_num_procs()};
@@ -236,19 +270,19 @@ static int run_selfplay(int argc, char **argv)
     char *settings = selfplay_settings_text(g, &start, &weights, &cfg, command_line);
     if (!settings)
         cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
-    ProgressLine line = {0};
-    bool live = !o.quiet && isatty(STDERR_FILENO);
-    SelfplayRun run = {g, &start, &weights, &cfg, settings, o.out, (uint64_t)o.games, o.threads, o.resume,
-                       live ? show_progress : NULL, &line};
+    MpiEnv env = mpi_env_start();
+    bool tty = isatty(STDERR_FILENO);
+    ProgressLine line = {0, tty ? 0.25 : LOG_PROGRESS_SECONDS, 0, tty};
+    bool live = !o.quiet && (tty || env.size > 1);
+    SelfplayRun run = {.game = g, .start = &start, .weights = &weights, .config = &cfg, .settings = settings,
+                       .path = o.out, .games = (uint64_t)o.games, .threads = o.threads, .resume = o.resume,
+                       .progress = live ? show_progress : NULL, .progress_ctx = &line};
     SelfplayProgress done;
     RecordsError err = {0};
-    bool ok = selfplay_run(&run, &done, &err);
-    if (live && done.played > 0)
+    bool all_ok, ok = selfplay_mpi_run(&env, &run, &done, &all_ok, &err);
+    if (live && tty && done.played > 0 && env.rank == 0)
         fputc('\n', stderr);
-    if (!ok)
-        records_fail(NAME, &err);
-    if (!o.quiet)
-        print_summary(o.out, &done);
+    finish(&env, &o, &done, ok, all_ok, &err);
     free(settings);
     free(command_line);
     game_free(g);
@@ -291,6 +325,12 @@ const Command command_selfplay = {
     "  --quiet                 no progress line, no summary\n\n"
     "On a terminal a progress line shows games done, games/s, results, mean length and ETA; a\n"
     "summary follows on stdout.  `leuctra records info FILE` shows the settings recorded.\n\n"
+    "Under mpirun (a build made with `make MPI=1`; docs/CLUSTER.md) R processes split the games:\n"
+    "process r plays the games i with i % R == r, --threads at a time, into its own shard\n"
+    "FILE.rank<r>-of-<R>; process 0 prints a progress line for the whole run every 30 s, and\n"
+    "at the end merges the shards into FILE, the same bytes one process writes.  After a stop,\n"
+    "the same command with --resume (and as many processes) completes every shard.\n\n"
     "example: leuctra selfplay --games 1000 --visits 400 --out run1.lrec\n"
-    "         leuctra selfplay --games 1000 --visits 400 --out run1.lrec --resume   (after a stop)\n",
+    "         leuctra selfplay --games 1000 --visits 400 --out run1.lrec --resume   (after a stop)\n"
+    "         mpirun -np 4 build-mpi/leuctra selfplay --games 1000 --threads 8 --out run1.lrec\n",
 };

@@ -5,6 +5,7 @@
  * (cmd_tune_report.c) and the provenance (cmd_tune_provenance.c).  Bad input exits 2 with one
  * line; failures (damaged data, I/O) exit 1.
  */
+#include "data/mpi_env.h"
 #include "data/weights.h"
 #include "records_cli.h"
 #include "tune_cli.h"
@@ -101,18 +102,59 @@ _Noreturn static void fail_tune(const TuneError *e)
     cli_fail(NAME, e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", e->msg);
 }
 
-static void load_init(const Game *g, const char *path, Weights *w)
+/* A failure that every process meets alike (the same options, the same sums): rank 0 says it,
+ * the others end with the same status (MPI is finalized at exit on all). */
+_Noreturn static void fail_all(const MpiEnv *env, const TuneError *e)
 {
-    Error err;
-    if (path && !weights_load(g, path, w, &err))
-        cli_fail(NAME, EXIT_USAGE, "--init: %s", err.msg);
-    if (!path && !weights_default(g, w))
-        cli_fail(NAME, EXIT_USAGE, "no shipped weights for %s: give --init", g->name);
+    if (env->rank != 0)
+        exit(e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN);
+    fail_tune(e);
 }
 
-static void check_enough(const TuneSummary *s)
+/* After a step where each process works on its own share (reading, positions): when any failed,
+ * the first in rank order, whose data come first, says why (what one process reading all the
+ * data would have said) and every process ends with its status.  Collective. */
+static void step_done(const MpiEnv *env, bool ok, const TuneError *e)
+{
+    if (env->size <= 1) {
+        if (!ok)
+            fail_tune(e);
+        return;
+    }
+    uint64_t *status = malloc((size_t)env->size * sizeof *status);
+    if (!status)
+        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+    mpi_env_gather_u64(env, ok || e->elsewhere ? 0 : e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN, status);
+    int first = 0;
+    while (first < env->size && status[first] == 0)
+        first++;
+    int code = first < env->size ? (int)status[first] : 0;
+    free(status);
+    if (first == env->size)
+        return;
+    if (env->rank == first)
+        fail_tune(e);
+    exit(code);
+}
+
+static void load_init(const MpiEnv *env, const Game *g, const char *path, Weights *w)
+{
+    Error err;
+    TuneError e = {.bad_input = true};
+    if (path && !weights_load(g, path, w, &err))
+        snprintf(e.msg, sizeof e.msg, "--init: %s", err.msg);
+    else if (!path && !weights_default(g, w))
+        snprintf(e.msg, sizeof e.msg, "no shipped weights for %s: give --init", g->name);
+    else
+        return;
+    fail_all(env, &e);
+}
+
+static void check_enough(const MpiEnv *env, const TuneSummary *s)
 {
     uint64_t need = (uint64_t)MIN_POSITIONS_PER_FEATURE * (uint64_t)s->init.count;
+    if (s->data.positions_train < need && env->rank != 0)
+        exit(EXIT_USAGE);
     if (s->data.positions_train < need)
         cli_fail(NAME, EXIT_USAGE,
                  "too few positions: %llu for training (of %llu read), at least %llu needed for %d features",
@@ -120,20 +162,20 @@ static void check_enough(const TuneSummary *s)
                  (unsigned long long)need, s->init.count);
 }
 
-static void fit_and_measure(TuneSummary *s, const TuneSet *train, const TuneSet *valid)
+static void fit_and_measure(const MpiEnv *env, TuneSummary *s, const TuneSet *train, const TuneSet *valid)
 {
     const TuneOptions *o = s->opts;
-    TuneError err;
+    TuneError err = {0};
     s->train_before = tune_loss(train, &s->init, s->threads);
     s->valid_before = tune_loss(valid, &s->init, s->threads);
     s->train_baseline = tune_baseline_loss(train, train);
     s->valid_baseline = tune_baseline_loss(train, valid);
     if (!tune_fit(train, &s->init, &o->fit_opts, &s->fit, &err))
-        fail_tune(&err);
+        fail_all(env, &err);
     s->train_after = tune_loss(train, &s->fit.weights, s->threads);
     s->valid_after = tune_loss(valid, &s->fit.weights, s->threads);
     if (!tune_weight_stats(train, &s->fit.weights, s->threads, s->stat, &err))
-        fail_tune(&err);
+        fail_all(env, &err);
 }
 
 static void save(TuneSummary *s)
@@ -159,28 +201,33 @@ static int run_tune(int argc, char **argv)
     /* GSL's default error handler aborts the program; the tuner checks every return code instead.
      * It is GSL's one process-wide setting, made here before any thread starts. */
     gsl_set_error_handler_off();
-    TuneSummary s = {.opts = &o, .threads = o.data_opts.threads ? o.data_opts.threads : omp_get_max_threads()};
+    MpiEnv env = mpi_env_start();
+    o.data_opts.mpi = &env;
+    TuneSummary s = {.opts = &o, .threads = o.data_opts.threads ? o.data_opts.threads : omp_get_max_threads(),
+                     .ranks = env.size};
     TuneGames games;
     tune_games_init(&games);
-    Game *g;
-    TuneError err;
+    Game *g = NULL;
+    TuneError err = {0};
     double t0 = omp_get_wtime();
-    if (!tune_read_records(o.data, o.num_data, o.data_opts.threads, &games, &g, &err))
-        fail_tune(&err);
+    bool ok = tune_read_share(o.data, o.num_data, o.data_opts.threads, env.rank, env.size, &games, &g, &err);
+    step_done(&env, ok, &err);
     s.read_seconds = omp_get_wtime() - t0;
     s.game = g;
     s.games = &games;
-    load_init(g, o.init, &s.init);
+    load_init(&env, g, o.init, &s.init);
     TuneSet train, valid;
-    if (!tune_extract(g, &games, &o.data_opts, &train, &valid, &s.data, &err))
-        fail_tune(&err);
-    check_enough(&s);
-    fit_and_measure(&s, &train, &valid);
-    save(&s);
-    if (o.json)
-        tune_print_json(&s, stdout);
-    else
-        tune_print_text(&s, stdout);
+    step_done(&env, tune_extract(g, &games, &o.data_opts, &train, &valid, &s.data, &err), &err);
+    check_enough(&env, &s);
+    fit_and_measure(&env, &s, &train, &valid);
+    if (env.rank == 0) {
+        save(&s);
+        if (o.json)
+            tune_print_json(&s, stdout);
+        else
+            tune_print_text(&s, stdout);
+    }
+    mpi_env_stop(&env);
     tune_set_free(&train);
     tune_set_free(&valid);
     tune_games_free(&games);
@@ -215,5 +262,10 @@ const Command command_tune = {
     "  --threads N           threads (default: every core)\n"
     "  --max-iterations N    Newton steps at most (default 50)\n"
     "  --json                the report as one JSON object\n\n"
-    "example: leuctra tune --data run1.lrec run2.lrec --out tuned.txt --skip-opening 4\n",
+    "Under mpirun (a build made with `make MPI=1`; docs/CLUSTER.md) each process reads and\n"
+    "replays its own contiguous part of the games, repeats are found across all of them, and\n"
+    "the sums of every step are combined in the one-process order: the weights and the report\n"
+    "are those of one process, bit for bit; process 0 writes them.\n\n"
+    "example: leuctra tune --data run1.lrec run2.lrec --out tuned.txt --skip-opening 4\n"
+    "         mpirun -np 4 build-mpi/leuctra tune --data big.lrec --out tuned.txt --threads 8\n",
 };

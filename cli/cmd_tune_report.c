@@ -63,9 +63,12 @@ void tune_print_text(const TuneSummary *s, FILE *out)
             (unsigned long long)d->positions_train, (unsigned long long)d->positions_validation,
             percent(d->positions_valued, tune_used_positions(s)));
     fprintf(out, "time        reading %.2f s; extraction %.2f s (replay %.2f s, features %.2f s): %.0f positions/s; "
-            "%d thread%s\n",
+            "%d thread%s",
             s->read_seconds, d->seconds, d->seconds_replay, d->seconds_features,
             d->seconds > 0 ? (double)tune_used_positions(s) / d->seconds : 0, s->threads, s->threads == 1 ? "" : "s");
+    if (s->ranks > 1)
+        fprintf(out, " x %d processes (exchanges %.2f s)", s->ranks, d->seconds_exchange);
+    fputc('\n', out);
     fprintf(out, "fit         %d Newton step%s, %s (decrement %.2g), %.2f s; lambda %g, l2 %g\n", s->fit.iterations,
             s->fit.iterations == 1 ? "" : "s", s->fit.converged ? "converged" : "NOT CONVERGED", s->fit.decrement,
             s->fit.seconds, s->opts->data_opts.lambda, s->opts->fit_opts.l2);
@@ -130,8 +133,8 @@ static void json_data(const TuneSummary *s, FILE *out)
             (unsigned long long)d->positions_train, (unsigned long long)d->positions_validation,
             (unsigned long long)d->positions_valued);
     fprintf(out, "\"time\":{\"read_seconds\":%.4f,\"extract_seconds\":%.4f,\"replay_seconds\":%.4f,"
-            "\"features_seconds\":%.4f,\"fit_seconds\":%.4f,\"threads\":%d},",
-            s->read_seconds, d->seconds, d->seconds_replay, d->seconds_features, s->fit.seconds, s->threads);
+            "\"features_seconds\":%.4f,\"fit_seconds\":%.4f,\"threads\":%d,\"processes\":%d},",
+            s->read_seconds, d->seconds, d->seconds_replay, d->seconds_features, s->fit.seconds, s->threads, s->ranks);
 }
 
 static void json_fit(const TuneSummary *s, FILE *out)

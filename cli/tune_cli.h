@@ -27,7 +27,8 @@ typedef struct {
     const TuneOptions *opts;
     const Game *game;
     const TuneGames *games;
-    int threads;                /* the threads actually used */
+    int threads;                /* the threads actually used (per process) */
+    int ranks;                  /* processes (mpirun); 1 for a plain run */
     double read_seconds;
     TuneDataStats data;
     Weights init;

@@ -226,3 +226,14 @@ ScanResult scanner_next(ChunkScanner *s, RecordsError *err)
     ScanResult r = read_header(s, err);
     return r == SCAN_CHUNK ? read_payload(s, err) : r;
 }
+
+ScanResult scanner_next_header(ChunkScanner *s, RecordsError *err)
+{
+    if (s->pos >= s->size)
+        return SCAN_END;
+    s->offset = s->pos;
+    ScanResult r = read_header(s, err);
+    if (r == SCAN_CHUNK)
+        s->pos = s->next = s->offset + CHUNK_HEADER_BYTES + s->header.stored_bytes;
+    return r;
+}

@@ -131,6 +131,8 @@ void scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chun
 void scanner_free(ChunkScanner *s);
 /* SCAN_DAMAGE and SCAN_FATAL (I/O, memory) describe themselves in *err. */
 ScanResult scanner_next(ChunkScanner *s, RecordsError *err);
+/* The next chunk's header only (s->header, s->offset), checked; the payload is skipped. */
+ScanResult scanner_next_header(ChunkScanner *s, RecordsError *err);
 
 /* ---------------------------------------------------------------- files (record_io.c) */
 

@@ -81,6 +81,55 @@ int records_next(RecordsReader *r, GameRecord *out, RecordsError *err)
     }
 }
 
+void records_seek(RecordsReader *r, uint64_t offset)
+{
+    r->scan.pos = r->scan.next = offset;
+    r->games = (ByteReader){NULL, NULL, false};
+}
+
+/* ---------------------------------------------------------------- chunk list */
+
+static bool add_chunk(RecordsChunk **list, size_t *n, size_t *cap, uint64_t offset, uint32_t games)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 256;
+        RecordsChunk *p = realloc(*list, c * sizeof *p);
+        if (!p)
+            return false;
+        *list = p;
+        *cap = c;
+    }
+    (*list)[(*n)++] = (RecordsChunk){offset, games};
+    return true;
+}
+
+bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, RecordsError *err)
+{
+    *chunks = NULL;
+    *count = 0;
+    OpenedFile f;
+    if (!open_records_file(path, &f, err))
+        return false;
+    ChunkScanner scan;
+    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, f.header.board);
+    size_t cap = 0;
+    ScanResult s;
+    bool ok = true;
+    while (ok && (s = scanner_next_header(&scan, err)) != SCAN_END) {
+        ok = s == SCAN_CHUNK;
+        if (ok && !(ok = add_chunk(chunks, count, &cap, scan.offset, scan.header.games)))
+            records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+    }
+    scanner_free(&scan);
+    close_records_file(&f);
+    if (!ok) {
+        free(*chunks);
+        *chunks = NULL;
+        *count = 0;
+    }
+    return ok;
+}
+
 /* ---------------------------------------------------------------- verify */
 
 static bool add_damage(RecordsVerifyReport *rep, const RecordsError *e)

@@ -169,6 +169,18 @@ uint64_t records_reader_file_size(const RecordsReader *r);
 uint64_t records_reader_chunk_offset(const RecordsReader *r);
 void records_close(RecordsReader *r);
 
+/* The chunks of a file from their headers alone (no payload read or inflated): where each
+ * starts and how many games it holds, in file order, so that several readers can each take a
+ * part of one file (the tuner under MPI).  A damaged or truncated header fails with its offset. */
+typedef struct {
+    uint64_t offset;
+    uint32_t games;
+} RecordsChunk;
+
+bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, RecordsError *err);
+/* The next records_next starts with the chunk at `offset` (an offset records_chunks gave). */
+void records_seek(RecordsReader *r, uint64_t offset);
+
 typedef struct {
     uint64_t offset;
     RecordsErrorKind kind;

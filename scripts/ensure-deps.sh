@@ -1,6 +1,8 @@
 #!/bin/sh
 # ensure-deps.sh - checks that the Debian packages leuctra builds with are installed; installs the
 # missing ones with apt-get when run as root, otherwise prints the exact command and fails.
+# Open MPI (openmpi-bin libopenmpi-dev) is optional and not installed here: it is needed only by
+# `make MPI=1` and tests/mpi_test.sh, which says "skipped: no mpirun" without it (.ci/run installs it).
 set -u
 need=""
 have_header() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }

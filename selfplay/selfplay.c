@@ -55,15 +55,32 @@ static void abandon(RecordsWriter *w)
 
 /* --- the file ---------------------------------------------------------------------------------- */
 
-/* The games of 0 .. games-1 that `present` (ascending, distinct) lacks; *count of them. */
-static uint64_t *missing_games(uint64_t games, const uint64_t *present, size_t num_present, uint64_t *count)
+/* Whether game i is this run's to play: its share, and not in another file already. */
+static bool ours(const SelfplayRun *run, uint64_t i, size_t *elsewhere_at)
 {
+    if (run->stride > 1 && i % run->stride != run->offset)
+        return false;
+    size_t *k = elsewhere_at;
+    while (*k < run->num_elsewhere && run->elsewhere[*k] < i)
+        (*k)++;
+    return *k == run->num_elsewhere || run->elsewhere[*k] != i;
+}
+
+/* The games of 0 .. games-1 that are ours and that `present` (ascending, distinct) lacks;
+ * *count of them, and *owned: how many are ours at all. */
+static uint64_t *missing_games(const SelfplayRun *run, const uint64_t *present, size_t num_present, uint64_t *count,
+                               uint64_t *owned)
+{
+    uint64_t games = run->games;
     uint64_t *todo = malloc((games ? games : 1) * sizeof *todo);
     if (!todo)
         return NULL;
-    size_t k = 0;
-    *count = 0;
+    size_t k = 0, e = 0;
+    *count = *owned = 0;
     for (uint64_t i = 0; i < games; i++) {
+        if (!ours(run, i, &e))
+            continue;
+        (*owned)++;
         while (k < num_present && present[k] < i)
             k++;
         if (k == num_present || present[k] != i)
@@ -75,7 +92,7 @@ static uint64_t *missing_games(uint64_t games, const uint64_t *present, size_t n
 /* Opens an existing file for more games: same board, same settings.  *present gets how many of
  * the run's games it holds and *todo the others. */
 static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *header, uint64_t **todo,
-                                  uint64_t *num_todo, SelfplayProgress *progress, RecordsError *err)
+                                  uint64_t *num_todo, uint64_t *owned, SelfplayProgress *progress, RecordsError *err)
 {
     RecordsResumeInfo info;
     RecordsWriter *w = records_resume(run->path, header, &info, err);
@@ -90,7 +107,7 @@ static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *h
     }
     progress->removed_bytes = info.truncated_bytes;
     progress->removed_at = info.truncated_at;
-    *todo = missing_games(run->games, info.indices, info.count, num_todo);
+    *todo = missing_games(run, info.indices, info.count, num_todo, owned);
     for (size_t i = 0; i < info.count; i++)
         progress->beyond += info.indices[i] >= run->games;
     records_resume_info_free(&info);
@@ -103,7 +120,7 @@ static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *h
 }
 
 /* A new file, or the existing one when resuming; NULL plus *err otherwise. */
-static RecordsWriter *open_file(const SelfplayRun *run, uint64_t **todo, uint64_t *num_todo,
+static RecordsWriter *open_file(const SelfplayRun *run, uint64_t **todo, uint64_t *num_todo, uint64_t *owned,
                                 SelfplayProgress *progress, RecordsError *err)
 {
     RecordsHeader header;
@@ -111,9 +128,9 @@ static RecordsWriter *open_file(const SelfplayRun *run, uint64_t **todo, uint64_
         return NULL;
     RecordsWriter *w = NULL;
     if (run->resume && file_exists(run->path)) {
-        w = resume_file(run, &header, todo, num_todo, progress, err);
+        w = resume_file(run, &header, todo, num_todo, owned, progress, err);
     } else if ((w = records_create(run->path, &header, err)) != NULL &&
-               !(*todo = missing_games(run->games, NULL, 0, num_todo))) {
+               !(*todo = missing_games(run, NULL, 0, num_todo, owned))) {
         set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
         abandon(w);
         w = NULL;
@@ -207,8 +224,8 @@ bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, RecordsError 
     RunState s = {.run = run};
     atomic_init(&s.failed, false);
     s.progress.total = run->games;
-    uint64_t *todo = NULL, num_todo = 0;
-    RecordsWriter *w = open_file(run, &todo, &num_todo, &s.progress, err);
+    uint64_t *todo = NULL, num_todo = 0, owned = 0;
+    RecordsWriter *w = open_file(run, &todo, &num_todo, &owned, &s.progress, err);
     if (!w) {
         *final = s.progress;
         return false;
@@ -216,7 +233,7 @@ bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, RecordsError 
     s.writer = w;
     s.todo = todo;
     s.progress.to_play = num_todo;
-    s.progress.present = run->games - num_todo;
+    s.progress.present = owned - num_todo;
     if (num_todo > 0)
         play_games(&s);
     free(todo);

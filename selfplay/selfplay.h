@@ -20,6 +20,7 @@
 
 #include "core/eval.h"
 #include "core/game.h"
+#include "data/mpi_env.h"
 #include "data/records.h"
 #include "selfplay/driver.h"
 
@@ -110,6 +111,12 @@ typedef struct {
     bool resume;                /* complete an existing file (a missing one is created) */
     SelfplayProgressFn progress;    /* may be NULL */
     void *progress_ctx;
+    /* A share of the games, for one of several processes (selfplay_mpi.c): only the indices i
+     * with i % stride == offset are this run's (stride 0 or 1: all of them); and games present
+     * in another file (`elsewhere`, ascending, distinct) are not played again. */
+    uint64_t stride, offset;
+    const uint64_t *elsewhere;
+    size_t num_elsewhere;
 } SelfplayRun;
 
 /* Plays the games of indices 0 .. games-1 that the file lacks, appending each as it finishes,
@@ -119,5 +126,21 @@ typedef struct {
  * counts (also on failure, for what was played).  False plus *err on any failure; every game
  * appended before it stays in the file, ready for a resume. */
 bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, RecordsError *err);
+
+/* ---------------------------------------------------------------- across processes (MPI) */
+
+/* The shard that rank `rank` of `ranks` writes beside `out`: "OUT.rank0-of-2" ... */
+void selfplay_shard_path(const char *out, int rank, int ranks, char *buf, size_t len);
+
+/* A run split over processes (data/mpi_env.h): with one rank, exactly selfplay_run.  With R
+ * ranks, rank r plays the games i with i % R == r into its own crash-safe shard
+ * (selfplay_shard_path), resumed like any file; rank 0 hands run->progress the counts of the
+ * whole run (other ranks send theirs after every game when run->progress is set) and at the end
+ * merges the shards (and run->path itself when resuming a finished file) into run->path, the
+ * very file one process writes, then removes them.  *final gets the counts of all ranks on
+ * rank 0, this rank's elsewhere.  Every rank returns; false plus *err on a rank that failed, and
+ * *all_ok false on every rank when any failed (its shard stays, ready for --resume). */
+bool selfplay_mpi_run(const MpiEnv *env, const SelfplayRun *run, SelfplayProgress *final, bool *all_ok,
+                      RecordsError *err);
 
 #endif

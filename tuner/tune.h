@@ -25,6 +25,7 @@
 #define LEUCTRA_TUNE_H
 
 #include "core/eval.h"
+#include "data/mpi_env.h"
 #include "data/records.h"
 
 #include <stdbool.h>
@@ -38,6 +39,7 @@ typedef struct {
     bool from_records;      /* the records reader's error, kept whole in `records` */
     RecordsError records;
     char msg[600];          /* one line saying what and where */
+    bool elsewhere;         /* another process failed (and says why); this one did not */
 } TuneError;
 
 /* Fill *err and return false, so that a failing step ends with `return tune_error_set(...)`. */
@@ -97,6 +99,12 @@ bool tune_games_append(TuneGames *dst, const TuneGames *src, TuneError *err);
  * order given is the one reported. */
 bool tune_read_records(const char *const *paths, int num_paths, int threads, TuneGames *games, Game **game,
                        TuneError *err);
+/* Share `rank` of `ranks` of the same games: the numbered games (all files, in order) cut into
+ * `ranks` contiguous ranges at chunk boundaries; share r holds the chunks whose first game is in
+ * range r, in order, so the shares joined in rank order are what tune_read_records reads.  Each
+ * source's game count is the whole file's.  One share of one is tune_read_records. */
+bool tune_read_share(const char *const *paths, int num_paths, int threads, int rank, int ranks, TuneGames *games,
+                     Game **game, TuneError *err);
 
 /* ---------------------------------------------------------------- positions (tune_extract.c) */
 
@@ -107,20 +115,32 @@ typedef struct {
     float *features;        /* count rows of num_features */
     double *target;         /* what the fit predicts: lambda x result + (1 - lambda) x value */
     double *result;         /* the game's result alone, for the side to move: 1, 0.5 or 0 */
+    /* A set spread over processes (tune_mpi.c) holds rows first_row .. first_row + count - 1 of
+     * `total` here, whole blocks of positions, and every sum over it covers all `total` rows.
+     * mpi NULL: the whole set is here (total and first_row unused). */
+    const MpiEnv *mpi;
+    uint64_t total;
+    size_t first_row;
 } TuneSet;
 
-/* Room for `count` positions (contents undefined); false when memory runs out. */
+/* Room for `count` positions (contents undefined), all of them here; false when memory runs out. */
 bool tune_set_alloc(TuneSet *set, int num_features, size_t count);
 void tune_set_free(TuneSet *set);
+/* The positions of the whole set, over every process that holds a part. */
+static inline uint64_t tune_set_total(const TuneSet *set) { return set->mpi ? set->total : set->count; }
 
 typedef struct {
     int skip_opening;       /* the first plies of every game left out */
     double validation;      /* the fraction of games held out for validation, in [0, 1) */
     double lambda;          /* the result's share of the target, in [0, 1] */
     int threads;
+    /* Several processes, each with its share of the games (tune_read_share, in rank order):
+     * repeats are found across all of them and the sets spread over them (tune_mpi.c), so that
+     * every sum equals the one-process sum bit for bit.  NULL or one rank: this process only. */
+    const MpiEnv *mpi;
 } TuneDataOptions;
 
-/* Defaults: skip 0, validation 0.1, lambda 1, threads 0. */
+/* Defaults: skip 0, validation 0.1, lambda 1, threads 0, one process. */
 TuneDataOptions tune_data_defaults(void);
 
 typedef struct {
@@ -133,6 +153,7 @@ typedef struct {
     double seconds;                 /* wall time of the extraction, all passes */
     double seconds_replay;          /* of which checking and converting the moves */
     double seconds_features;        /* of which computing the features and targets */
+    double seconds_exchange;        /* of which exchanging hashes and rows between processes */
 } TuneDataStats;
 
 /* True when the game with this index and seed belongs to the validation set: a hash of both,
@@ -152,6 +173,22 @@ bool tune_move_notation(RecordMove m, char out[RECORD_MOVE_TEXT]);
 /* keep[i] = 1 for the first occurrence of each value in hash[0 .. n), 0 for every later one
  * (tune_dedup.c).  False when memory runs out. */
 bool tune_dedup(const uint64_t *hash, size_t n, uint8_t *keep, int threads);
+
+/* ---------------------------------------------------------------- several processes (tune_mpi.c) */
+
+/* tune_dedup over the hashes of all ranks, taken in rank order: keep[i] is 1 when this rank's
+ * hash[i] occurs on no lower rank and not earlier here.  Collective: every rank calls it.  False
+ * (on every rank) when memory runs out or a count is too large for MPI. */
+/* Whether `ok` holds on every rank (collective).  A rank where it holds but not everywhere gets
+ * *err saying that another process failed (err->elsewhere). */
+bool tune_agree(const MpiEnv *env, bool ok, TuneError *err);
+
+bool tune_dedup_ranks(const MpiEnv *env, const uint64_t *hash, size_t n, uint8_t *keep, int threads);
+
+/* Moves the rows of a set whose parts lie on the ranks in rank order so that each rank holds
+ * whole blocks of the sums (tune_sums.h), rank r an equal share in block order, and marks the
+ * set as spread (set->mpi).  Collective.  False (on every rank) when memory runs out. */
+bool tune_spread(const MpiEnv *env, TuneSet *set);
 
 /* ---------------------------------------------------------------- fitting (tune_fit.c) */
 

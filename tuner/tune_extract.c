@@ -15,6 +15,10 @@
  * a hundredth.  So moves are converted once, and features are computed only for positions that
  * survive the opening skip and the repeat check.  Rows are fixed before any feature is computed,
  * so the sets come out the same whatever the threads.
+ *
+ * Over several processes (opts->mpi), each replays its own share of the games; the repeats are
+ * marked across all shares and the finished rows moved into whole blocks per process
+ * (tune_mpi.c), so the sets, spread out, are the one-process sets row for row.
  */
 #include "tune.h"
 
@@ -24,13 +28,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-TuneDataOptions tune_data_defaults(void) { return (TuneDataOptions){0, 0.1, 1.0, 0}; }
+TuneDataOptions tune_data_defaults(void) { return (TuneDataOptions){0, 0.1, 1.0, 0, NULL}; }
 
 bool tune_set_alloc(TuneSet *set, int num_features, size_t count)
 {
     size_t rows = count ? count : 1;
     set->num_features = num_features;
     set->count = count;
+    set->mpi = NULL;
+    set->total = count;
+    set->first_row = 0;
     set->features = malloc(rows * (size_t)num_features * sizeof *set->features);
     set->target = malloc(rows * sizeof *set->target);
     set->result = malloc(rows * sizeof *set->result);
@@ -244,6 +251,37 @@ static void features_all(const Extraction *x, TuneSet *train, TuneSet *validatio
 
 /* ---------------------------------------------------------------- all of it */
 
+/* The counts of every process's share added up, so the statistics describe all the data. */
+static void sum_stats(const MpiEnv *env, TuneDataStats *s)
+{
+    uint64_t v[] = {s->games, s->games_train, s->games_validation, s->positions_read, s->positions_opening,
+                    s->positions_duplicate, s->positions_train, s->positions_validation, s->positions_valued};
+    mpi_env_sum_u64(env, v, (int)(sizeof v / sizeof v[0]));
+    *s = (TuneDataStats){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], s->seconds, s->seconds_replay,
+                         s->seconds_features, s->seconds_exchange};
+}
+
+/* Repeats: within this process's games, or across every process's (spread). */
+static bool mark_repeats(const Extraction *x, size_t candidates, bool spread, TuneDataStats *stats, TuneError *err)
+{
+    double t = omp_get_wtime();
+    bool ok = spread ? tune_dedup_ranks(x->opts.mpi, x->hash, candidates, x->keep, x->opts.threads)
+                     : tune_dedup(x->hash, candidates, x->keep, x->opts.threads);
+    stats->seconds_exchange += spread ? omp_get_wtime() - t : 0;
+    return ok || tune_error_set(err, false, "out of memory removing repeated positions");
+}
+
+/* Spread: the counts summed, the rows moved into whole blocks per process. */
+static bool spread_sets(const MpiEnv *env, TuneSet *train, TuneSet *validation, TuneDataStats *stats,
+                        TuneError *err)
+{
+    double t = omp_get_wtime();
+    sum_stats(env, stats);
+    bool ok = tune_spread(env, train) && tune_spread(env, validation);
+    stats->seconds_exchange += omp_get_wtime() - t;
+    return ok || tune_error_set(err, false, "out of memory spreading the positions over the processes");
+}
+
 bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *opts, TuneSet *train,
                   TuneSet *validation, TuneDataStats *stats, TuneError *err)
 {
@@ -254,6 +292,7 @@ bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *
     TuneDataOptions o = *opts;
     o.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     o.skip_opening = o.skip_opening > 0 ? o.skip_opening : 0;
+    bool spread = o.mpi && o.mpi->size > 1;
     Extraction x;
     bool ok = extraction_init(&x, g, games, &o);
     if (!ok)
@@ -261,8 +300,9 @@ bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *
     double t1 = omp_get_wtime();
     ok = ok && replay_all(&x, err);
     stats->seconds_replay = omp_get_wtime() - t1;
-    if (ok && !tune_dedup(x.hash, x.first_candidate[games->count], x.keep, o.threads))
-        ok = tune_error_set(err, false, "out of memory removing repeated positions");
+    /* Every step below that talks to the other processes is reached by all or by none. */
+    ok = spread ? tune_agree(o.mpi, ok, err) : ok;
+    ok = ok && mark_repeats(&x, x.first_candidate[games->count], spread, stats, err);
     if (ok) {
         assign_rows(&x, stats);
         int f = g->ops->num_features;
@@ -271,11 +311,13 @@ bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *
             ok = tune_error_set(err, false, "out of memory for the features of %llu positions",
                                 (unsigned long long)(stats->positions_train + stats->positions_validation));
     }
+    ok = spread ? tune_agree(o.mpi, ok, err) : ok;
     double t2 = omp_get_wtime();
     if (ok)
         features_all(&x, train, validation);
     stats->seconds_features = omp_get_wtime() - t2;
     extraction_free(&x);
+    ok = ok && (!spread || spread_sets(o.mpi, train, validation, stats, err));
     if (!ok) {
         tune_set_free(train);
         tune_set_free(validation);

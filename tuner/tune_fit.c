@@ -111,7 +111,7 @@ static bool line_search(const Problem *pb, double *w, const double *d, double j0
 
 static bool check_inputs(const TuneSet *train, const Weights *init, TuneError *err)
 {
-    if (train->count == 0)
+    if (tune_set_total(train) == 0)
         return tune_error_set(err, true, "no training positions");
     if (init->count != train->num_features || init->count > MAX_FEATURES)
         return tune_error_set(err, true, "the weights have %d features, the positions %d", init->count,
@@ -126,8 +126,9 @@ static bool iterate(const Problem *pb, TuneFit *out, TuneError *err)
     out->decrement = INFINITY;
     for (out->iterations = 0;; out->iterations++) {
         if (!derivatives(pb, w, grad, hess, &j))
-            return tune_error_set(err, false, "out of memory summing over %zu positions", pb->set->count);
-        out->objective = j / (double)pb->set->count;
+            return tune_error_set(err, false, "out of memory summing over %llu positions",
+                                  (unsigned long long)tune_set_total(pb->set));
+        out->objective = j / (double)tune_set_total(pb->set);
         if (!isfinite(j))
             return tune_error_set(err, true, "the loss is not finite at the %s weights",
                                   out->iterations ? "current" : "start");

@@ -6,6 +6,12 @@
  * Decoding records is slower than replaying them (the reader rebuilds every ply's visit list),
  * so files are read in parallel, one thread per file, each into its own TuneGames; the parts are
  * then joined in file order, so the result is the same as reading them one after the other.
+ *
+ * A share (one of several processes, tuner/tune_mpi.c): the games of all files, numbered in
+ * file order, are cut into as many contiguous ranges as there are shares; a share reads the
+ * chunks whose first game falls in its range, found from the chunk headers alone, so each
+ * process inflates and decodes only its part and the shares, joined in order, are the games
+ * one process reads.
  */
 #include "tune.h"
 
@@ -90,6 +96,108 @@ static bool read_file(const char *path, const Game *g, TuneGames *part, TuneErro
     return ok;
 }
 
+/* --- a share of the games, for one of several processes ------------------------------------------ */
+
+/* The chunks of one file, and which of them are this share's. */
+typedef struct {
+    RecordsChunk *chunk;
+    size_t count;
+    uint64_t games;             /* in the whole file */
+    uint64_t first;             /* the global number of its first game (all files, in order) */
+} FileChunks;
+
+/* floor(a * r / n) without overflow for any a below 2^64 and r <= n. */
+static uint64_t share_bound(uint64_t a, int r, int n)
+{
+    return a / (uint64_t)n * (uint64_t)r + a % (uint64_t)n * (uint64_t)r / (uint64_t)n;
+}
+
+/* Every file's chunk list from the chunk headers; a file without games is refused here, as the
+ * one-process reader refuses it. */
+static bool list_chunks(const char *const *paths, int n, FileChunks *fc, TuneError *err)
+{
+    uint64_t first = 0;
+    for (int i = 0; i < n; i++) {
+        RecordsError e = {0};
+        if (!records_chunks(paths[i], &fc[i].chunk, &fc[i].count, &e))
+            return tune_error_records(err, &e);
+        for (size_t c = 0; c < fc[i].count; c++)
+            fc[i].games += fc[i].chunk[c].games;
+        if (fc[i].games == 0)
+            return tune_error_set(err, true, "%s: no games in the file", paths[i]);
+        fc[i].first = first;
+        first += fc[i].games;
+    }
+    return true;
+}
+
+/* The chunks of one file whose first game falls in [lo, hi) of the global numbering, into its
+ * own part; the part's source counts every game of the file, as the report lists files whole. */
+static bool read_file_share(const char *path, const Game *g, const FileChunks *fc, uint64_t lo, uint64_t hi,
+                            TuneGames *part, TuneError *err)
+{
+    RecordsError e = {0};
+    int source = tune_games_add_source(part, path, err);
+    RecordsReader *rd = source >= 0 ? records_open(path, &e) : NULL;
+    if (!rd)
+        return source >= 0 ? tune_error_records(err, &e) : false;
+    GameRecord r;
+    game_record_init(&r);
+    bool ok = true;
+    uint64_t number = fc->first;
+    for (size_t c = 0; ok && c < fc->count; number += fc->chunk[c++].games) {
+        if (number < lo || number >= hi)
+            continue;
+        records_seek(rd, fc->chunk[c].offset);
+        for (uint32_t k = 0; ok && k < fc->chunk[c].games; k++) {
+            int rc = records_next(rd, &r, &e);
+            ok = rc == 1 ? tune_games_add(part, g, &r, source, err)
+                         : rc < 0 ? tune_error_records(err, &e)
+                                  : tune_error_set(err, false, "%s: chunk at offset %llu ended early", path,
+                                                   (unsigned long long)fc->chunk[c].offset);
+        }
+    }
+    game_record_free(&r);
+    records_close(rd);
+    part->source[source].games = fc->games;
+    return ok;
+}
+
+static bool read_share(const char *const *paths, int n, int threads, int rank, int ranks, const Game *g,
+                       TuneGames *games, TuneError *err)
+{
+    FileChunks *fc = calloc((size_t)n, sizeof *fc);
+    TuneGames *part = calloc((size_t)n, sizeof *part);
+    TuneError *errs = calloc((size_t)n, sizeof *errs);
+    uint8_t *failed = calloc((size_t)n, 1);
+    bool ok = fc && part && errs && failed ? list_chunks(paths, n, fc, err) : tune_error_set(err, false, "out of memory");
+    if (ok) {
+        uint64_t total = fc[n - 1].first + fc[n - 1].games;
+        uint64_t lo = share_bound(total, rank, ranks), hi = share_bound(total, rank + 1, ranks);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : omp_get_max_threads())
+        for (int i = 0; i < n; i++)
+            failed[i] = !read_file_share(paths[i], g, &fc[i], lo, hi, &part[i], &errs[i]);
+    }
+    for (int i = 0; ok && i < n; i++)
+        if (failed[i]) {
+            *err = errs[i];
+            ok = false;
+        }
+    for (int i = 0; ok && i < n; i++)
+        ok = tune_games_append(games, &part[i], err);
+    for (int i = 0; part && i < n; i++)
+        tune_games_free(&part[i]);
+    for (int i = 0; fc && i < n; i++)
+        free(fc[i].chunk);
+    free(fc);
+    free(part);
+    free(errs);
+    free(failed);
+    return ok;
+}
+
+/* --- all the games -------------------------------------------------------------------------------- */
+
 /* Reads the files in parallel; joins the parts in file order, or reports the first failure. */
 static bool read_all(const char *const *paths, int n, int threads, const Game *g, TuneGames *games, TuneError *err)
 {
@@ -123,10 +231,18 @@ static bool read_all(const char *const *paths, int n, int threads, const Game *g
 bool tune_read_records(const char *const *paths, int num_paths, int threads, TuneGames *games, Game **game,
                        TuneError *err)
 {
+    return tune_read_share(paths, num_paths, threads, 0, 1, games, game, err);
+}
+
+bool tune_read_share(const char *const *paths, int num_paths, int threads, int rank, int ranks, TuneGames *games,
+                     Game **game, TuneError *err)
+{
     *game = NULL;
     if (num_paths <= 0)
         return tune_error_set(err, true, "no data files");
-    if (check_headers(paths, num_paths, game, err) && read_all(paths, num_paths, threads, *game, games, err))
+    if (check_headers(paths, num_paths, game, err) &&
+        (ranks > 1 ? read_share(paths, num_paths, threads, rank, ranks, *game, games, err)
+                   : read_all(paths, num_paths, threads, *game, games, err)))
         return true;
     game_free(*game);
     *game = NULL;

@@ -33,39 +33,39 @@ const char *tune_identify_text(TuneIdentify id)
 TuneLoss tune_loss(const TuneSet *set, const Weights *w, int threads)
 {
     TuneSums s;
-    if (set->count == 0 || !tune_sums(set, w->w, SUM_LOSS, threads, &s))
+    uint64_t n = tune_set_total(set);
+    if (n == 0 || !tune_sums(set, w->w, SUM_LOSS, threads, &s))
         return (TuneLoss){NAN, NAN};
-    return (TuneLoss){s.loss / (double)set->count, s.result_loss / (double)set->count};
+    return (TuneLoss){s.loss / (double)n, s.result_loss / (double)n};
 }
 
-/* Mean cross-entropy of the constant prediction p against targets y. */
-static double constant_loss(const double *y, size_t n, double p)
+/* Mean cross-entropy of the constant prediction p against n targets that sum to `sum`:
+ * -(sum log p + (n - sum) log(1 - p)) / n, from the block sums (tune_sums.h), so that it is the
+ * same whatever the threads or processes. */
+static double constant_loss(double sum, uint64_t n, double p)
 {
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum -= y[i] * log(p) + (1 - y[i]) * log1p(-p);
-    return sum / (double)n;
+    return -(sum * log(p) + ((double)n - sum) * log1p(-p)) / (double)n;
 }
 
-static double clamped_mean(const double *y, size_t n)
+static double clamped_mean(double sum, uint64_t n)
 {
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += y[i];
     double p = n ? sum / (double)n : 0.5;
     return p < 1e-12 ? 1e-12 : p > 1 - 1e-12 ? 1 - 1e-12 : p;
 }
 
 TuneLoss tune_baseline_loss(const TuneSet *train, const TuneSet *set)
 {
-    if (set->count == 0)
+    TuneSums t, s;
+    const double zero[MAX_FEATURES] = {0};
+    uint64_t n = tune_set_total(set), m = tune_set_total(train);
+    if (n == 0 || !tune_sums(train, zero, SUM_TARGETS, 0, &t) || !tune_sums(set, zero, SUM_TARGETS, 0, &s))
         return (TuneLoss){NAN, NAN};
-    return (TuneLoss){constant_loss(set->target, set->count, clamped_mean(train->target, train->count)),
-                      constant_loss(set->result, set->count, clamped_mean(train->result, train->count))};
+    return (TuneLoss){constant_loss(s.target_sum, n, clamped_mean(t.target_sum, m)),
+                      constant_loss(s.result_sum, n, clamped_mean(t.result_sum, m))};
 }
 
 /* Means, standard deviations and the no-variance flags. */
-static void moments(const TuneSums *s, size_t count, int n, TuneWeightStat *out)
+static void moments(const TuneSums *s, uint64_t count, int n, TuneWeightStat *out)
 {
     for (int j = 0; j < n; j++) {
         double mean = s->sum[j] / (double)count, var = s->sum_sq[j] / (double)count - mean * mean;
@@ -121,11 +121,12 @@ bool tune_weight_stats(const TuneSet *train, const Weights *w, int threads, Tune
     for (int j = 0; j < n; j++)
         out[j] = (TuneWeightStat){NAN, NAN, NAN, TUNE_IDENTIFIED, 0};
     TuneSums s;
-    if (train->count == 0)
+    uint64_t count = tune_set_total(train);
+    if (count == 0)
         return tune_error_set(err, true, "no training positions");
     if (!tune_sums(train, w->w, SUM_HESSIAN | SUM_MOMENTS, threads, &s))
-        return tune_error_set(err, false, "out of memory summing over %zu positions", train->count);
-    moments(&s, train->count, n, out);
+        return tune_error_set(err, false, "out of memory summing over %llu positions", (unsigned long long)count);
+    moments(&s, count, n, out);
     if (!information(&s, n, out))
         return tune_error_set(err, false, "the eigen-decomposition of the information failed (GSL)");
     return true;

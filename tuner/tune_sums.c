@@ -12,7 +12,7 @@
 
 /* Where each sum lives in one block's compact result vector (its length depends on F). */
 typedef struct {
-    int features, gradient, hessian, sum, sum_sq, stride;
+    int features, gradient, hessian, sum, sum_sq, targets, stride;
 } Layout;
 
 static Layout layout_for(int f)
@@ -23,7 +23,8 @@ static Layout layout_for(int f)
     l.hessian = l.gradient + f;
     l.sum = l.hessian + f * (f + 1) / 2;
     l.sum_sq = l.sum + f;
-    l.stride = l.sum_sq + f;
+    l.targets = l.sum_sq + f;
+    l.stride = l.targets + 2;
     return l;
 }
 
@@ -75,6 +76,10 @@ static void sum_block(const TuneSet *set, const double *w, int what, size_t begi
                 acc[l->sum + j] += f[j];
                 acc[l->sum_sq + j] += f[j] * f[j];
             }
+        if (what & SUM_TARGETS) {
+            acc[l->targets] += set->target[i];
+            acc[l->targets + 1] += set->result[i];
+        }
     }
 }
 
@@ -91,24 +96,52 @@ static void add_block(TuneSums *out, const double *acc, const Layout *l)
     }
     for (int j = 0; j < packed; j++)
         out->hessian[j] += acc[l->hessian + j];
+    out->target_sum += acc[l->targets];
+    out->result_sum += acc[l->targets + 1];
+}
+
+/* The block results of the blocks held here, each summed whole by one thread. */
+static void sum_blocks(const TuneSet *set, const double *w, int what, int threads, const Layout *l, size_t blocks,
+                       double *acc)
+{
+    int team = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+    for (size_t b = 0; b < blocks; b++) {
+        size_t end = (b + 1) * TUNE_BLOCK < set->count ? (b + 1) * TUNE_BLOCK : set->count;
+        sum_block(set, w, what, b * TUNE_BLOCK, end, l, acc + b * (size_t)l->stride);
+    }
+}
+
+/* A spread set: this process's blocks, then every block of every process in block order. */
+static bool sum_spread(const TuneSet *set, const double *w, int what, int threads, const Layout *l, TuneSums *out)
+{
+    size_t mine = (set->count + TUNE_BLOCK - 1) / TUNE_BLOCK;
+    size_t blocks = (set->total + TUNE_BLOCK - 1) / TUNE_BLOCK;
+    double *acc = calloc((mine ? mine : 1) * (size_t)l->stride, sizeof *acc);
+    double *all = calloc((blocks ? blocks : 1) * (size_t)l->stride, sizeof *all);
+    if (acc && all)
+        sum_blocks(set, w, what, threads, l, mine, acc);
+    bool ok = mpi_env_all(set->mpi, acc && all) && tune_gather_blocks(set, acc, (size_t)l->stride, all);
+    for (size_t b = 0; ok && b < blocks; b++)
+        add_block(out, all + b * (size_t)l->stride, l);
+    free(acc);
+    free(all);
+    return ok;
 }
 
 bool tune_sums(const TuneSet *set, const double *w, int what, int threads, TuneSums *out)
 {
     memset(out, 0, sizeof *out);
     Layout l = layout_for(set->num_features);
+    if (set->mpi && set->mpi->size > 1)
+        return sum_spread(set, w, what, threads, &l, out);
     size_t blocks = (set->count + TUNE_BLOCK - 1) / TUNE_BLOCK;
     if (blocks == 0)
         return true;
     double *acc = calloc(blocks * (size_t)l.stride, sizeof *acc);
     if (!acc)
         return false;
-    int team = threads > 0 ? threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
-    for (size_t b = 0; b < blocks; b++) {
-        size_t end = (b + 1) * TUNE_BLOCK < set->count ? (b + 1) * TUNE_BLOCK : set->count;
-        sum_block(set, w, what, b * TUNE_BLOCK, end, &l, acc + b * (size_t)l.stride);
-    }
+    sum_blocks(set, w, what, threads, &l, blocks, &acc[0]);
     for (size_t b = 0; b < blocks; b++)
         add_block(out, acc + b * (size_t)l.stride, &l);
     free(acc);
