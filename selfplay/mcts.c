@@ -103,6 +103,14 @@ void mcts_free(Mcts *m)
 
 void mcts_clear(Mcts *m) { tree_reset(&m->tree); }
 
+void mcts_restart(Mcts *m, uint64_t seed)
+{
+    m->cfg.seed = seed;
+    tree_reset(&m->tree);
+    m->has_root = false;
+    mcts_set_history(m, NULL, 0);
+}
+
 /* --- tree reuse ------------------------------------------------------------------------------- */
 
 /* The node one or two plies below the root whose position has this hash, or 0. */

@@ -74,6 +74,8 @@ void mcts_free(Mcts *m);
  * subtree is kept (tree reuse); otherwise the tree starts afresh. */
 void mcts_set_position(Mcts *m, const Position *pos);
 void mcts_clear(Mcts *m);
+/* As a fresh mcts_new with this seed, without reallocating the pools (a new game). */
+void mcts_restart(Mcts *m, uint64_t seed);
 
 /* The hashes of the game's positions before the root (oldest first).  Search scores a position
  * that repeats one of them, or one earlier on its own path, as a draw: the game driver

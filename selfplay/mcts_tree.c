@@ -5,6 +5,7 @@
 #include "mcts_tree.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* malloc, not calloc-and-touch: pages are only committed as the tree grows into them. */
 bool tree_init(Tree *t, size_t node_capacity, size_t edge_capacity)
@@ -70,48 +71,54 @@ bool tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first)
     return true;
 }
 
-/* Copies the subtree breadth first into fresh pools: node i's edges are copied when node i is
- * reached, and each copied edge's child is appended to the queue. */
+/* Copies the subtree breadth first into scratch arrays the size of what is in use (node i's edges
+ * are copied when node i is reached, each copied edge's child appended to the queue), then back
+ * to the front of the pools.  The pools themselves are never reallocated: a capacity-sized
+ * allocation per move would cost a page-table walk (and under AddressSanitizer a shadow fill) of
+ * the whole budget on every move. */
 bool tree_keep_subtree(Tree *t, uint32_t from)
 {
-    Tree fresh;
-    if (!tree_init(&fresh, t->node_capacity, t->edge_capacity))
-        return false;
-    uint32_t *origin = malloc(t->node_capacity * sizeof *origin);
-    if (!origin) {
-        tree_free(&fresh);
-        return false;
-    }
-    fresh.nodes[0] = t->nodes[from];
-    origin[0] = from;
-    size_t nodes = 1, edges = 0;
-    for (size_t i = 0; i < nodes; i++) {
-        const Node *old = &t->nodes[origin[i]];
-        if (!node_expanded(old)) {
-            /* out of memory (FULL) last time: the new tree may have room */
-            atomic_store(&fresh.nodes[i].state, old->visits ? NODE_EVALUATED : NODE_FRESH);
-            continue;
-        }
-        uint32_t n = old->num_edges;
-        atomic_store(&fresh.nodes[i].first_edge, (uint32_t)edges);
-        for (uint32_t e = 0; e < n; e++) {
-            const Edge *oe = &t->edges[old->first_edge + e];
-            Edge *ne = &fresh.edges[edges + e];
-            ne->move = oe->move;
-            ne->prior = oe->prior;
-            uint32_t child = atomic_load(&oe->child);
-            atomic_init(&ne->child, child ? (uint32_t)nodes : 0);
-            if (child) {
-                fresh.nodes[nodes] = t->nodes[child];
-                origin[nodes++] = child;
+    size_t used_nodes = atomic_load(&t->nodes_used), used_edges = atomic_load(&t->edges_used);
+    used_nodes = used_nodes < t->node_capacity ? used_nodes : t->node_capacity;
+    used_edges = used_edges < t->edge_capacity ? used_edges : t->edge_capacity;
+    Node *nodes = malloc(used_nodes * sizeof *nodes + 1);
+    Edge *edges = malloc(used_edges * sizeof *edges + 1);
+    uint32_t *origin = malloc(used_nodes * sizeof *origin + 1);
+    bool ok = nodes && edges && origin;
+    if (ok) {
+        nodes[0] = t->nodes[from];
+        origin[0] = from;
+        size_t kept_nodes = 1, kept_edges = 0;
+        for (size_t i = 0; i < kept_nodes; i++) {
+            const Node *old = &t->nodes[origin[i]];
+            if (!node_expanded(old)) {
+                /* out of memory (FULL) last time: the kept tree may have room */
+                atomic_store(&nodes[i].state, old->visits ? NODE_EVALUATED : NODE_FRESH);
+                continue;
             }
+            uint32_t n = old->num_edges;
+            atomic_store(&nodes[i].first_edge, (uint32_t)kept_edges);
+            for (uint32_t e = 0; e < n; e++) {
+                const Edge *oe = &t->edges[old->first_edge + e];
+                Edge *ne = &edges[kept_edges + e];
+                ne->move = oe->move;
+                ne->prior = oe->prior;
+                uint32_t child = atomic_load(&oe->child);
+                atomic_init(&ne->child, child ? (uint32_t)kept_nodes : 0);
+                if (child) {
+                    nodes[kept_nodes] = t->nodes[child];
+                    origin[kept_nodes++] = child;
+                }
+            }
+            kept_edges += n;
         }
-        edges += n;
+        memcpy(t->nodes, nodes, kept_nodes * sizeof *nodes);
+        memcpy(t->edges, edges, kept_edges * sizeof *edges);
+        atomic_store(&t->nodes_used, kept_nodes);
+        atomic_store(&t->edges_used, kept_edges);
     }
+    free(nodes);
+    free(edges);
     free(origin);
-    atomic_store(&fresh.nodes_used, nodes);
-    atomic_store(&fresh.edges_used, edges);
-    tree_free(t);
-    *t = fresh;
-    return true;
+    return ok;
 }

@@ -214,9 +214,11 @@ static void mcts_new_game(Player *p, uint64_t seed)
     PlayerState *s = p->ctx;
     plain_new_game(p, seed);
     s->history_length = 0;
-    mcts_free(s->mcts);
     s->config.seed = seed;
-    s->mcts = mcts_new(p->game, &s->weights, &s->config);
+    if (s->mcts)
+        mcts_restart(s->mcts, seed);   /* reallocating the pools each game costs page faults */
+    else
+        s->mcts = mcts_new(p->game, &s->weights, &s->config);
 }
 
 static void destroy_player(Player *p)
