@@ -26,7 +26,8 @@ struct SelfplayGame {
     const SelfplayConfig *cfg;
     MctsConfig search_config;
     MctsLimits limits;
-    Mcts *mcts;                 /* made per game: a search's seed is fixed when it is made */
+    Mcts *mcts;                 /* made at the first search, restarted with each game's seed */
+    bool restart;               /* a new game began: restart the tree before searching */
     uint64_t search_seed;
     Rng rng;                    /* sampling and random plies */
     uint64_t *history;          /* hashes of the positions of the game so far, one per ply */
@@ -74,7 +75,10 @@ static Move searched_move(SelfplayGame *sg, const Position *pos, int ply, MoveIn
             sg->failed = true;
             return MOVE_NONE;
         }
+    } else if (sg->restart) {
+        mcts_restart(sg->mcts, sg->search_seed);
     }
+    sg->restart = false;
     mcts_set_history(sg->mcts, sg->history, sg->history_length);
     mcts_set_position(sg->mcts, pos);
     sg->last = mcts_search(sg->mcts, &sg->limits, NULL, NULL, 0, NULL);
@@ -111,8 +115,7 @@ static Move selfplay_choose(Player *p, const Position *pos, MoveInfo *info)
 static void selfplay_new_game(Player *p, uint64_t seed)
 {
     SelfplayGame *sg = p->ctx;
-    mcts_free(sg->mcts);
-    sg->mcts = NULL;        /* made at the first search: random-opening-only games need none */
+    sg->restart = true;     /* at the first search: random-opening-only games need none */
     sg->search_seed = seed;
     sg->rng = rng_seed(seed, SAMPLING_STREAM);
     sg->history_length = 0;
@@ -182,8 +185,6 @@ bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index,
     /* Our player returns no move only when its search could not be made: out of memory. */
     bool ok = !sg->failed && result.reason != END_NO_MOVE_CHOSEN && record->plies == result.plies;
     game_result_free(&result);
-    mcts_free(sg->mcts);    /* the tree's pages go back between games */
-    sg->mcts = NULL;
     return ok;
 }
 
