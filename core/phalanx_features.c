@@ -16,6 +16,8 @@
  */
 #include "phalanx_lines.h"
 
+#include <string.h>
+
 /* The feature order is the order of weights files; append, never reorder (docs/WEIGHTS.md). */
 enum {
     F_MATERIAL,
@@ -308,15 +310,116 @@ static void fill_rank_features(const RankTotals *us, const RankTotals *them, flo
     out[F_ADVANCEMENT] = (mean_progress(us) - mean_progress(them)) / (height - 1);
 }
 
+/* The vector from the line pass's totals; the rank pass is done here. */
+static void fill_features(const PhalanxTables *t, const PhalanxPos *p, const LineTotals lt[2], float *out)
+{
+    RankTotals rt[2];
+    scan_ranks(t, p, rt);
+    int us = p->side;
+    fill_line_features(&lt[us], &lt[!us], (float)t->width, out);
+    fill_rank_features(&rt[us], &rt[!us], (float)t->width, (float)t->height, out);
+}
+
 void phalanx_features(const Game *g, const Position *pos, float *out)
 {
     const PhalanxTables *t = tables_of(g);
     const PhalanxPos *p = cpos_of(pos);
     LineTotals lt[2] = {{0}, {0}};
-    RankTotals rt[2];
     scan_lines(t, p, lt);
-    scan_ranks(t, p, rt);
-    int us = p->side;
-    fill_line_features(&lt[us], &lt[!us], (float)t->width, out);
-    fill_rank_features(&rt[us], &rt[!us], (float)t->width, (float)t->height, out);
+    fill_features(t, p, lt, out);
+}
+
+/* --- the incremental form ------------------------------------------------------------------ */
+
+/* The line pass is a sum over lines of what each line adds, and what a line adds for a colour
+ * depends only on the two colours' masks of that line.  So the cache keeps each line's share
+ * and the shares' sum, and a new position rescans only the lines whose masks differ from the
+ * last position's: a move changes about 7 of the ~90 lines that hold stones.  The integer
+ * totals are the same as a full scan's, so the vector is the same bits.
+ *
+ * moves, long_moves, captures, pairs and triples add up; best_capture (a maximum), reach and
+ * struck (unions) do not, so they are gathered at the end from the few "notable" lines whose
+ * share has a capture (best_capture > 0 exactly when struck is not empty) or reaches the far
+ * rank.  An all-zero cache is the empty board with all shares 0, so calloc makes a valid one. */
+typedef struct {
+    uint16_t lines[2][NUM_LINES];   /* the masks the shares were computed from */
+    LineTotals share[2][NUM_LINES]; /* [colour][line] */
+    LineTotals sum[2];              /* the additive fields of the shares, summed */
+    LineSet notable[2];
+} PhalanxFeatureCache;
+
+_Static_assert(sizeof(PhalanxFeatureCache) <= PHALANX_FEATURE_CACHE_SIZE, "raise PHALANX_FEATURE_CACHE_SIZE");
+
+static void add_share(LineTotals *sum, const LineTotals *s, int sign)
+{
+    sum->moves += sign * s->moves;
+    sum->long_moves += sign * s->long_moves;
+    sum->captures += sign * s->captures;
+    sum->pairs += sign * s->pairs;
+    sum->triples += sign * s->triples;
+}
+
+static inline void rescan_line(PhalanxFeatureCache *fc, const PhalanxTables *t, const PhalanxPos *p, int c, int l,
+                               bool crossings)
+{
+    LineTotals *s = &fc->share[c][l];
+    add_share(&fc->sum[c], s, -1);
+    *s = (LineTotals){0};
+    if (p->lines[c][l])
+        scan_line(s, t, p, c, l, crossings);
+    add_share(&fc->sum[c], s, 1);
+    uint64_t bit = 1ull << (l & 63), *word = &fc->notable[c].bits[l >> 6];
+    *word = s->best_capture || s->reach ? *word | bit : *word & ~bit;
+}
+
+/* The lines where either colour's mask differs from the cached one. */
+static LineSet changed_since(const PhalanxFeatureCache *fc, const PhalanxPos *p)
+{
+    LineSet s = {{0, 0}};
+    for (int l = 0; l < NUM_LINES; l++)
+        if ((fc->lines[WHITE][l] ^ p->lines[WHITE][l]) | (fc->lines[BLACK][l] ^ p->lines[BLACK][l]))
+            lineset_add(&s, l);
+    return s;
+}
+
+static inline void update_cache(PhalanxFeatureCache *fc, const PhalanxTables *t, const PhalanxPos *p, bool crossings)
+{
+    LineSet dirty = changed_since(fc, p);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t b = dirty.bits[w]; b; b &= b - 1) {
+            int l = w * 64 + __builtin_ctzll(b);
+            rescan_line(fc, t, p, WHITE, l, crossings);
+            rescan_line(fc, t, p, BLACK, l, crossings);
+        }
+    memcpy(fc->lines, p->lines, sizeof fc->lines);
+}
+
+/* The sums plus the non-additive fields of the notable lines: what scan_lines gives. */
+static void cached_totals(const PhalanxFeatureCache *fc, LineTotals lt[2])
+{
+    for (int c = 0; c < 2; c++) {
+        lt[c] = fc->sum[c];
+        for (int w = 0; w < 2; w++)
+            for (uint64_t b = fc->notable[c].bits[w]; b; b &= b - 1) {
+                const LineTotals *s = &fc->share[c][w * 64 + __builtin_ctzll(b)];
+                lt[c].best_capture = s->best_capture > lt[c].best_capture ? s->best_capture : lt[c].best_capture;
+                lt[c].reach |= s->reach;
+                for (int q = 0; q < 4; q++)
+                    lt[c].struck[q] |= s->struck[q];
+            }
+    }
+}
+
+void phalanx_features_cached(const Game *g, void *cache, const Position *pos, float *out)
+{
+    const PhalanxTables *t = tables_of(g);
+    const PhalanxPos *p = cpos_of(pos);
+    PhalanxFeatureCache *fc = cache;
+    if (t->crossings)
+        update_cache(fc, t, p, true);
+    else
+        update_cache(fc, t, p, false);
+    LineTotals lt[2];
+    cached_totals(fc, lt);
+    fill_features(t, p, lt, out);
 }

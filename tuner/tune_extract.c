@@ -206,10 +206,10 @@ static double result_for(GameStatus result, int side)
 }
 
 /* One kept position into its row. */
-static void write_row(const Extraction *x, const Position *pos, const TuneGame *tg, size_t ply, TuneSet *set,
-                      size_t row)
+static void write_row(const Extraction *x, EvalFeatureCache *cache, const Position *pos, const TuneGame *tg,
+                      size_t ply, TuneSet *set, size_t row)
 {
-    eval_features(x->g, pos, set->features + row * (size_t)set->num_features);
+    eval_features_cached(x->g, cache, pos, set->features + row * (size_t)set->num_features);
     double result = result_for(tg->result, game_side_to_move(x->g, pos));
     double value = record_value_double(x->games->value[ply]);
     double lambda = x->opts.lambda;
@@ -218,7 +218,7 @@ static void write_row(const Extraction *x, const Position *pos, const TuneGame *
 }
 
 /* Replays game i with its converted moves, writing the rows of its kept positions. */
-static void features_of_game(const Extraction *x, size_t i, TuneSet *sets[2])
+static void features_of_game(const Extraction *x, size_t i, EvalFeatureCache *cache, TuneSet *sets[2])
 {
     const TuneGame *tg = &x->games->game[i];
     TuneSet *set = sets[x->validation[i]];
@@ -227,19 +227,30 @@ static void features_of_game(const Extraction *x, size_t i, TuneSet *sets[2])
     for (int ply = 0; ply < tg->plies && c < x->first_candidate[i + 1]; ply++) {
         size_t at = tg->first_ply + (size_t)ply;
         if (ply >= x->opts.skip_opening && x->keep[c++])
-            write_row(x, &pos, tg, at, set, row++);
+            write_row(x, cache, &pos, tg, at, set, row++);
         Undo undo;
         game_make(x->g, &pos, x->moves[at], &undo);
     }
 }
 
-static void features_all(const Extraction *x, TuneSet *train, TuneSet *validation)
+/* Each thread keeps one feature cache for all its games: consecutive positions of a game differ
+ * by a move, which the cache turns into a fraction of a full feature computation. */
+static bool features_all(const Extraction *x, TuneSet *train, TuneSet *validation)
 {
     TuneSet *sets[2] = {train, validation};
     long n = (long)x->games->count;
-#pragma omp parallel for schedule(dynamic, 8) num_threads(x->opts.threads)
-    for (long i = 0; i < n; i++)
-        features_of_game(x, (size_t)i, sets);
+    bool ok = true;
+#pragma omp parallel num_threads(x->opts.threads) reduction(&& : ok)
+    {
+        EvalFeatureCache *cache = eval_feature_cache_new(x->g);
+        ok = cache != NULL;
+#pragma omp for schedule(dynamic, 8)
+        for (long i = 0; i < n; i++)
+            if (cache)
+                features_of_game(x, (size_t)i, cache, sets);
+        eval_feature_cache_free(cache);
+    }
+    return ok;
 }
 
 /* ---------------------------------------------------------------- all of it */
@@ -272,8 +283,8 @@ bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *
                                 (unsigned long long)(stats->positions_train + stats->positions_validation));
     }
     double t2 = omp_get_wtime();
-    if (ok)
-        features_all(&x, train, validation);
+    if (ok && !features_all(&x, train, validation))
+        ok = tune_error_set(err, false, "out of memory for the feature caches");
     stats->seconds_features = omp_get_wtime() - t2;
     extraction_free(&x);
     if (!ok) {
