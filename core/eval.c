@@ -4,9 +4,27 @@
 #include "eval.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 double eval_sigmoid(double logit) { return 1.0 / (1.0 + exp(-logit)); }
+
+EvalFeatureCache *eval_feature_cache_new(const Game *g)
+{
+    /* the bytes are the game module's; a game without incremental features gets one unused byte */
+    size_t size = g->ops->features_cached ? g->ops->feature_cache_size : 0;
+    return calloc(1, size ? size : 1);
+}
+
+void eval_feature_cache_free(EvalFeatureCache *cache) { free(cache); }
+
+void eval_features_cached(const Game *g, EvalFeatureCache *cache, const Position *p, float *out)
+{
+    if (g->ops->features_cached)
+        g->ops->features_cached(g, (void *)cache, p, out);
+    else
+        g->ops->features(g, p, out);
+}
 
 double eval_logit(const Game *g, const Weights *w, const Position *p)
 {

@@ -18,6 +18,16 @@ typedef struct {
 /* The game's feature vector (game->ops->num_features entries). */
 static inline void eval_features(const Game *g, const Position *p, float *out) { g->ops->features(g, p, out); }
 
+/* The same vector, bit for bit, for positions met one after the other (the plies of a game):
+ * games that support it redo only the work that the difference from the cache's previous
+ * position calls for, several times cheaper than eval_features when consecutive positions
+ * differ by a move.  Any position may follow any other (the first of a new game just costs
+ * more), so a cache serves a whole run of games.  Not shared: one cache per thread. */
+typedef struct EvalFeatureCache EvalFeatureCache;
+EvalFeatureCache *eval_feature_cache_new(const Game *g);       /* NULL when memory runs out */
+void eval_feature_cache_free(EvalFeatureCache *cache);
+void eval_features_cached(const Game *g, EvalFeatureCache *cache, const Position *p, float *out);
+
 /* Sum of weight x feature: the log-odds that the side to move wins. */
 double eval_logit(const Game *g, const Weights *w, const Position *p);
 

@@ -71,6 +71,11 @@ typedef struct GameOps {
     const char *const *feature_names;
     const char *const *feature_help;
     void (*features)(const Game *, const Position *, float *out);
+    /* Optional (0 and NULL: none): the same vector for positions met one after the other, reusing
+     * the work done for the previous one (eval_features_cached in core/eval.h).  The cache is
+     * feature_cache_size bytes, all zero to start. */
+    size_t feature_cache_size;
+    void (*features_cached)(const Game *, void *cache, const Position *, float *out);
     /* Search priors: a non-negative score per legal move (any scale; search normalises). */
     void (*move_priors)(const Game *, const Position *, const Move *moves, int n, float *out);
     /* Optional fast uniformly random playout (NULL: core/playout.c lists moves each ply). */

@@ -110,6 +110,10 @@ enum { PHALANX_NUM_FEATURES = 18 };
 extern const char *const phalanx_feature_names[PHALANX_NUM_FEATURES];
 extern const char *const phalanx_feature_help[PHALANX_NUM_FEATURES];
 void phalanx_features(const Game *g, const Position *pos, float *out);
+/* The same vector, rescanning only the lines that changed since the cache's last position (a
+ * zeroed block of PHALANX_FEATURE_CACHE_SIZE bytes to start; phalanx_features.c checks the size). */
+enum { PHALANX_FEATURE_CACHE_SIZE = 13 * 1024 };
+void phalanx_features_cached(const Game *g, void *cache, const Position *pos, float *out);
 
 /* phalanx_priors.c: heuristic move scores for search */
 void phalanx_move_priors(const Game *g, const Position *pos, const Move *moves, int n, float *out);

@@ -16,6 +16,8 @@
  */
 #include "phalanx_lines.h"
 
+#include <string.h>
+
 /* The feature order is the order of weights files; append, never reorder (docs/WEIGHTS.md). */
 enum {
     F_MATERIAL,
@@ -308,15 +310,125 @@ static void fill_rank_features(const RankTotals *us, const RankTotals *them, flo
     out[F_ADVANCEMENT] = (mean_progress(us) - mean_progress(them)) / (height - 1);
 }
 
+/* The vector from the line pass's totals; the rank pass is done here. */
+static void fill_features(const PhalanxTables *t, const PhalanxPos *p, const LineTotals lt[2], float *out)
+{
+    RankTotals rt[2];
+    scan_ranks(t, p, rt);
+    int us = p->side;
+    fill_line_features(&lt[us], &lt[!us], (float)t->width, out);
+    fill_rank_features(&rt[us], &rt[!us], (float)t->width, (float)t->height, out);
+}
+
 void phalanx_features(const Game *g, const Position *pos, float *out)
 {
     const PhalanxTables *t = tables_of(g);
     const PhalanxPos *p = cpos_of(pos);
     LineTotals lt[2] = {{0}, {0}};
-    RankTotals rt[2];
     scan_lines(t, p, lt);
-    scan_ranks(t, p, rt);
-    int us = p->side;
-    fill_line_features(&lt[us], &lt[!us], (float)t->width, out);
-    fill_rank_features(&rt[us], &rt[!us], (float)t->width, (float)t->height, out);
+    fill_features(t, p, lt, out);
+}
+
+/* --- the incremental form ------------------------------------------------------------------ */
+
+/* The line pass is a sum over lines of what each line adds, and what a line adds for a colour
+ * depends only on the two colours' masks of that line.  So the cache keeps each line's share
+ * and the shares' sum, and a new position rescans only the lines whose masks differ from the
+ * last position's: a move changes about 7 of the ~90 lines that hold stones.  The integer
+ * totals are the same as a full scan's, so the vector is the same bits.
+ *
+ * moves, long_moves, captures, pairs and triples add up; best_capture (a maximum), reach and
+ * struck (unions) do not, so they are gathered at the end from the few "notable" lines whose
+ * share has a capture (best_capture > 0 exactly when struck is not empty) or reaches the far
+ * rank.  An all-zero cache is the empty board with all shares 0, so calloc makes a valid one. */
+typedef struct {
+    uint16_t lines[2][NUM_LINES];   /* the masks the shares were computed from */
+    LineTotals share[2][NUM_LINES]; /* [colour][line] */
+    LineTotals sum[2];              /* the additive fields of the shares, summed */
+    LineSet notable[2];
+} PhalanxFeatureCache;
+
+_Static_assert(sizeof(PhalanxFeatureCache) <= PHALANX_FEATURE_CACHE_SIZE, "raise PHALANX_FEATURE_CACHE_SIZE");
+
+/* Replaces the share of colour c on line l, keeping the sums and the notable set. */
+static inline __attribute__((always_inline)) void rescan_line(PhalanxFeatureCache *fc, const PhalanxTables *t, const PhalanxPos *p, int c, int l,
+                               bool crossings)
+{
+    LineTotals now = {0};
+    if (p->lines[c][l])
+        scan_line(&now, t, p, c, l, crossings);
+    LineTotals *was = &fc->share[c][l], *sum = &fc->sum[c];
+    sum->moves += now.moves - was->moves;
+    sum->long_moves += now.long_moves - was->long_moves;
+    sum->captures += now.captures - was->captures;
+    sum->pairs += now.pairs - was->pairs;
+    sum->triples += now.triples - was->triples;
+    *was = now;
+    uint64_t bit = 1ull << (l & 63), *word = &fc->notable[c].bits[l >> 6];
+    *word = now.best_capture || now.reach ? *word | bit : *word & ~bit;
+}
+
+/* The lines where either colour's mask differs from the cached one.  Both colours' masks are
+ * compared as 64-bit words of four lines (a line-by-line loop cost 800 instructions a call). */
+static LineSet changed_since(const PhalanxFeatureCache *fc, const PhalanxPos *p)
+{
+    _Static_assert(sizeof fc->lines % 8 == 0 && sizeof fc->lines == sizeof p->lines, "masks in whole words");
+    LineSet s = {{0, 0}};
+    const unsigned char *old = (const unsigned char *)fc->lines, *now = (const unsigned char *)p->lines;
+    for (int w = 0; w < (int)(sizeof fc->lines / 8); w++) {
+        uint64_t a, b;
+        memcpy(&a, old + 8 * w, 8);
+        memcpy(&b, now + 8 * w, 8);
+        for (uint64_t d = a ^ b; d;) {
+            int lane = __builtin_ctzll(d) >> 4, i = 4 * w + lane;      /* [colour][line] flattened */
+            lineset_add(&s, i < NUM_LINES ? i : i - NUM_LINES);
+            d &= ~(0xFFFFull << 16 * lane);
+        }
+    }
+    return s;
+}
+
+static inline void update_cache(PhalanxFeatureCache *fc, const PhalanxTables *t, const PhalanxPos *p, bool crossings)
+{
+    LineSet dirty = changed_since(fc, p);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t b = dirty.bits[w]; b; b &= b - 1) {
+            int l = w * 64 + __builtin_ctzll(b);
+            /* a colour with no stones on the line, before or after, has a share of 0 either way */
+            if (p->lines[WHITE][l] | fc->lines[WHITE][l])
+                rescan_line(fc, t, p, WHITE, l, crossings);
+            if (p->lines[BLACK][l] | fc->lines[BLACK][l])
+                rescan_line(fc, t, p, BLACK, l, crossings);
+        }
+    memcpy(fc->lines, p->lines, sizeof fc->lines);
+}
+
+/* The sums plus the non-additive fields of the notable lines: what scan_lines gives. */
+static void cached_totals(const PhalanxFeatureCache *fc, LineTotals lt[2])
+{
+    for (int c = 0; c < 2; c++) {
+        lt[c] = fc->sum[c];
+        for (int w = 0; w < 2; w++)
+            for (uint64_t b = fc->notable[c].bits[w]; b; b &= b - 1) {
+                const LineTotals *s = &fc->share[c][w * 64 + __builtin_ctzll(b)];
+                lt[c].best_capture = s->best_capture > lt[c].best_capture ? s->best_capture : lt[c].best_capture;
+                lt[c].reach |= s->reach;
+                for (int q = 0; q < 4; q++)
+                    lt[c].struck[q] |= s->struck[q];
+            }
+    }
+}
+
+void phalanx_features_cached(const Game *g, void *cache, const Position *pos, float *out)
+{
+    const PhalanxTables *t = tables_of(g);
+    const PhalanxPos *p = cpos_of(pos);
+    PhalanxFeatureCache *fc = cache;
+    if (t->crossings)
+        update_cache(fc, t, p, true);
+    else
+        update_cache(fc, t, p, false);
+    LineTotals lt[2];
+    cached_totals(fc, lt);
+    fill_features(t, p, lt, out);
 }

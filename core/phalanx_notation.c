@@ -261,14 +261,16 @@ static bool check_path(const MoveReader *r, int front, int dir, int k, int j, bo
         if (!on_board(r->t, f, rk))
             return reject(r, "the head of the group would leave the board");
         int sq = make_sq(f, rk), c = colour_at(r->p, sq);
-        square_name(sq, name);
         if (c < 0 && !is_obstacle(r->t, sq))
             continue;
+        /* names only for the messages: snprintf was most of the cost of checking a legal move */
         if (i < j || c != !us) {
+            square_name(sq, name);
             snprintf(why, sizeof why, "blocked by %s on %s", occupant_name(r, sq), name);
             return reject(r, why);
         }
         if (is_tower(r->t, c, sq)) {
+            square_name(sq, name);
             snprintf(why, sizeof why, "the tower on %s cannot be captured", name);
             return reject(r, why);
         }
@@ -279,6 +281,7 @@ static bool check_path(const MoveReader *r, int front, int dir, int k, int j, bo
             rk += dir_rank[dir];
         }
         if (m >= k) {
+            square_name(sq, name);
             snprintf(why, sizeof why, "cannot capture: the enemy line from %s has %d stone%s, not fewer than the group's %d",
                      name, m, m == 1 ? "" : "s", k);
             return reject(r, why);
@@ -333,13 +336,14 @@ static bool check_move_shape(const MoveReader *r, int from, int to, char sep, Mo
 {
     char why[160], name[8];
     int us = r->p->side;
-    square_name(from, name);
     if (colour_at(r->p, from) != us) {
+        square_name(from, name);
         snprintf(why, sizeof why, "no %s stone on %s (it is %s)", us == WHITE ? "white" : "black", name,
                  occupant_name(r, from));
         return reject(r, why);
     }
     if (is_tower(r->t, us, from)) {
+        square_name(from, name);
         snprintf(why, sizeof why, "the tower on %s never moves", name);
         return reject(r, why);
     }

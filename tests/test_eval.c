@@ -662,6 +662,47 @@ static void test_feature_bounds(TestContext *t)
     check_bounds(t, "reversi", 0, 0);
 }
 
+/* --- the cached (incremental) features ----------------------------------------------------------- */
+
+/* One cache fed the positions of random games in order (the tuner's use), then the same
+ * positions in a scattered order (any position may follow any other): every vector must have
+ * the bits of eval_features. */
+static void check_cached(TestContext *t, const char *variant, int w, int h)
+{
+    Error err;
+    Game *g = game_new(variant, w, h, &err);
+    enum { COUNT = 3000 };
+    Position *pos = malloc(sizeof *pos * COUNT);
+    EvalFeatureCache *cache = eval_feature_cache_new(g);
+    int n = random_positions(g, 11, pos, COUNT), mismatches = 0;
+    for (int k = 0; k < 2 * n && !mismatches; k++) {
+        int i = k < n ? k : (int)((uint64_t)(k - n) * 7919 % (uint64_t)n);
+        float want[MAX_FEATURES], got[MAX_FEATURES];
+        eval_features(g, &pos[i], want);
+        eval_features_cached(g, cache, &pos[i], got);
+        if (memcmp(want, got, sizeof(float) * (size_t)g->ops->num_features) != 0) {
+            char text[512];
+            game_format_position(g, &pos[i], text, sizeof text);
+            fprintf(stderr, "  %s: cached features differ at step %d in '%s'\n", variant, k, text);
+            mismatches++;
+        }
+    }
+    t->failures += mismatches;
+    eval_feature_cache_free(cache);
+    free(pos);
+    game_free(g);
+}
+
+static void test_cached_features(TestContext *t)
+{
+    check_cached(t, "epaminondas", 0, 0);
+    check_cached(t, "epaminondas", 3, 5);
+    check_cached(t, "epaminondas", 16, 16);
+    check_cached(t, "crossings", 0, 0);
+    check_cached(t, "crossings", 5, 9);
+    check_cached(t, "reversi", 0, 0);
+}
+
 /* --- priors ------------------------------------------------------------------------------------- */
 
 static float prior_of(TestContext *t, const Game *g, const Position *pos, const char *move_text)
@@ -756,6 +797,7 @@ const TestCase eval_tests[] = {
     {"symmetric_position_zero", test_symmetric_position_zero},
     {"phalanx_reference", test_phalanx_reference},
     {"feature_bounds", test_feature_bounds},
+    {"cached_features", test_cached_features},
     {"phalanx_prior_order", test_phalanx_prior_order},
     {"reversi_prior_order", test_reversi_prior_order},
     {"priors_sane", test_priors_sane},
