@@ -263,7 +263,7 @@ static bool get_ply_visits(ByteReader *in, GameRecord *out, RecordPly *p, Why w)
     }
     if (extra > (int64_t)UINT32_MAX || extra < -sum || sum + extra > (int64_t)UINT32_MAX)
         return fail(w, "a total visit count outside 0..2^32-1");
-    record_visits_sort(v, (size_t)n);
+    record_visits_sort_from_move_order(v, (size_t)n);
     p->first_visit = (uint32_t)out->num_visits;
     p->num_visits = (uint32_t)n;
     p->total_visits = (uint32_t)(sum + extra);

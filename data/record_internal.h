@@ -76,6 +76,9 @@ void records_error(RecordsError *e, RecordsErrorKind kind, uint64_t offset, cons
 bool game_record_reserve(GameRecord *r, int plies, size_t visits);
 /* A visit list in memory order (most visits first, ties by move code) or in stored order. */
 void record_visits_sort(RecordVisit *v, size_t n);
+/* The same order for a list already sorted by move code (as decoded): a stable sort by visits,
+ * several times faster than record_visits_sort on the ~150-move lists of the phalanx games. */
+void record_visits_sort_from_move_order(RecordVisit *v, size_t n);
 void record_visits_sort_by_move(RecordVisit *v, size_t n);
 
 /* Appends game r (its length prefix included) to out.  board is the header's board position:

@@ -246,6 +246,30 @@ static void test_visit_order(TestContext *t)
     game_record_free(&r);
 }
 
+/* The decoder's sort (a list in move order, stable by visits) gives record_visits_sort's order:
+ * random lists of every length up to past its scratch size, with many ties. */
+static void test_visit_sort_from_move_order(TestContext *t)
+{
+    enum { LONGEST = 1100 };
+    RecordVisit *a = malloc(LONGEST * sizeof *a), *b = malloc(LONGEST * sizeof *b);
+    Rng rng = rng_seed(17, 0);
+    for (size_t n = 0; a && b && n <= LONGEST; n += n < 40 ? 1 : 53) {
+        uint16_t code = 0;
+        for (size_t k = 0; k < n; k++) {
+            code = (uint16_t)(code + 1 + rng_below(&rng, 3));
+            a[k] = b[k] = (RecordVisit){{code}, rng_below(&rng, k % 3 ? 4 : 400)};
+        }
+        record_visits_sort_from_move_order(a, n);
+        record_visits_sort(b, n);
+        size_t same = 0;
+        while (same < n && a[same].move.code == b[same].move.code && a[same].visits == b[same].visits)
+            same++;
+        CHECK(t, same == n);
+    }
+    free(a);
+    free(b);
+}
+
 const TestCase records_tests[] = {
     {"move_notation", test_move_notation},
     {"move_conversion", test_move_conversion},
@@ -254,5 +278,6 @@ const TestCase records_tests[] = {
     {"decode_cut_short", test_decode_cut_short},
     {"encode_refuses", test_encode_refuses},
     {"visit_order", test_visit_order},
+    {"visit_sort_from_move_order", test_visit_sort_from_move_order},
     TEST_END,
 };
