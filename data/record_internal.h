@@ -67,8 +67,6 @@ int64_t unzigzag(uint64_t v);
 
 uint32_t crc32_of(const unsigned char *p, size_t n);
 
-void records_error(RecordsError *e, RecordsErrorKind kind, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 /* ---------------------------------------------------------------- one game (record_codec.c) */
 

@@ -137,6 +137,10 @@ typedef struct {
     char msg[400];          /* one line: "PATH: what, at offset N" */
 } RecordsError;
 
+/* Fills *e (for the layers above too: self-play reports its file errors this way). */
+void records_error(RecordsError *e, RecordsErrorKind kind, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* ---------------------------------------------------------------- the file header */
 
 typedef struct {

@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <omp.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,19 +30,6 @@ static bool file_exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 || errno != ENOENT;
-}
-
-static void set_error(RecordsError *err, RecordsErrorKind kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_error(RecordsError *err, RecordsErrorKind kind, const char *fmt, ...)
-{
-    err->kind = kind;
-    err->offset = 0;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
 }
 
 /* Closes a writer that a failure abandons (its games are synced already; *err says why). */
@@ -100,7 +86,7 @@ static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *h
         return NULL;
     char why[300];
     if (!selfplay_settings_agree(info.header.settings, header->settings, why, sizeof why)) {
-        set_error(err, RECORDS_ERR_MISMATCH, "%s: written with other settings (%s)", run->path, why);
+        records_error(err, RECORDS_ERR_MISMATCH, 0, "%s: written with other settings (%s)", run->path, why);
         abandon(w);
         records_resume_info_free(&info);
         return NULL;
@@ -112,7 +98,7 @@ static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *h
         progress->beyond += info.indices[i] >= run->games;
     records_resume_info_free(&info);
     if (!*todo) {
-        set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
         abandon(w);
         return NULL;
     }
@@ -131,7 +117,7 @@ static RecordsWriter *open_file(const SelfplayRun *run, uint64_t **todo, uint64_
         w = resume_file(run, &header, todo, num_todo, owned, progress, err);
     } else if ((w = records_create(run->path, &header, err)) != NULL &&
                !(*todo = missing_games(run, NULL, 0, num_todo, owned))) {
-        set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
         abandon(w);
         w = NULL;
     }
@@ -158,7 +144,7 @@ static void fail_run(RunState *s, RecordsErrorKind kind, const RecordsError *cau
         if (cause)
             s->error = *cause;
         else
-            set_error(&s->error, kind, "%s: %s", s->run->path, what);
+            records_error(&s->error, kind, 0, "%s: %s", s->run->path, what);
     }
 }
 

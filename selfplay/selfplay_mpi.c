@@ -15,7 +15,6 @@
 #include "selfplay.h"
 
 #include <glob.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,19 +145,6 @@ static void finish_messages(Tracker *t, const SelfplayProgress *mine, bool ok)
 
 /* --- the finished file that a resume extends ------------------------------------------------------ */
 
-static void set_error(RecordsError *err, RecordsErrorKind kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_error(RecordsError *err, RecordsErrorKind kind, const char *fmt, ...)
-{
-    err->kind = kind;
-    err->offset = 0;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
-
 /* Adds one index to a growing list. */
 static bool push_index(uint64_t **list, size_t *n, size_t *cap, uint64_t v)
 {
@@ -202,11 +188,11 @@ static bool same_run(const SelfplayRun *run, const RecordsHeader *h, RecordsErro
     records_header_free(&mine);
     char why[300];
     if (!board) {
-        set_error(err, RECORDS_ERR_MISMATCH, "%s: holds games of another variant or board", run->path);
+        records_error(err, RECORDS_ERR_MISMATCH, 0, "%s: holds games of another variant or board", run->path);
         return false;
     }
     if (!selfplay_settings_agree(h->settings, run->settings, why, sizeof why)) {
-        set_error(err, RECORDS_ERR_MISMATCH, "%s: written with other settings (%s)", run->path, why);
+        records_error(err, RECORDS_ERR_MISMATCH, 0, "%s: written with other settings (%s)", run->path, why);
         return false;
     }
     return true;
@@ -228,7 +214,7 @@ static bool read_existing(const SelfplayRun *run, uint64_t **indices, size_t *co
     int rc = 0;
     while (ok && (rc = records_next(rd, &g, err)) == 1)
         if (!push_index(indices, count, &cap, g.index))
-            rc = -1, set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
+            rc = -1, records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
     game_record_free(&g);
     records_close(rd);
     if (ok && (rc < 0 || !*settings))
@@ -247,7 +233,7 @@ static bool no_foreign_shards(const SelfplayRun *run, int ranks, RecordsError *e
     if (!pattern || !want) {
         free(pattern);
         free(want);
-        set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
         return false;
     }
     snprintf(pattern, len, "%s.rank*-of-*", run->path);
@@ -260,10 +246,10 @@ static bool no_foreign_shards(const SelfplayRun *run, int ranks, RecordsError *e
             if (strstr(found.gl_pathv[i], ".tmp."))     /* a rewrite's leftover, not a shard */
                 continue;
             if (!tail || strcmp(tail - 3, want) != 0) {
-                set_error(err, RECORDS_ERR_MISMATCH,
-                          "%s is a shard of a run with another number of processes: resume with that many, "
-                          "or merge the shards first (leuctra records merge)",
-                          found.gl_pathv[i]);
+                records_error(err, RECORDS_ERR_MISMATCH, 0,
+                              "%s is a shard of a run with another number of processes: resume with that many, "
+                              "or merge the shards first (leuctra records merge)",
+                              found.gl_pathv[i]);
                 ok = false;
             }
         }
@@ -294,7 +280,7 @@ static bool merge_shards(const MpiEnv *env, const SelfplayRun *run, bool with_ex
         for (int r = with_existing ? 1 : 0; ok && r < n; r++)
             unlink(names[r]);
     } else {
-        set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
     }
     for (int i = 0; names && i < n; i++)
         free(names[i]);
@@ -340,7 +326,7 @@ static bool play_shard(const MpiEnv *env, const SelfplayRun *run, Tracker *t, Se
     memset(final, 0, sizeof *final);
     bool ok = path != NULL;
     if (!ok)
-        set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
     else
         selfplay_shard_path(run->path, env->rank, env->size, path, len);
     ok = ok && prepare(env, run, &shard, &settings, &existing, &num_existing, err);
@@ -372,7 +358,7 @@ bool selfplay_mpi_run(const MpiEnv *env, const SelfplayRun *run, SelfplayProgres
     Tracker t = {env, run, NULL, {0}, seconds_now(), run->progress != NULL && env->serialized};
     t.latest = calloc((size_t)env->size, sizeof *t.latest);
     if (!t.latest) {
-        set_error(err, RECORDS_ERR_MEMORY, "%s: out of memory", run->path);
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
         *all_ok = mpi_env_all(env, false);
         return false;
     }
