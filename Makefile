@@ -89,15 +89,23 @@ check: deps
 	LEUCTRA=build-san/leuctra UNIT=build-san/unit_tests LEUCTRA_QUICK=1 tests/run.sh
 	$(MAKE) fuzz
 
-# The committed seeds (tests/fuzz_corpus/seed_*) are copied into build-fuzz/corpus, where
-# libFuzzer adds what it finds; crash files land in build-fuzz/ too.
+# Two harnesses: the rules' notation (tests/fuzz_parsers.c) and the files the toolkit reads
+# (tests/fuzz_files.c).  Their committed seeds (tests/fuzz_corpus/seed_*,
+# tests/fuzz_files_corpus/seed_*) are copied into build-fuzz/, where libFuzzer adds what it
+# finds; crash files land in build-fuzz/ too.
 FUZZ_SECONDS ?= 20
-fuzz:
+fuzz: $(BUILD)/gen/default_weights.c
 	@mkdir -p build-fuzz/corpus
 	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -fsanitize=fuzzer,address,undefined -fopenmp \
 	    tests/fuzz_parsers.c $(filter core/%,$(LIB_SRC)) -lm -o build-fuzz/fuzz_parsers
 	cp tests/fuzz_corpus/seed_* build-fuzz/corpus/
 	build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=build-fuzz/ build-fuzz/corpus
+	@mkdir -p build-fuzz/files-corpus
+	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -fsanitize=fuzzer,address,undefined -fopenmp \
+	    tests/fuzz_files.c $(filter core/% data/% eval/%,$(LIB_SRC)) cli/json_read.c $(BUILD)/gen/default_weights.c \
+	    -lz -lm -lgsl -lgslcblas -o build-fuzz/fuzz_files
+	cp tests/fuzz_files_corpus/seed_* build-fuzz/files-corpus/
+	build-fuzz/fuzz_files -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=build-fuzz/files- build-fuzz/files-corpus
 
 bench: deps $(BIN)
 	scripts/bench.sh $(BIN)

@@ -1,0 +1,166 @@
+/*
+ * fuzz_files.c - libFuzzer harness for the parsers of the files the toolkit reads, beyond the
+ * rules' own notation (tests/fuzz_parsers.c): weights files (data/weights.h), results lines
+ * (eval/results.h), opening-suite lines (data/openings.h), one stored game of a records file
+ * (record_decode, docs/FORMAT.md) and the JSON scanner of `leuctra chart` (cli/json_read.h).
+ *
+ * Input: one selector byte, then the text or bytes the chosen parser gets.  For each parser:
+ *   - a rejection comes with a message that is present, terminated and one line;
+ *   - weights: an accepted file has exactly the game's features, every value finite;
+ *   - results: the table's game count grows by exactly one per accepted line;
+ *   - openings: an accepted line adds one position that formats and parses back to itself;
+ *   - records: a decoded game encodes again, and that encoding decodes to a game that encodes
+ *     to the same bytes (the stored form is canonical after one round);
+ *   - JSON: the scanner neither reads past the text nor fails to terminate.
+ * Any broken invariant stops the run with __builtin_trap().  Built and run by `make fuzz`.
+ */
+#include "cli/json_read.h"
+#include "data/openings.h"
+#include "data/record_internal.h"
+#include "data/weights.h"
+#include "eval/results.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(cond)                  \
+    do {                             \
+        if (!(cond))                 \
+            __builtin_trap();        \
+    } while (0)
+
+enum { TEXT_LEN = 4096 };
+
+static const char *const variant_names[3] = {"epaminondas", "crossings", "reversi"};
+
+static void check_error(const char *msg, size_t cap)
+{
+    size_t n = strnlen(msg, cap);
+    CHECK(n > 0 && n < cap);
+    CHECK(memchr(msg, '\n', n) == NULL && memchr(msg, '\r', n) == NULL);
+}
+
+static void fuzz_weights(const char *text, int variant)
+{
+    Game *g = game_new(variant_names[variant], 0, 0, NULL);
+    CHECK(g != NULL);
+    Weights w;
+    Error err = {{0}};
+    if (weights_parse(g, text, "fuzz", &w, &err)) {
+        CHECK(w.count == g->ops->num_features);
+        for (int i = 0; i < w.count; i++)
+            CHECK(isfinite(w.w[i]));
+    } else {
+        check_error(err.msg, ERROR_LEN);
+    }
+    game_free(g);
+}
+
+static void fuzz_results(const char *text)
+{
+    ResultTable *t = results_new();
+    CHECK(t != NULL);
+    char line[TEXT_LEN];
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        memcpy(line, p, n);
+        line[n] = '\0';
+        int64_t before = results_num_games(t);
+        Error err = {{0}};
+        if (results_parse_line(t, line, &err))
+            CHECK(results_num_games(t) == before || results_num_games(t) == before + 1);
+        else
+            check_error(err.msg, ERROR_LEN);
+        p += n + (p[n] == '\n');
+    }
+    results_free(t);
+}
+
+static void fuzz_openings(const char *text, int variant)
+{
+    Game *g = game_new(variant_names[variant], 0, 0, NULL);
+    CHECK(g != NULL);
+    Position start;
+    game_start(g, &start);
+    OpeningSuite s;
+    openings_init(&s);
+    Error err = {{0}};
+    int before = s.count;
+    if (openings_parse_line(&s, g, &start, text, &err)) {
+        CHECK(s.count == before || s.count == before + 1);   /* a comment or blank adds none */
+        if (s.count > before) {
+            char buf[TEXT_LEN], again[TEXT_LEN];
+            game_format_position(g, &s.opening[before], buf, sizeof buf);
+            Position p;
+            CHECK(game_parse_position(g, buf, &p, &err));
+            game_format_position(g, &p, again, sizeof again);
+            CHECK(strcmp(buf, again) == 0);
+        }
+    } else {
+        check_error(err.msg, ERROR_LEN);
+    }
+    openings_free(&s);
+    game_free(g);
+}
+
+/* Encodes r; NULL-terminated failure is allowed only for the first round (a decoded game may
+ * hold what the encoder refuses, e.g. a visit list out of order is impossible after decoding). */
+static bool encode(const GameRecord *r, ByteBuf *out)
+{
+    char why[200];
+    out->len = 0;
+    return record_encode(r, "", out, why, sizeof why);
+}
+
+static void fuzz_record(const unsigned char *data, size_t size)
+{
+    ByteReader in = {data, data + size, false};
+    GameRecord a, b;
+    game_record_init(&a);
+    game_record_init(&b);
+    char why[200] = "";
+    if (record_decode(&in, "", &a, why, sizeof why)) {
+        ByteBuf first = {0}, second = {0};
+        if (encode(&a, &first)) {
+            ByteReader again = {first.data, first.data + first.len, false};
+            CHECK(record_decode(&again, "", &b, why, sizeof why));
+            CHECK(encode(&b, &second));
+            CHECK(first.len == second.len && memcmp(first.data, second.data, first.len) == 0);
+        }
+        buf_free(&first);
+        buf_free(&second);
+    } else {
+        check_error(why, sizeof why);
+    }
+    game_record_free(&a);
+    game_record_free(&b);
+}
+
+static void fuzz_json(const char *text)
+{
+    static const char *const keys[3] = {"log_loss", "train", "before"};
+    double v;
+    (void)json_number_at(text, keys, 3, &v);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || size >= TEXT_LEN)
+        return 0;
+    char text[TEXT_LEN];
+    memcpy(text, data + 1, size - 1);
+    text[size - 1] = '\0';
+    int variant = data[0] / 5 % 3;
+    switch (data[0] % 5) {
+    case 0: fuzz_weights(text, variant); break;
+    case 1: fuzz_results(text); break;
+    case 2: fuzz_openings(text, variant); break;
+    case 3: fuzz_record(data + 1, size - 1); break;
+    default: fuzz_json(text); break;
+    }
+    return 0;
+}
