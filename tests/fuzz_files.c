@@ -105,8 +105,8 @@ static void fuzz_openings(const char *text, int variant)
     game_free(g);
 }
 
-/* Encodes r; NULL-terminated failure is allowed only for the first round (a decoded game may
- * hold what the encoder refuses, e.g. a visit list out of order is impossible after decoding). */
+/* Encodes r (with an empty board, as decoded).  The decoder accepts a little the encoder may
+ * refuse, so only the second round must encode. */
 static bool encode(const GameRecord *r, ByteBuf *out)
 {
     char why[200];
