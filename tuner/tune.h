@@ -86,13 +86,14 @@ int tune_games_add_source(TuneGames *games, const char *name, TuneError *err);
 /* Appends one record of game g from source `source`.  Refuses a start position that g cannot
  * parse and a result that is not a finished game's. */
 bool tune_games_add(TuneGames *games, const Game *g, const GameRecord *record, int source, TuneError *err);
-/* Appends every game and source of src (games of the same Game) to dst, in their order. */
-bool tune_games_append(TuneGames *dst, const TuneGames *src, TuneError *err);
+/* Appends every game and source of src (games of the same Game) to dst, in their order.  With
+ * continues_last, src's first source is dst's last one (another piece of the same file). */
+bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last, TuneError *err);
 
 /* ---------------------------------------------------------------- reading files (tune_read.c) */
 
 /* Reads every game of the records files into `games` (initialised by the caller), in file order;
- * files are read in parallel, one thread per file.  *game receives a new Game (free with
+ * each file is read in parallel, in one piece per thread cut at chunk boundaries.  *game receives a new Game (free with
  * game_free) for the first file's variant and board; every other file must have the same.
  * Fails on no files, a file that is not a readable records file, a damaged chunk (the reader's
  * message names the file and offset) and a file with no games; the first failing file in the

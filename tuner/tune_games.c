@@ -110,11 +110,12 @@ static bool append_items(void **array, size_t *capacity, size_t count, const voi
     return true;
 }
 
-bool tune_games_append(TuneGames *dst, const TuneGames *src, TuneError *err)
+bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last, TuneError *err)
 {
     size_t game_base = dst->count, ply_base = dst->plies, start_base = dst->num_starts;
-    int source_base = dst->num_sources;
-    for (int i = 0; i < src->num_sources; i++) {
+    int merged = continues_last && dst->num_sources > 0 && src->num_sources > 0;
+    int source_base = dst->num_sources - merged;
+    for (int i = merged; i < src->num_sources; i++) {
         if (tune_games_add_source(dst, src->source[i].name, err) < 0)
             return false;
         dst->source[source_base + i].games = src->source[i].games;

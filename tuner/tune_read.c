@@ -4,14 +4,15 @@
  * reading: a fit on silently partial data would be a wrong answer.
  *
  * Decoding records is slower than replaying them (the reader rebuilds every ply's visit list),
- * so files are read in parallel, one thread per file, each into its own TuneGames; the parts are
- * then joined in file order, so the result is the same as reading them one after the other.
+ * so the reading is parallel: the games of all files, numbered in file order, are found from
+ * the chunk headers alone; every file is cut at chunk boundaries into one piece per thread, each
+ * piece read into its own TuneGames (records_seek to its first chunk), and the pieces are joined
+ * in order, so the result is the same as reading the files one after the other.
  *
- * A share (one of several processes, tuner/tune_mpi.c): the games of all files, numbered in
- * file order, are cut into as many contiguous ranges as there are shares; a share reads the
- * chunks whose first game falls in its range, found from the chunk headers alone, so each
- * process inflates and decodes only its part and the shares, joined in order, are the games
- * one process reads.
+ * A share (one of several processes, tuner/tune_mpi.c) is the same with the numbered games first
+ * cut into as many contiguous ranges as there are shares: a share reads only the chunks whose
+ * first game falls in its range, so each process inflates and decodes only its part and the
+ * shares, joined in order, are the games one process reads.
  */
 #include "tune.h"
 
@@ -71,29 +72,6 @@ static bool check_headers(const char *const *paths, int n, Game **game, TuneErro
             return false;
     }
     return true;
-}
-
-/* Every game of one file into its own part. */
-static bool read_file(const char *path, const Game *g, TuneGames *part, TuneError *err)
-{
-    RecordsError e = {0};
-    RecordsReader *rd = records_open(path, &e);
-    if (!rd)
-        return tune_error_records(err, &e);
-    int source = tune_games_add_source(part, path, err);
-    GameRecord r;
-    game_record_init(&r);
-    int rc = 0;
-    bool ok = source >= 0;
-    while (ok && (rc = records_next(rd, &r, &e)) == 1)
-        ok = tune_games_add(part, g, &r, source, err);
-    game_record_free(&r);
-    records_close(rd);
-    if (ok && rc < 0)
-        return tune_error_records(err, &e);
-    if (ok && part->count == 0)
-        return tune_error_set(err, true, "%s: no games in the file", path);
-    return ok;
 }
 
 /* --- a share of the games, for one of several processes ------------------------------------------ */
@@ -163,65 +141,43 @@ static bool read_file_share(const char *path, const Game *g, const FileChunks *f
     return ok;
 }
 
+/* The share's part of every file, each file cut into `pieces` pieces read in parallel (the
+ * decoding, not the disk, is the slow part, so one big file uses every thread); the parts are
+ * joined in file and piece order, so the games come out as one sequential read gives them. */
 static bool read_share(const char *const *paths, int n, int threads, int rank, int ranks, const Game *g,
                        TuneGames *games, TuneError *err)
 {
+    int pieces = threads > 0 ? threads : omp_get_max_threads(), tasks = n * pieces;
     FileChunks *fc = calloc((size_t)n, sizeof *fc);
-    TuneGames *part = calloc((size_t)n, sizeof *part);
-    TuneError *errs = calloc((size_t)n, sizeof *errs);
-    uint8_t *failed = calloc((size_t)n, 1);
+    TuneGames *part = calloc((size_t)tasks, sizeof *part);
+    TuneError *errs = calloc((size_t)tasks, sizeof *errs);
+    uint8_t *failed = calloc((size_t)tasks, 1);
     bool ok = fc && part && errs && failed ? list_chunks(paths, n, fc, err) : tune_error_set(err, false, "out of memory");
     if (ok) {
         uint64_t total = fc[n - 1].first + fc[n - 1].games;
         uint64_t lo = share_bound(total, rank, ranks), hi = share_bound(total, rank + 1, ranks);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : omp_get_max_threads())
-        for (int i = 0; i < n; i++)
-            failed[i] = !read_file_share(paths[i], g, &fc[i], lo, hi, &part[i], &errs[i]);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(pieces)
+        for (int k = 0; k < tasks; k++) {
+            const FileChunks *f = &fc[k / pieces];
+            uint64_t from = f->first + share_bound(f->games, k % pieces, pieces);
+            uint64_t to = f->first + share_bound(f->games, k % pieces + 1, pieces);
+            from = from > lo ? from : lo;
+            to = to < hi ? to : hi;
+            failed[k] = !read_file_share(paths[k / pieces], g, f, from, to, &part[k], &errs[k]);
+        }
     }
-    for (int i = 0; ok && i < n; i++)
-        if (failed[i]) {
-            *err = errs[i];
+    for (int k = 0; ok && k < tasks; k++)
+        if (failed[k]) {
+            *err = errs[k];
             ok = false;
         }
-    for (int i = 0; ok && i < n; i++)
-        ok = tune_games_append(games, &part[i], err);
-    for (int i = 0; part && i < n; i++)
-        tune_games_free(&part[i]);
+    for (int k = 0; ok && k < tasks; k++)
+        ok = tune_games_append(games, &part[k], k % pieces > 0, err);
+    for (int k = 0; part && k < tasks; k++)
+        tune_games_free(&part[k]);
     for (int i = 0; fc && i < n; i++)
         free(fc[i].chunk);
     free(fc);
-    free(part);
-    free(errs);
-    free(failed);
-    return ok;
-}
-
-/* --- all the games -------------------------------------------------------------------------------- */
-
-/* Reads the files in parallel; joins the parts in file order, or reports the first failure. */
-static bool read_all(const char *const *paths, int n, int threads, const Game *g, TuneGames *games, TuneError *err)
-{
-    TuneGames *part = calloc((size_t)n, sizeof *part);
-    TuneError *errs = calloc((size_t)n, sizeof *errs);
-    uint8_t *failed = calloc((size_t)n, 1);
-    if (!part || !errs || !failed) {
-        free(part);
-        free(errs);
-        free(failed);
-        return tune_error_set(err, false, "out of memory");
-    }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : omp_get_max_threads())
-    for (int i = 0; i < n; i++)
-        failed[i] = !read_file(paths[i], g, &part[i], &errs[i]);
-    bool ok = true;
-    for (int i = 0; i < n; i++) {
-        if (ok && failed[i]) {
-            *err = errs[i];
-            ok = false;
-        }
-        ok = ok && tune_games_append(games, &part[i], err);
-        tune_games_free(&part[i]);
-    }
     free(part);
     free(errs);
     free(failed);
@@ -241,8 +197,7 @@ bool tune_read_share(const char *const *paths, int num_paths, int threads, int r
     if (num_paths <= 0)
         return tune_error_set(err, true, "no data files");
     if (check_headers(paths, num_paths, game, err) &&
-        (ranks > 1 ? read_share(paths, num_paths, threads, rank, ranks, *game, games, err)
-                   : read_all(paths, num_paths, threads, *game, games, err)))
+        read_share(paths, num_paths, threads, rank, ranks, *game, games, err))
         return true;
     game_free(*game);
     *game = NULL;
