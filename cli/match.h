@@ -104,8 +104,6 @@ const char *match_sprt_decision_name(SprtDecision d);
 RecordsWriter *match_open_records(MatchRun *run);
 void match_close_records(MatchRun *run, RecordsWriter *w);
 void match_write_results(const MatchRun *run);
-RecordEnd match_record_end(EndReason r);
-EndReason match_end_reason(RecordEnd e);
 
 /* --- match_report.c */
 void match_report(const MatchRun *run, double seconds);

@@ -12,28 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-RecordEnd match_record_end(EndReason r)
-{
-    switch (r) {
-    case END_PLY_LIMIT: return RECORD_END_PLY_LIMIT;
-    case END_REPETITION: return RECORD_END_REPETITION;
-    case END_NO_MOVE_CHOSEN: return RECORD_END_NO_MOVE;
-    case END_RESIGN: return RECORD_END_RESIGN;
-    default: return RECORD_END_RULES;
-    }
-}
-
-EndReason match_end_reason(RecordEnd e)
-{
-    switch (e) {
-    case RECORD_END_PLY_LIMIT: return END_PLY_LIMIT;
-    case RECORD_END_REPETITION: return END_REPETITION;
-    case RECORD_END_NO_MOVE: return END_NO_MOVE_CHOSEN;
-    case RECORD_END_RESIGN: return END_RESIGN;
-    default: return END_RULES;
-    }
-}
-
 /* The header's settings: what the games were played with, for whoever reads the file later. */
 static void settings_text(const MatchRun *run, char *buf, size_t len)
 {
@@ -60,7 +38,7 @@ static void read_played(MatchRun *run)
             cli_fail("match", EXIT_USAGE, "%s: game %llu is beyond this match's %d games", run->options->out_path,
                      (unsigned long long)g.index, run->total);
         run->resumed += !run->games[g.index].done;
-        run->games[g.index] = (MatchGame){true, false, g.result, match_end_reason(g.end), g.plies};
+        run->games[g.index] = (MatchGame){true, false, g.result, end_reason_of_record(g.end), g.plies};
     }
     game_record_free(&g);
     records_close(r);

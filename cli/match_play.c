@@ -78,7 +78,7 @@ static void save_record(MatchWorker *w, const MatchRun *run, int k, const Positi
     w->record.seed = game_seed(run, k);
     game_format_position(run->game, start, w->record.start, sizeof w->record.start);
     w->record.result = r->result;
-    w->record.end = match_record_end(r->reason);
+    w->record.end = end_reason_record(r->reason);
     RecordsError err;
     if (!records_append(run->writer, &w->record, &err))
         cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);

@@ -25,6 +25,28 @@ const char *end_reason_name(EndReason r)
     }
 }
 
+RecordEnd end_reason_record(EndReason r)
+{
+    switch (r) {
+    case END_PLY_LIMIT: return RECORD_END_PLY_LIMIT;
+    case END_REPETITION: return RECORD_END_REPETITION;
+    case END_NO_MOVE_CHOSEN: return RECORD_END_NO_MOVE;
+    case END_RESIGN: return RECORD_END_RESIGN;
+    default: return RECORD_END_RULES;
+    }
+}
+
+EndReason end_reason_of_record(RecordEnd e)
+{
+    switch (e) {
+    case RECORD_END_PLY_LIMIT: return END_PLY_LIMIT;
+    case RECORD_END_REPETITION: return END_REPETITION;
+    case RECORD_END_NO_MOVE: return END_NO_MOVE_CHOSEN;
+    case RECORD_END_RESIGN: return END_RESIGN;
+    default: return END_RULES;
+    }
+}
+
 void game_result_free(GameResult *r)
 {
     free(r->moves);

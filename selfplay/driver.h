@@ -8,6 +8,7 @@
 #ifndef LEUCTRA_DRIVER_H
 #define LEUCTRA_DRIVER_H
 
+#include "data/records.h"
 #include "selfplay/player.h"
 
 typedef enum {
@@ -47,5 +48,8 @@ bool play_game(const Game *g, const Position *start, Player *players[2], const D
 void game_result_free(GameResult *r);
 
 const char *end_reason_name(EndReason r);   /* "rules", "ply-limit", "repetition", "no-move", "resign" */
+/* The end reason as a game record stores it, and back. */
+RecordEnd end_reason_record(EndReason r);
+EndReason end_reason_of_record(RecordEnd e);
 
 #endif

@@ -157,17 +157,6 @@ static void record_ply(void *ctx, const Position *before, Move move, const MoveI
         sg->failed = true;
 }
 
-static RecordEnd record_end(EndReason r)
-{
-    switch (r) {
-    case END_PLY_LIMIT: return RECORD_END_PLY_LIMIT;
-    case END_REPETITION: return RECORD_END_REPETITION;
-    case END_NO_MOVE_CHOSEN: return RECORD_END_NO_MOVE;
-    case END_RESIGN: return RECORD_END_RESIGN;
-    default: return RECORD_END_RULES;
-    }
-}
-
 bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record)
 {
     game_record_clear(record);
@@ -181,7 +170,7 @@ bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index,
     if (!play_game(sg->game, start, seats, &sg->cfg->draw, seed, record_ply, sg, &result))
         return false;
     record->result = result.result;
-    record->end = record_end(result.reason);
+    record->end = end_reason_record(result.reason);
     /* Our player returns no move only when its search could not be made: out of memory. */
     bool ok = !sg->failed && result.reason != END_NO_MOVE_CHOSEN && record->plies == result.plies;
     game_result_free(&result);
