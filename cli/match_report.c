@@ -142,6 +142,18 @@ static void print_ratings(const MatchRun *run)
     results_free(table);
 }
 
+static void print_length_line(const MatchRun *run, const MatchTotals *t, double seconds)
+{
+    char adjudicated[64];
+    if (run->options->resign_moves)
+        snprintf(adjudicated, sizeof adjudicated, "%d draws and %d losses", t->adjudicated, t->resigned);
+    else
+        snprintf(adjudicated, sizeof adjudicated, "%d draws", t->adjudicated);
+    printf("mean length %.1f plies, %s adjudicated, %.1f s (%.2f games/min)\n",
+           t->counted ? (double)t->plies / t->counted : 0, adjudicated, seconds,
+           seconds > 0 ? run->played / seconds * 60 : 0);
+}
+
 void match_report(const MatchRun *run, double seconds)
 {
     for (int m = 0; m < run->num_matchups; m++) {
@@ -153,14 +165,8 @@ void match_report(const MatchRun *run, double seconds)
             return;
         }
         print_text(run, m, &t, &e, have_elo);
-        if (run->num_matchups == 1 && run->options->resign_moves)
-            printf("mean length %.1f plies, %d draws and %d losses adjudicated, %.1f s (%.2f games/min)\n",
-                   t.counted ? (double)t.plies / t.counted : 0, t.adjudicated, t.resigned, seconds,
-                   seconds > 0 ? run->played / seconds * 60 : 0);
-        else if (run->num_matchups == 1)
-            printf("mean length %.1f plies, %d draws adjudicated, %.1f s (%.2f games/min)\n",
-                   t.counted ? (double)t.plies / t.counted : 0, t.adjudicated, seconds,
-                   seconds > 0 ? run->played / seconds * 60 : 0);
+        if (run->num_matchups == 1)
+            print_length_line(run, &t, seconds);
     }
     if (run->sprt)
         print_sprt(run->sprt);

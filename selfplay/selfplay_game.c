@@ -27,7 +27,6 @@ struct SelfplayGame {
     MctsConfig search_config;
     MctsLimits limits;
     Mcts *mcts;                 /* made at the first search, restarted with each game's seed */
-    bool restart;               /* a new game began: restart the tree before searching */
     uint64_t search_seed;
     Rng rng;                    /* sampling and random plies */
     uint64_t *history;          /* hashes of the positions of the game so far, one per ply */
@@ -75,10 +74,7 @@ static Move searched_move(SelfplayGame *sg, const Position *pos, int ply, MoveIn
             sg->failed = true;
             return MOVE_NONE;
         }
-    } else if (sg->restart) {
-        mcts_restart(sg->mcts, sg->search_seed);
     }
-    sg->restart = false;
     mcts_set_history(sg->mcts, sg->history, sg->history_length);
     mcts_set_position(sg->mcts, pos);
     sg->last = mcts_search(sg->mcts, &sg->limits, NULL, NULL, 0, NULL);
@@ -115,8 +111,9 @@ static Move selfplay_choose(Player *p, const Position *pos, MoveInfo *info)
 static void selfplay_new_game(Player *p, uint64_t seed)
 {
     SelfplayGame *sg = p->ctx;
-    sg->restart = true;     /* at the first search: random-opening-only games need none */
-    sg->search_seed = seed;
+    sg->search_seed = seed;   /* the search is made at the first one: random-opening-only games need none */
+    if (sg->mcts)
+        mcts_restart(sg->mcts, seed);
     sg->rng = rng_seed(seed, SAMPLING_STREAM);
     sg->history_length = 0;
 }
