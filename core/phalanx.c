@@ -5,6 +5,7 @@
 #include "modules.h"
 #include "rng.h"
 #include "phalanx.h"
+#include "phalanx_line_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,9 @@ bool phalanx_setup(Game *g, const unsigned char *obstacles, Error *err)
 
 void phalanx_teardown(Game *g)
 {
+    PhalanxTables *t = g->impl;
+    if (t)
+        line_table_free(t->line_table);
     free(g->impl);
     g->impl = NULL;
 }

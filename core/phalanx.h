@@ -44,7 +44,10 @@ typedef struct {
     int far_rank[2];                /* the opponent's home rank for each colour */
     uint64_t zobrist[2][256];
     uint64_t zobrist_black;         /* xor-ed in when Black is to move */
+    _Atomic(struct LineTable *) line_table;   /* phalanx_line_table.c: built on first playout */
 } PhalanxTables;
+
+typedef struct LineTable LineTable;
 
 /* A square is rank * 16 + file. */
 static inline int sq_file(int sq) { return sq & 15; }

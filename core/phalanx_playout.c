@@ -1,10 +1,12 @@
 /*
  * phalanx_playout.c - uniformly random playouts for the phalanx games, fast.  Listing ~180 moves
  * a ply to pick one is most of the cost of a naive playout, so this keeps the number of moves
- * along every line for both colours, recounts only the lines a move changed, and draws the move
- * by index: the line that holds it is found from the counts, and only that line is listed.
+ * along every line for both colours, recounts only the lines a move changed (a table lookup per
+ * line, phalanx_line_table.c), and draws the move by index: the line that holds it is found from
+ * the counts, and only that line is listed.
  * Where the symmetry or answering rule may forbid moves, the ply falls back to the full list.
  */
+#include "phalanx_line_table.h"
 #include "phalanx_lines.h"
 #include "rng.h"
 
@@ -15,27 +17,45 @@ typedef struct {
     int total[2];
 } LineCounts;
 
-static void count_all(const PhalanxTables *t, const PhalanxPos *p, LineCounts *lc)
+/* Line l's moves for both colours: a table lookup where the line has a table (every line of an
+ * open board up to 14 squares), else counted. */
+static void count_both(const PhalanxTables *t, const LineTable *lt, const PhalanxPos *p, int l, int moves[2])
 {
-    memset(lc, 0, sizeof *lc);
-    for (int a = 0; a < t->num_active; a++)
-        for (int c = 0; c < 2; c++) {
-            int l = t->active[a], n = count_line(t, p, c, l);
-            lc->moves[c][l] = (uint8_t)n;
-            lc->total[c] += n;
-        }
+    const uint8_t *table = lt ? lt->counts[l] : NULL;
+    if (table) {
+        line_table_lookup(lt, table, p, l, moves);
+    } else {
+        moves[WHITE] = count_line(t, p, WHITE, l);
+        moves[BLACK] = count_line(t, p, BLACK, l);
+    }
 }
 
-static void recount(const PhalanxTables *t, const PhalanxPos *p, LineCounts *lc, LineSet dirty)
+static void set_line(LineCounts *lc, int l, const int moves[2])
+{
+    for (int c = 0; c < 2; c++) {
+        lc->total[c] += moves[c] - lc->moves[c][l];
+        lc->moves[c][l] = (uint8_t)moves[c];
+    }
+}
+
+static void count_all(const PhalanxTables *t, const LineTable *lt, const PhalanxPos *p, LineCounts *lc)
+{
+    memset(lc, 0, sizeof *lc);
+    for (int a = 0; a < t->num_active; a++) {
+        int moves[2];
+        count_both(t, lt, p, t->active[a], moves);
+        set_line(lc, t->active[a], moves);
+    }
+}
+
+static void recount(const PhalanxTables *t, const LineTable *lt, const PhalanxPos *p, LineCounts *lc,
+                    LineSet dirty)
 {
     for (int w = 0; w < 2; w++)
         for (uint64_t b = dirty.bits[w]; b; b &= b - 1) {
-            int l = w * 64 + __builtin_ctzll(b);
-            for (int c = 0; c < 2; c++) {
-                int n = count_line(t, p, c, l);
-                lc->total[c] += n - lc->moves[c][l];
-                lc->moves[c][l] = (uint8_t)n;
-            }
+            int l = w * 64 + __builtin_ctzll(b), moves[2];
+            count_both(t, lt, p, l, moves);
+            set_line(lc, l, moves);
         }
 }
 
@@ -104,8 +124,9 @@ PlayoutResult phalanx_playout(const Game *g, Position *pos, Rng *rng, int max_pl
 {
     const PhalanxTables *t = tables_of(g);
     PhalanxPos *p = pos_of(pos);
+    const LineTable *lt = line_table_get(t);
     LineCounts lc;
-    count_all(t, p, &lc);
+    count_all(t, lt, p, &lc);
     PlayoutResult result = {STATUS_DRAW, 0};
     for (; result.plies < max_plies; result.plies++) {
         int n = lc.total[p->side];
@@ -115,7 +136,7 @@ PlayoutResult phalanx_playout(const Game *g, Position *pos, Rng *rng, int max_pl
             break;
         int captured;
         phalanx_make(t, p, m, &captured);
-        recount(t, p, &lc, changed_lines(m, captured));
+        recount(t, lt, p, &lc, changed_lines(m, captured));
     }
     GameStatus s = phalanx_status(t, p);
     if (s != STATUS_ONGOING)

@@ -7,6 +7,11 @@ PlayoutResult playout_random(const Game *g, Position *pos, Rng *rng, int max_pli
 {
     if (g->ops->playout)
         return g->ops->playout(g, pos, rng, max_plies);
+    return playout_random_listed(g, pos, rng, max_plies, moves);
+}
+
+PlayoutResult playout_random_listed(const Game *g, Position *pos, Rng *rng, int max_plies, Move *moves)
+{
     PlayoutResult result = {STATUS_DRAW, 0};
     for (; result.plies < max_plies; result.plies++) {
         int n = game_gen_moves(g, pos, moves);

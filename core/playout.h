@@ -12,4 +12,8 @@
  * have been played.  `moves` is scratch space of MAX_MOVES entries. */
 PlayoutResult playout_random(const Game *g, Position *pos, Rng *rng, int max_plies, Move *moves);
 
+/* The plain version: list the moves every ply and take moves[rng_below(n)].  A game's fast
+ * playout must play exactly these games (same generator, same moves), which the tests check. */
+PlayoutResult playout_random_listed(const Game *g, Position *pos, Rng *rng, int max_plies, Move *moves);
+
 #endif

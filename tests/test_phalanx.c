@@ -6,6 +6,7 @@
 #include "phalanx_reference.h"
 #include "test.h"
 #include "core/perft.h"
+#include "core/playout.h"
 
 #include <stdlib.h>
 
@@ -601,6 +602,57 @@ static void test_random_boards(TestContext *t)
     }
 }
 
+/* The fast playout (line counts kept per line, looked up in tables) must play exactly the games
+ * of the plain one that lists every ply's moves: same generator, same moves, same end. */
+static void compare_playouts(TestContext *t, const Game *g, const Position *start, uint64_t seed, int max_plies)
+{
+    Position fast = *start, listed = *start;
+    Rng rng_fast = rng_seed(seed, 0), rng_listed = rng_seed(seed, 0);
+    Move moves[MAX_MOVES];
+    PlayoutResult a = playout_random(g, &fast, &rng_fast, max_plies, moves);
+    PlayoutResult b = playout_random_listed(g, &listed, &rng_listed, max_plies, moves);
+    if (a.plies != b.plies || a.status != b.status || game_hash(g, &fast) != game_hash(g, &listed)) {
+        char text[1024];
+        game_format_position(g, start, text, sizeof text);
+        fprintf(stderr, "  %s seed %llu from '%s': fast playout %d plies status %d, listed %d plies status %d\n",
+                g->name, (unsigned long long)seed, text, a.plies, (int)a.status, b.plies, (int)b.status);
+        t->failures++;
+    }
+}
+
+static void test_fast_playouts_match_listed(TestContext *t)
+{
+    static const struct { const char *variant; int w, h, games; } boards[] = {
+        {"epaminondas", 0, 0, 60},      /* 14x12: every line has a table */
+        {"epaminondas", 16, 16, 10},    /* rows and columns of 16 are counted, not looked up */
+        {"epaminondas", 5, 6, 300},
+        {"crossings", 0, 0, 200},       /* tower lines are counted, the others looked up */
+        {"crossings", 4, 7, 300},
+    };
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0] && !t->failures; i++) {
+        Position pos;
+        Game *g = open_start(t, boards[i].variant, boards[i].w, boards[i].h, &pos);
+        if (!g)
+            return;
+        for (int n = 0; n < boards[i].games && !t->failures; n++)
+            compare_playouts(t, g, &pos, (uint64_t)(i * 1000 + n), 1000);
+        game_free(g);
+    }
+    /* Random shapes with obstacles, both rule sets.  Each new game builds its line tables on
+     * its first playout (0.1 s for lines of 14), so there are fewer of these than of games. */
+    uint64_t seed = 7;
+    for (int i = 0; i < 200 && !t->failures; i++) {
+        char text[1024];
+        random_board_text(&seed, i % 4 == 1, text, sizeof text);
+        Position pos;
+        Game *g = test_open_position(t, i % 2 ? "crossings" : "epaminondas", text, &pos);
+        if (!g)
+            return;
+        compare_playouts(t, g, &pos, (uint64_t)i, 300);
+        game_free(g);
+    }
+}
+
 const TestCase phalanx_tests[] = {
     {"perft_epaminondas_14x12", test_perft_epaminondas_14x12},
     {"perft_epaminondas_8x8", test_perft_epaminondas_8x8},
@@ -624,5 +676,6 @@ const TestCase phalanx_tests[] = {
     {"random_games_epaminondas", test_random_games_epaminondas},
     {"random_games_small_boards", test_random_games_small_boards},
     {"random_boards", test_random_boards},
+    {"fast_playouts_match_listed", test_fast_playouts_match_listed},
     TEST_END,
 };
