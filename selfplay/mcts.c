@@ -69,7 +69,7 @@ void mcts_default_config(MctsConfig *cfg)
     cfg->max_nodes = (size_t)1 << 22;
     cfg->seed = 1;
     cfg->noise_alpha = 0.3;
-    cfg->contempt = 0.1;
+    cfg->contempt = 0.5;
 }
 
 Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)

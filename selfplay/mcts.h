@@ -26,7 +26,7 @@ typedef struct {
     uint64_t seed;          /* random choices: playouts, root noise, ties */
     double root_noise;      /* fraction of Dirichlet noise mixed into the root priors (0 = off) */
     double noise_alpha;     /* Dirichlet alpha for the root noise */
-    double contempt;        /* a repetition draw is worth 0.5 - contempt to the root side (default 0.1) */
+    double contempt;        /* a repetition draw is worth 0.5 - contempt to the root side (default 0.5: a loss) */
 } MctsConfig;
 
 typedef struct {

@@ -43,7 +43,7 @@ void player_free(Player *p);
     "  greedy[:weights=FILE]       the move whose position evaluates best, one ply deep\n"           \
     "  mcts[:key=value,...]        Monte-Carlo tree search; keys: visits=N (default 800),\n"         \
     "                              time=SECONDS, threads=N (default 1), weights=FILE, cpuct=X\n"     \
-    "                              (1.5), fpu=X (0), contempt=X (0.1), playouts=1 (random\n"        \
+    "                              (1.5), fpu=X (0), contempt=X (0.5), playouts=1 (random\n"        \
     "                              playouts at the leaves),\n"                                      \
     "                              nodes=N (tree budget, 32 bytes a node)\n"
 
