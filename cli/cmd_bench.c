@@ -107,8 +107,9 @@ static uint64_t fnv1a(uint64_t h, const char *text)
 }
 
 /* Searches every bench position with a fixed budget on one thread and prints the signature:
- * the total of tree nodes and a checksum of the chosen moves.  A change to search or evaluation
- * changes it; a pure speed-up does not. */
+ * the total of tree nodes and a checksum of the chosen moves and of every root move's visits.
+ * A change to search, priors or evaluation changes it (the visits move even when the chosen
+ * move does not); a pure speed-up does not. */
 static void bench_search(long visits)
 {
     long total_visits = 0;
@@ -136,6 +137,11 @@ static void bench_search(long visits)
         printf("search  %-12s position %2zu  best %-8s win %5.1f%%  %7ld visits  %8zu nodes  %6.0f visits/s\n",
                g->name, i + 1, move, 100 * r.value, r.visits, r.nodes, r.visits / r.seconds);
         checksum = fnv1a(checksum, move);
+        for (int k = 0; k < r.num_stats; k++) {
+            char stat[48];
+            snprintf(stat, sizeof stat, " %u:%ld", (unsigned)r.stats[k].move, r.stats[k].visits);
+            checksum = fnv1a(checksum, stat);
+        }
         total_visits += r.visits;
         total_nodes += r.nodes;
         seconds += r.seconds;
