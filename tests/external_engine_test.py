@@ -104,7 +104,10 @@ def test_broken_engine():
         spec = (f"engine:cmd={sys.executable},args=-S,args={FAKE},args=cycle,visits=20,timeout=2,"
                 f"{SMALL_TREE},name=broken")
         t0 = time.monotonic()
-        rc, out, err = match(spec, OPPONENT, "--size", "5x6", "--games", str(BROKEN_GAMES), env=env)
+        # 8x8, not 5x6: the fake misbehaves at its first, second or third `go`, and every game
+        # must last that long.  On 8x8 no side can win before its fourth turn; on 5x6 a side
+        # can win at its third, and a game that ended first left that game without an incident.
+        rc, out, err = match(spec, OPPONENT, "--size", "8x8", "--games", str(BROKEN_GAMES), env=env)
         seconds = time.monotonic() - t0
         check("broken engine: the match ends with exit 0", rc == 0, f"exit {rc}, stderr {err!r}")
         check("broken engine: it loses every game", score(out) == (BROKEN_GAMES, 0, 0, BROKEN_GAMES), out)
