@@ -53,7 +53,11 @@ typedef struct {
     Node *nodes;                    /* nodes[0] is the root */
     Edge *edges;
     size_t node_capacity, edge_capacity;
-    _Atomic size_t nodes_used, edges_used;
+    /* Bumped by every thread, so each on its own cache line: next to the pool pointers, which
+     * every node access reads, each bump made the other threads' next reads miss. */
+    _Alignas(64) _Atomic size_t nodes_used;
+    _Alignas(64) _Atomic size_t edges_used;
+    _Alignas(64) char end;          /* nothing after shares edges_used's line */
 } Tree;
 
 /* Values are win probabilities in [0, 1], summed in fixed point so that a sum is one atomic add
