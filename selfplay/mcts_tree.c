@@ -6,12 +6,28 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-/* malloc, not calloc-and-touch: pages are only committed as the tree grows into them. */
+enum { HUGE_PAGE = 2 << 20 };
+
+/* Not calloc-and-touch: pages are only committed as the tree grows into them.  The pools are
+ * aligned to 2 MiB and marked for transparent huge pages where the kernel has them: a search of
+ * 200,000 visits otherwise takes ~30,000 page faults of 4 KiB, and threads take them in turn. */
+static void *pool_alloc(size_t bytes)
+{
+    size_t size = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    void *pool = aligned_alloc(HUGE_PAGE, size ? size : HUGE_PAGE);
+#ifdef MADV_HUGEPAGE
+    if (pool)
+        madvise(pool, size, MADV_HUGEPAGE);   /* advice only: a refusal changes nothing */
+#endif
+    return pool;
+}
+
 bool tree_init(Tree *t, size_t node_capacity, size_t edge_capacity)
 {
-    t->nodes = malloc(node_capacity * sizeof *t->nodes);
-    t->edges = malloc(edge_capacity * sizeof *t->edges);
+    t->nodes = pool_alloc(node_capacity * sizeof *t->nodes);
+    t->edges = pool_alloc(edge_capacity * sizeof *t->edges);
     t->node_capacity = node_capacity;
     t->edge_capacity = edge_capacity;
     if (!t->nodes || !t->edges) {
