@@ -12,7 +12,7 @@ enum { HUGE_PAGE = 2 << 20 };
 
 /* Not calloc-and-touch: pages are only committed as the tree grows into them.  The pools are
  * aligned to 2 MiB and marked for transparent huge pages where the kernel has them: a search of
- * 200,000 visits otherwise takes ~30,000 page faults of 4 KiB, and threads take them in turn. */
+ * 200,000 visits otherwise takes ~15,000 page faults of 4 KiB, and threads take them in turn. */
 static void *pool_alloc(size_t bytes)
 {
     size_t size = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
