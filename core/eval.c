@@ -26,19 +26,31 @@ void eval_features_cached(const Game *g, EvalFeatureCache *cache, const Position
         g->ops->features(g, p, out);
 }
 
-double eval_logit(const Game *g, const Weights *w, const Position *p)
+static double weighted_sum(const Weights *w, const float *f)
 {
-    float f[MAX_FEATURES];
-    eval_features(g, p, f);
     double sum = 0;
     for (int i = 0; i < w->count; i++)
         sum += w->w[i] * f[i];
     return sum;
 }
 
+double eval_logit(const Game *g, const Weights *w, const Position *p)
+{
+    float f[MAX_FEATURES];
+    eval_features(g, p, f);
+    return weighted_sum(w, f);
+}
+
 double eval_win_probability(const Game *g, const Weights *w, const Position *p)
 {
     return eval_sigmoid(eval_logit(g, w, p));
+}
+
+double eval_win_probability_cached(const Game *g, const Weights *w, EvalFeatureCache *cache, const Position *p)
+{
+    float f[MAX_FEATURES];
+    eval_features_cached(g, cache, p, f);
+    return eval_sigmoid(weighted_sum(w, f));
 }
 
 void weights_zero(const Game *g, Weights *w)

@@ -33,6 +33,8 @@ double eval_logit(const Game *g, const Weights *w, const Position *p);
 
 /* The win probability of the side to move, in (0, 1). */
 double eval_win_probability(const Game *g, const Weights *w, const Position *p);
+/* The same, bit for bit, through a feature cache (for positions met one after another). */
+double eval_win_probability_cached(const Game *g, const Weights *w, EvalFeatureCache *cache, const Position *p);
 
 double eval_sigmoid(double logit);
 

@@ -213,15 +213,9 @@ static int terminal_result(const Game *g, const Position *pos)
  * differ from the previous leaf (bit for bit the same features, 25% fewer instructions a visit). */
 static double evaluate(const Mcts *m, Worker *w, const Position *pos)
 {
-    const Game *g = m->game;
     if (!w->features)
-        return eval_win_probability(g, m->weights, pos);
-    float f[MAX_FEATURES];
-    eval_features_cached(g, w->features, pos, f);
-    double logit = 0;
-    for (int i = 0; i < m->weights->count; i++)
-        logit += m->weights->w[i] * f[i];
-    return eval_sigmoid(logit);
+        return eval_win_probability(m->game, m->weights, pos);
+    return eval_win_probability_cached(m->game, m->weights, w->features, pos);
 }
 
 /* The value of an unfinished position for the player who moved into it. */
