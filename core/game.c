@@ -1,11 +1,11 @@
 /*
- * game.c - building and freeing games by variant name, and the few helpers every game shares
- * (board-size parsing, error text, status names).
+ * game.c - building and freeing games by variant name, and board-size parsing.  The helpers the
+ * game modules use themselves (error_set, game_status_name) live below this file, in
+ * core/error.c and game.h, because game.c calls the modules' setup.
  */
 #include "game.h"
 #include "modules.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,31 +22,6 @@ static const VariantInfo variants[] = {
     {"crossings", VARIANT_CROSSINGS, 8, 8, true},
     {"reversi", VARIANT_REVERSI, 8, 8, false},
 };
-
-/* Control characters from the input (a newline in a move, say) would break the promise of one
- * line per error; they are shown as '?'. */
-void error_set(Error *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    for (char *c = err->msg; *c; c++)
-        if ((unsigned char)*c < 32 || *c == 127)
-            *c = '?';
-}
-
-const char *game_status_name(GameStatus s)
-{
-    switch (s) {
-    case STATUS_WHITE_WINS: return "white-wins";
-    case STATUS_BLACK_WINS: return "black-wins";
-    case STATUS_DRAW: return "draw";
-    default: return "ongoing";
-    }
-}
 
 static const VariantInfo *find_variant(const char *name, Error *err)
 {

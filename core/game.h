@@ -102,6 +102,7 @@ void game_free(Game *game);
 /* Parses "WxH" (e.g. "8x8"). */
 bool game_parse_size(const char *text, int *width, int *height, Error *err);
 
+/* One line of error text into *err (nothing when err is NULL); core/error.c. */
 void error_set(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static inline void game_start(const Game *g, Position *p) { g->ops->start(g, p); }
@@ -121,6 +122,16 @@ static inline bool game_parse_move(const Game *g, const Position *p, const char 
 static inline uint64_t game_perft(const Game *g, const Position *p, int d) { return g->ops->perft(g, p, d); }
 static inline char game_square(const Game *g, const Position *p, int f, int r) { return g->ops->square(g, p, f, r); }
 
-const char *game_status_name(GameStatus s); /* "ongoing", "white-wins", ... */
+/* "ongoing", "white-wins", "black-wins", "draw".  Inline, so that the modules' notation code can
+ * name a state without calling back into game.c. */
+static inline const char *game_status_name(GameStatus s)
+{
+    switch (s) {
+    case STATUS_WHITE_WINS: return "white-wins";
+    case STATUS_BLACK_WINS: return "black-wins";
+    case STATUS_DRAW: return "draw";
+    default: return "ongoing";
+    }
+}
 
 #endif
