@@ -1,15 +1,18 @@
 /*
  * record_header.c - the file header of a records file (docs/FORMAT.md, "File header"): the
  * magic that tells a records file from any other, the format version, the variant and board the
- * games were played on, and the writer's settings text; all under one CRC-32.
+ * games were played on, and the writer's settings text; all under one CRC-32.  Also opening a
+ * records file for reading with its header checked, what every reading entry point starts with.
  */
 #include "record_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* PNG's trick: a high-bit byte catches 7-bit transfers, CR LF catches newline conversion. */
 const unsigned char records_file_magic[FILE_MAGIC_BYTES] = {0x89, 'L', 'R', 'E', 'C', '\r', '\n', 0x1A};
@@ -177,4 +180,38 @@ bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Reco
         records_header_free(h);
     free(all);
     return ok;
+}
+
+/* ---------------------------------------------------------------- opening a file */
+
+bool open_records_file(const char *path, OpenedFile *f, RecordsError *err)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (f->fd < 0 || fstat(f->fd, &st) != 0) {
+        records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path, strerror(errno));
+        if (f->fd >= 0)
+            close(f->fd);
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        records_error(err, RECORDS_ERR_IO, 0, "%s: is a directory", path);
+        close(f->fd);
+        return false;
+    }
+    f->size = (uint64_t)st.st_size;
+    if (!header_read(f->fd, path, &f->header, &f->first_chunk, err)) {
+        close(f->fd);
+        return false;
+    }
+    return true;
+}
+
+void close_records_file(OpenedFile *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = -1;
+    records_header_free(&f->header);
 }

@@ -146,6 +146,8 @@ int temp_file_beside(const char *path, char *temp, size_t temp_len);
 /* Syncs and closes fd, renames temp over path and syncs the directory; unlinks temp on failure. */
 bool commit_temp(int fd, const char *temp, const char *path, RecordsError *err);
 
+/* ---------------------------------------------------------------- opening a file (record_header.c) */
+
 /* A file opened for reading with its header: what every reading entry point starts with. */
 typedef struct {
     int fd;

@@ -1,7 +1,8 @@
 /*
  * record_io.c - the file operations under the records format: whole reads at an offset and whole
- * writes (retrying short transfers and EINTR), the temporary-file-then-rename commit that makes a
- * rewrite atomic, and opening a records file for reading with its header checked.
+ * writes (retrying short transfers and EINTR) and the temporary-file-then-rename commit that makes
+ * a rewrite atomic.  Nothing here reads the format itself: opening a records file with its header
+ * checked is record_header.c's, which reads through these.
  */
 #include "record_internal.h"
 
@@ -105,36 +106,4 @@ bool commit_temp(int fd, const char *temp, const char *path, RecordsError *err)
     }
     sync_directory_of(path);
     return true;
-}
-
-bool open_records_file(const char *path, OpenedFile *f, RecordsError *err)
-{
-    memset(f, 0, sizeof *f);
-    f->fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (f->fd < 0 || fstat(f->fd, &st) != 0) {
-        records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path, strerror(errno));
-        if (f->fd >= 0)
-            close(f->fd);
-        return false;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        records_error(err, RECORDS_ERR_IO, 0, "%s: is a directory", path);
-        close(f->fd);
-        return false;
-    }
-    f->size = (uint64_t)st.st_size;
-    if (!header_read(f->fd, path, &f->header, &f->first_chunk, err)) {
-        close(f->fd);
-        return false;
-    }
-    return true;
-}
-
-void close_records_file(OpenedFile *f)
-{
-    if (f->fd >= 0)
-        close(f->fd);
-    f->fd = -1;
-    records_header_free(&f->header);
 }
