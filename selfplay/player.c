@@ -7,7 +7,6 @@
 #include "core/rng.h"
 #include "data/weights.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,17 +30,6 @@ typedef struct {
     char key[32];
     char value[256];
 } SpecOption;
-
-bool player_spec_number(const char *text, double min, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(v) || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
 
 /* Splits "name:k=v,k=v" into the name and options; false with *err on malformed text. */
 static int split_spec(const char *spec, char *name, size_t name_len, SpecOption *opts, int max, Error *err)

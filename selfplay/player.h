@@ -32,7 +32,7 @@ struct Player {
 /* Makes a player from a spec: NAME[:key=value,...].  Keys: weights=FILE (greedy, mcts),
  * visits=N, time=SECONDS, threads=N, cpuct=X, playouts=0|1, nodes=N (mcts). */
 Player *player_create(const Game *g, const char *spec, Error *err);
-/* A spec value as a finite number within [min, max] (whole text; no trailing junk). */
+/* A spec value as a finite number within [min, max] (whole text; no trailing junk); player_spec.c. */
 bool player_spec_number(const char *text, double min, double max, double *out);
 void player_free(Player *p);
 
