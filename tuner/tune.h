@@ -124,7 +124,8 @@ typedef struct {
     size_t first_row;
 } TuneSet;
 
-/* Room for `count` positions (contents undefined), all of them here; false when memory runs out. */
+/* Room for `count` positions (contents undefined), all of them here; false when memory runs out
+ * (tune_set.c). */
 bool tune_set_alloc(TuneSet *set, int num_features, size_t count);
 void tune_set_free(TuneSet *set);
 /* The positions of the whole set, over every process that holds a part. */

@@ -32,31 +32,6 @@
 
 TuneDataOptions tune_data_defaults(void) { return (TuneDataOptions){0, 0.1, 1.0, 0, NULL}; }
 
-bool tune_set_alloc(TuneSet *set, int num_features, size_t count)
-{
-    size_t rows = count ? count : 1;
-    set->num_features = num_features;
-    set->count = count;
-    set->mpi = NULL;
-    set->total = count;
-    set->first_row = 0;
-    set->features = malloc(rows * (size_t)num_features * sizeof *set->features);
-    set->target = malloc(rows * sizeof *set->target);
-    set->result = malloc(rows * sizeof *set->result);
-    if (set->features && set->target && set->result)
-        return true;
-    tune_set_free(set);
-    return false;
-}
-
-void tune_set_free(TuneSet *set)
-{
-    free(set->features);
-    free(set->target);
-    free(set->result);
-    memset(set, 0, sizeof *set);
-}
-
 bool tune_in_validation(uint64_t index, uint64_t seed, double fraction)
 {
     uint64_t state = index ^ (seed * 0xD1B54A32D192ED03ull);
