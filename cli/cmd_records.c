@@ -1,6 +1,7 @@
 /*
  * cmd_records.c - `leuctra records`: the subcommand table (info, verify, dump, export, merge,
- * canonicalize), the short ones (verify, merge, canonicalize), and the helpers the others share.
+ * canonicalize) and the short ones (verify, merge, canonicalize); the helpers they all share are
+ * cli/records_cli.c's.
  */
 #include "records_cli.h"
 
@@ -12,53 +13,6 @@ static const Command *const subcommands[] = {
     &records_merge_command, &records_canonicalize_command,
 };
 enum { NUM_SUBCOMMANDS = sizeof subcommands / sizeof subcommands[0] };
-
-int records_exit_status(const RecordsError *e)
-{
-    switch (e->kind) {
-    case RECORDS_ERR_EMPTY:
-    case RECORDS_ERR_FOREIGN:
-    case RECORDS_ERR_VERSION:
-    case RECORDS_ERR_MISMATCH:
-        return EXIT_USAGE;
-    case RECORDS_ERR_IO:
-        return strstr(e->msg, "No such file") || strstr(e->msg, "is a directory") ? EXIT_USAGE : EXIT_FAILURE_RUN;
-    default:
-        return EXIT_FAILURE_RUN;
-    }
-}
-
-_Noreturn void records_fail(const char *command, const RecordsError *e)
-{
-    cli_fail(command, records_exit_status(e), "%s", e->msg);
-}
-
-RecordsReader *records_open_or_fail(const char *command, const char *path)
-{
-    RecordsError err = {0};
-    RecordsReader *r = records_open(path, &err);
-    if (!r)
-        records_fail(command, &err);
-    return r;
-}
-
-bool records_is_option(const ArgReader *r)
-{
-    const char *a = r->argv[r->index];
-    return a[0] == '-' && a[1] != '\0';
-}
-
-int records_paths(ArgReader *r, const Command *cmd, char **paths)
-{
-    int n = 0;
-    while (r->index < r->argc) {
-        if (records_is_option(r))
-            arg_common(r, cmd);
-        else
-            paths[n++] = r->argv[r->index++];
-    }
-    return n;
-}
 
 /* ---------------------------------------------------------------- verify */
 

@@ -1,7 +1,7 @@
 /*
- * records_cli.h - what the `leuctra records` subcommands share (cli/cmd_records*.c): their
- * command entries, opening a records file or failing with one line, and the exit status that
- * a records error gets.
+ * records_cli.h - what the `leuctra records` subcommands (cli/cmd_records*.c) and the commands
+ * that read records files share: the subcommand entries, opening a records file or failing with
+ * one line, and the exit status that a records error gets (cli/records_cli.c).
  */
 #ifndef LEUCTRA_RECORDS_CLI_H
 #define LEUCTRA_RECORDS_CLI_H
