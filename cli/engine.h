@@ -18,7 +18,7 @@
 #ifndef LEUCTRA_ENGINE_H
 #define LEUCTRA_ENGINE_H
 
-#include "core/eval.h"
+#include "core/value.h"
 #include "core/game.h"
 #include "selfplay/mcts.h"
 

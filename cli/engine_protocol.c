@@ -118,10 +118,10 @@ static void cmd_eval(Engine *e, Tokens *args)
     (void)args;
     const Game *g = e->game;
     float features[MAX_FEATURES];
-    eval_features(g, &e->pos, features);
+    value_features(g, &e->pos, features);
     engine_line_begin(e);
-    engine_put(e, "eval winprob %.4f logit %.4f", eval_win_probability(g, &e->weights, &e->pos),
-               eval_logit(g, &e->weights, &e->pos));
+    engine_put(e, "eval winprob %.4f logit %.4f", value_win_probability(g, &e->weights, &e->pos),
+               value_logit(g, &e->weights, &e->pos));
     for (int i = 0; i < g->ops->num_features; i++)
         engine_put(e, " %s=%g", g->ops->feature_names[i], (double)features[i]);
     engine_line_end(e);

@@ -20,7 +20,7 @@
 typedef uint32_t Move;
 #define MOVE_NONE ((Move)0xFFFFFFFFu)
 
-/* The most evaluation features any game has (core/eval.h). */
+/* The most evaluation features any game has (core/value.h). */
 enum { MAX_FEATURES = 48 };
 
 /* An upper bound on the legal moves of any position of any game (phalanx.c explains the bound). */
@@ -65,14 +65,14 @@ typedef struct GameOps {
     void (*format_move)(const Game *, const Position *, Move, char *buf, size_t len);
     bool (*parse_move)(const Game *, const Position *, const char *text, Move *, Error *);
     uint64_t (*perft)(const Game *, const Position *, int depth);
-    /* Evaluation features (core/eval.h): names, one-line descriptions, and the feature vector of
+    /* Evaluation features (core/value.h): names, one-line descriptions, and the feature vector of
      * a position from the side to move's point of view (own minus opponent where it applies). */
     int num_features;
     const char *const *feature_names;
     const char *const *feature_help;
     void (*features)(const Game *, const Position *, float *out);
     /* Optional (0 and NULL: none): the same vector for positions met one after the other, reusing
-     * the work done for the previous one (eval_features_cached in core/eval.h).  The cache is
+     * the work done for the previous one (value_features_cached in core/value.h).  The cache is
      * feature_cache_size bytes, all zero to start. */
     size_t feature_cache_size;
     void (*features_cached)(const Game *, void *cache, const Position *, float *out);

@@ -1,7 +1,7 @@
 /*
  * phalanx_features.c - the evaluation features of Epaminondas and Crossings (docs/FEATURES.md):
  * a fixed list of named numbers, each from the side to move's point of view and scaled to be of
- * order one, that core/eval.c weighs into a win probability and the tuner fits.
+ * order one, that core/value.c weighs into a win probability and the tuner fits.
  *
  * Cost is the design constraint: search evaluates every new leaf and the tuner extracts millions
  * of positions, so the whole vector costs about one move count per side.  Everything comes from

@@ -8,7 +8,7 @@
 #ifndef LEUCTRA_WEIGHTS_H
 #define LEUCTRA_WEIGHTS_H
 
-#include "core/eval.h"
+#include "core/value.h"
 
 /* The longest line a weights file may have, newline excluded. */
 enum { WEIGHTS_MAX_LINE = 1024 };

@@ -167,7 +167,7 @@ static bool weight_line(Parser *p, Token name, const char **cursor)
     char key[WEIGHTS_MAX_LINE + 1];
     memcpy(key, name.at, name.len);
     key[name.len] = '\0';
-    int i = eval_feature_index(p->g, key);
+    int i = value_feature_index(p->g, key);
     if (i < 0) {
         error_set(p->err, "%s:%d: unknown feature '%s' for %s", p->source, p->line, shown(name, nm), p->g->name);
         return false;

@@ -45,7 +45,7 @@ struct Mcts {
 
 typedef struct {
     Rng rng;
-    EvalFeatureCache *features;     /* this thread's incremental features (NULL: computed in full) */
+    ValueFeatureCache *features;    /* this thread's incremental features (NULL: computed in full) */
     Move moves[MAX_MOVES];
     float priors[MAX_MOVES];
     uint32_t path[MAX_DEPTH];
@@ -214,8 +214,8 @@ static int terminal_result(const Game *g, const Position *pos)
 static double evaluate(const Mcts *m, Worker *w, const Position *pos)
 {
     if (!w->features)
-        return eval_win_probability(m->game, m->weights, pos);
-    return eval_win_probability_cached(m->game, m->weights, w->features, pos);
+        return value_win_probability(m->game, m->weights, pos);
+    return value_win_probability_cached(m->game, m->weights, w->features, pos);
 }
 
 /* The value of an unfinished position for the player who moved into it. */
@@ -626,13 +626,13 @@ static Worker *worker_new(const Mcts *m)
 {
     Worker *w = malloc(sizeof *w);
     if (w)
-        w->features = m->weights && m->game->ops->features ? eval_feature_cache_new(m->game) : NULL;
+        w->features = m->weights && m->game->ops->features ? value_feature_cache_new(m->game) : NULL;
     return w;
 }
 
 static void worker_free(Worker *w)
 {
-    eval_feature_cache_free(w->features);
+    value_feature_cache_free(w->features);
     free(w);
 }
 

@@ -11,7 +11,7 @@
 #ifndef LEUCTRA_MCTS_H
 #define LEUCTRA_MCTS_H
 
-#include "core/eval.h"
+#include "core/value.h"
 #include "core/game.h"
 
 #include <stdatomic.h>

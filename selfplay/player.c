@@ -129,7 +129,7 @@ static double value_after(const Game *g, const Weights *w, const Position *after
             return 0.5;
         return (st == STATUS_WHITE_WINS) == (mover == WHITE) ? 1.0 : 0.0;
     }
-    return 1.0 - eval_win_probability(g, w, after);
+    return 1.0 - value_win_probability(g, w, after);
 }
 
 static Move greedy_choose(Player *p, const Position *pos, MoveInfo *info)

@@ -6,7 +6,7 @@
 #ifndef LEUCTRA_PLAYER_H
 #define LEUCTRA_PLAYER_H
 
-#include "core/eval.h"
+#include "core/value.h"
 #include "core/game.h"
 #include "selfplay/mcts.h"
 

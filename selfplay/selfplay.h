@@ -18,7 +18,7 @@
 #ifndef LEUCTRA_SELFPLAY_H
 #define LEUCTRA_SELFPLAY_H
 
-#include "core/eval.h"
+#include "core/value.h"
 #include "core/game.h"
 #include "data/mpi_env.h"
 #include "data/records.h"

@@ -9,7 +9,7 @@
  * With LEUCTRA_RECORDS_FIXTURES=DIR set, test `fixtures` leaves records files in DIR for the
  * command-line test of `leuctra tune` (tests/tune_test.sh), which tests/run.sh runs next.
  */
-#include "core/eval.h"
+#include "core/value.h"
 #include "record_sample.h"
 #include "test.h"
 #include "tuner/tune.h"
@@ -79,7 +79,7 @@ static bool seen_before(uint64_t *seen, size_t *n, uint64_t h)
 static void reference_row(const Game *g, const Position *pos, const GameRecord *r, int ply, double lambda, TuneSet *set)
 {
     size_t row = set->count++;
-    eval_features(g, pos, set->features + row * (size_t)set->num_features);
+    value_features(g, pos, set->features + row * (size_t)set->num_features);
     int side = game_side_to_move(g, pos);
     double result = r->result == STATUS_DRAW ? 0.5 : (r->result == STATUS_WHITE_WINS) == (side == WHITE) ? 1 : 0;
     double value = record_value_double(r->ply[ply].value);

@@ -389,7 +389,7 @@ static void test_default_evaluation(TestContext *t)
         Position pos;
         weights_default(g, &w);
         game_start(g, &pos);
-        double p = eval_win_probability(g, &w, &pos);
+        double p = value_win_probability(g, &w, &pos);
         CHECK(t, p > 0 && p < 1);
         if (v < 2)
             CHECK(t, p == 0.5);

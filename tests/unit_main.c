@@ -11,7 +11,7 @@ extern const TestCase phalanx_tests[];
 extern const TestCase reversi_tests[];
 extern const TestCase records_tests[];
 extern const TestCase records_file_tests[];
-extern const TestCase eval_tests[];
+extern const TestCase value_tests[];
 extern const TestCase weights_tests[];
 extern const TestCase elo_tests[];
 extern const TestCase ratings_tests[];
@@ -25,7 +25,7 @@ static const TestSuite suites[] = {
     {"reversi", reversi_tests},
     {"records", records_tests},
     {"records_file", records_file_tests},
-    {"eval", eval_tests},
+    {"value", value_tests},
     {"weights", weights_tests},
     {"elo", elo_tests},
     {"ratings", ratings_tests},

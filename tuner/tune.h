@@ -1,5 +1,5 @@
 /*
- * tune.h - the tuner: fits a game's evaluation weights (core/eval.h) to self-play records.
+ * tune.h - the tuner: fits a game's evaluation weights (core/value.h) to self-play records.
  *
  * The model is exactly the engine's evaluation: P(side to move wins) = sigmoid(w . f), where f is
  * the game's feature vector of the position.  The steps, one file each:
@@ -24,7 +24,7 @@
 #ifndef LEUCTRA_TUNE_H
 #define LEUCTRA_TUNE_H
 
-#include "core/eval.h"
+#include "core/value.h"
 #include "data/mpi_env.h"
 #include "data/records.h"
 

@@ -8,7 +8,7 @@
  *      training and validation, and every kept position given its row in its set;
  *   3. features (parallel, by game): each game replayed again with the moves pass 1 converted
  *      (a plain make, no notation or legality work), the features of kept positions written
- *      straight into their rows, through a per-thread feature cache (eval_features_cached) that
+ *      straight into their rows, through a per-thread feature cache (value_features_cached) that
  *      recomputes only what the move since the previous position changed.
  *
  * Why two replays: the features are the dominant cost (~6,000 instructions a position on 14x12
@@ -16,7 +16,7 @@
  * about a quarter of that and a plain make a fifteenth.  So moves are converted once, and
  * features are computed only for positions that survive the opening skip and the repeat check.
  * Rows are fixed before any feature is computed, so the sets come out the same whatever the
- * threads; the cache gives the same bits as eval_features, so its history does not matter.
+ * threads; the cache gives the same bits as value_features, so its history does not matter.
  *
  * Over several processes (opts->mpi), each replays its own share of the games; the repeats are
  * marked across all shares and the finished rows moved into whole blocks per process
@@ -190,10 +190,10 @@ static double result_for(GameStatus result, int side)
 }
 
 /* One kept position into its row. */
-static void write_row(const Extraction *x, EvalFeatureCache *cache, const Position *pos, const TuneGame *tg,
+static void write_row(const Extraction *x, ValueFeatureCache *cache, const Position *pos, const TuneGame *tg,
                       size_t ply, TuneSet *set, size_t row)
 {
-    eval_features_cached(x->g, cache, pos, set->features + row * (size_t)set->num_features);
+    value_features_cached(x->g, cache, pos, set->features + row * (size_t)set->num_features);
     double result = result_for(tg->result, game_side_to_move(x->g, pos));
     double value = record_value_double(x->games->value[ply]);
     double lambda = x->opts.lambda;
@@ -202,7 +202,7 @@ static void write_row(const Extraction *x, EvalFeatureCache *cache, const Positi
 }
 
 /* Replays game i with its converted moves, writing the rows of its kept positions. */
-static void features_of_game(const Extraction *x, size_t i, EvalFeatureCache *cache, TuneSet *sets[2])
+static void features_of_game(const Extraction *x, size_t i, ValueFeatureCache *cache, TuneSet *sets[2])
 {
     const TuneGame *tg = &x->games->game[i];
     TuneSet *set = sets[x->validation[i]];
@@ -226,13 +226,13 @@ static bool features_all(const Extraction *x, TuneSet *train, TuneSet *validatio
     bool ok = true;
 #pragma omp parallel num_threads(x->opts.threads) reduction(&& : ok)
     {
-        EvalFeatureCache *cache = eval_feature_cache_new(x->g);
+        ValueFeatureCache *cache = value_feature_cache_new(x->g);
         ok = cache != NULL;
 #pragma omp for schedule(dynamic, 8)
         for (long i = 0; i < n; i++)
             if (cache)
                 features_of_game(x, (size_t)i, cache, sets);
-        eval_feature_cache_free(cache);
+        value_feature_cache_free(cache);
     }
     return ok;
 }

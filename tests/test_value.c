@@ -1,12 +1,12 @@
 /*
- * test_eval.c - the evaluation features and move priors of every game (docs/FEATURES.md):
+ * test_value.c - the evaluation features and move priors of every game (docs/FEATURES.md):
  * hand-made positions with values worked out by hand, invariance under the symmetries that
  * should not change a feature (mirroring the files; mirroring the ranks with colours and the side
  * to move swapped), a slow reference for the phalanx features built from the move generator and
  * a plain grid, bounds on thousands of random-playout positions, and the orderings the priors
  * promise.
  */
-#include "core/eval.h"
+#include "core/value.h"
 #include "core/rng.h"
 #include "test.h"
 
@@ -16,8 +16,8 @@
 static float feature(const Game *g, const Position *pos, const char *name)
 {
     float f[MAX_FEATURES];
-    eval_features(g, pos, f);
-    int i = eval_feature_index(g, name);
+    value_features(g, pos, f);
+    int i = value_feature_index(g, name);
     return i < 0 ? NAN : f[i];
 }
 
@@ -168,8 +168,8 @@ static bool other_side(const Game *g, const Position *pos, Position *out)
 static bool same_features(const Game *g, const Position *a, const Position *b, int *first_diff)
 {
     float fa[MAX_FEATURES], fb[MAX_FEATURES];
-    eval_features(g, a, fa);
-    eval_features(g, b, fb);
+    value_features(g, a, fa);
+    value_features(g, b, fb);
     for (int i = 0; i < g->ops->num_features; i++)
         if (fa[i] != fb[i]) {
             *first_diff = i;
@@ -221,9 +221,9 @@ static void check_names(TestContext *t, const char *variant)
         const char *name = g->ops->feature_names[i];
         CHECK(t, name && name[0] && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(name));
         CHECK(t, g->ops->feature_help[i] && g->ops->feature_help[i][0]);
-        CHECK(t, eval_feature_index(g, name) == i);   /* names are unique */
+        CHECK(t, value_feature_index(g, name) == i);   /* names are unique */
     }
-    CHECK(t, eval_feature_index(g, "no_such_feature") == -1);
+    CHECK(t, value_feature_index(g, "no_such_feature") == -1);
     game_free(g);
 }
 
@@ -247,7 +247,7 @@ static void test_start_positions(TestContext *t)
         Position pos;
         game_start(g, &pos);
         float f[MAX_FEATURES];
-        eval_features(g, &pos, f);
+        value_features(g, &pos, f);
         for (int i = 0; i < g->ops->num_features; i++) {
             float want = strcmp(g->ops->feature_names[i], "parity") == 0 ? -1.0f : 0.0f;
             if (f[i] != want) {
@@ -574,7 +574,7 @@ static void reference_features(const Game *g, const Position *pos, float *out)
         {"triples", (float)(gf[0].triples - gf[1].triples) / (4 * w)},
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        out[eval_feature_index(g, f[i].name)] = f[i].value;
+        out[value_feature_index(g, f[i].name)] = f[i].value;
 }
 
 /* No stone on either far rank: then no special rule (win, answering, symmetry) applies to
@@ -599,7 +599,7 @@ static void check_reference(TestContext *t, const char *variant, int w, int h, i
         if (!no_special_rules(g, &pos[i]))
             continue;
         float got[MAX_FEATURES], want[MAX_FEATURES];
-        eval_features(g, &pos[i], got);
+        value_features(g, &pos[i], got);
         reference_features(g, &pos[i], want);
         compared++;
         for (int k = 0; k < g->ops->num_features; k++)
@@ -639,14 +639,14 @@ static void check_bounds(TestContext *t, const char *variant, int w, int h)
         weights.w[k] = 1.0;
     for (int i = 0; i < n; i++) {
         float f[MAX_FEATURES];
-        eval_features(g, &pos[i], f);
+        value_features(g, &pos[i], f);
         for (int k = 0; k < g->ops->num_features; k++)
             if (!isfinite(f[k]) || fabsf(f[k]) > 8) {
                 fprintf(stderr, "  %s: %s = %g\n", variant, g->ops->feature_names[k], f[k]);
                 t->failures++;
                 break;
             }
-        double p = eval_win_probability(g, &weights, &pos[i]);
+        double p = value_win_probability(g, &weights, &pos[i]);
         CHECK(t, p > 0 && p < 1);
     }
     free(pos);
@@ -666,20 +666,20 @@ static void test_feature_bounds(TestContext *t)
 
 /* One cache fed the positions of random games in order (the tuner's use), then the same
  * positions in a scattered order (any position may follow any other): every vector must have
- * the bits of eval_features. */
+ * the bits of value_features. */
 static void check_cached(TestContext *t, const char *variant, int w, int h)
 {
     Error err;
     Game *g = game_new(variant, w, h, &err);
     enum { COUNT = 3000 };
     Position *pos = malloc(sizeof *pos * COUNT);
-    EvalFeatureCache *cache = eval_feature_cache_new(g);
+    ValueFeatureCache *cache = value_feature_cache_new(g);
     int n = random_positions(g, 11, pos, COUNT), mismatches = 0;
     for (int k = 0; k < 2 * n && !mismatches; k++) {
         int i = k < n ? k : (int)((uint64_t)(k - n) * 7919 % (uint64_t)n);
         float want[MAX_FEATURES], got[MAX_FEATURES];
-        eval_features(g, &pos[i], want);
-        eval_features_cached(g, cache, &pos[i], got);
+        value_features(g, &pos[i], want);
+        value_features_cached(g, cache, &pos[i], got);
         if (memcmp(want, got, sizeof(float) * (size_t)g->ops->num_features) != 0) {
             char text[512];
             game_format_position(g, &pos[i], text, sizeof text);
@@ -688,7 +688,7 @@ static void check_cached(TestContext *t, const char *variant, int w, int h)
         }
     }
     t->failures += mismatches;
-    eval_feature_cache_free(cache);
+    value_feature_cache_free(cache);
     free(pos);
     game_free(g);
 }
@@ -791,7 +791,7 @@ static void test_priors_sane(TestContext *t)
     check_priors_sane(t, "reversi");
 }
 
-const TestCase eval_tests[] = {
+const TestCase value_tests[] = {
     {"feature_names", test_feature_names},
     {"start_positions", test_start_positions},
     {"phalanx_hand_made", test_phalanx_hand_made},

@@ -1,0 +1,48 @@
+/*
+ * value.h - the evaluation function, the static value of a position: a weighted sum of a game's
+ * named features turned into the probability that the side to move wins (a logistic curve).
+ * The feature vector is also the tuner's trace: the tuner fits exactly the model the engine
+ * evaluates, with no second copy.  (eval/ is another thing: the strength of whole engines.)
+ */
+#ifndef LEUCTRA_VALUE_H
+#define LEUCTRA_VALUE_H
+
+#include "game.h"
+
+/* Weights for one game, in the order of the game's feature_names. */
+typedef struct {
+    Variant variant;
+    int count;
+    double w[MAX_FEATURES];
+} Weights;
+
+/* The game's feature vector (game->ops->num_features entries). */
+static inline void value_features(const Game *g, const Position *p, float *out) { g->ops->features(g, p, out); }
+
+/* The same vector, bit for bit, for positions met one after the other (the plies of a game):
+ * games that support it redo only the work that the difference from the cache's previous
+ * position calls for, several times cheaper than value_features when consecutive positions
+ * differ by a move.  Any position may follow any other (the first of a new game just costs
+ * more), so a cache serves a whole run of games.  Not shared: one cache per thread. */
+typedef struct ValueFeatureCache ValueFeatureCache;
+ValueFeatureCache *value_feature_cache_new(const Game *g);     /* NULL when memory runs out */
+void value_feature_cache_free(ValueFeatureCache *cache);
+void value_features_cached(const Game *g, ValueFeatureCache *cache, const Position *p, float *out);
+
+/* Sum of weight x feature: the log-odds that the side to move wins. */
+double value_logit(const Game *g, const Weights *w, const Position *p);
+
+/* The win probability of the side to move, in (0, 1). */
+double value_win_probability(const Game *g, const Weights *w, const Position *p);
+/* The same, bit for bit, through a feature cache (for positions met one after another). */
+double value_win_probability_cached(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p);
+
+double value_sigmoid(double logit);
+
+/* Every weight 0: a valid but uninformed evaluation.  Shipped weights come from data/weights.h. */
+void weights_zero(const Game *g, Weights *w);
+
+/* Index of a feature by name, or -1. */
+int value_feature_index(const Game *g, const char *name);
+
+#endif
