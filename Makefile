@@ -32,7 +32,7 @@ endif
 LIB_DIRS := core data selfplay tuner eval
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
-TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/unit_main.c
+TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/reversi_reference_solve.c tests/unit_main.c
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -47,7 +47,7 @@ LIB := $(BUILD)/libleuctra.a
 BIN := $(BUILD)/leuctra
 UNIT := $(BUILD)/unit_tests
 
-.PHONY: all deps test check bench demo pgo install clean fuzz mpi
+.PHONY: all deps test check bench demo pgo install clean fuzz mpi reversi-endgames
 
 all: deps $(BIN)
 
@@ -106,6 +106,14 @@ fuzz: $(BUILD)/gen/default_weights.c
 	    -lz -lm -lgsl -lgslcblas -o build-fuzz/fuzz_files
 	cp tests/fuzz_files_corpus/seed_* build-fuzz/files-corpus/
 	build-fuzz/fuzz_files -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=build-fuzz/files- build-fuzz/files-corpus
+
+# Rebuilds tests/reversi_endgames.h, the endgames whose scores the plain reference solver found
+# (about half an hour on one core).
+ENDGAMES_TOOL := $(BUILD)/make_reversi_endgames
+$(ENDGAMES_TOOL): tests/make_reversi_endgames.c tests/reversi_reference_solve.c $(LIB)
+	$(CC) $(CFLAGS) -I. -Itests tests/make_reversi_endgames.c tests/reversi_reference_solve.c $(LIB) $(LDLIBS) -o $@
+reversi-endgames: $(ENDGAMES_TOOL)
+	$(ENDGAMES_TOOL) 2026 6 6 8 10 12 14 16 18 >tests/reversi_endgames.h.tmp && mv tests/reversi_endgames.h.tmp tests/reversi_endgames.h
 
 bench: deps $(BIN)
 	scripts/bench.sh $(BIN)

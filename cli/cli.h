@@ -81,5 +81,6 @@ extern const Command command_moves, command_perft, command_status, command_apply
     command_tune;
 extern const Command command_ratings;
 extern const Command command_render, command_view, command_chart;
+extern const Command command_solve;
 
 #endif

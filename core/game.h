@@ -80,6 +80,10 @@ typedef struct GameOps {
     void (*move_priors)(const Game *, const Position *, const Move *moves, int n, float *out);
     /* Optional fast uniformly random playout (NULL: core/playout.c lists moves each ply). */
     PlayoutResult (*playout)(const Game *, Position *, Rng *, int max_plies);
+    /* Optional pattern evaluation (core/pattern.h; NULL: none): the game's PatternSet. */
+    const struct PatternSet *(*patterns)(const Game *);
+    /* Optional exact endgame search (core/solve.h; NULL: none). */
+    const struct SolverOps *solver;
     /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (white/black tower). */
     char (*square)(const Game *, const Position *, int file, int rank);
 } GameOps;

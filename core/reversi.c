@@ -124,9 +124,20 @@ static uint64_t hash_from_scratch(const ZobristKeys *keys, const Board *b)
     return b->side == BLACK ? h ^ keys->side_black : h;
 }
 
+/* Game.impl: the tables the module builds once per game. */
+typedef struct {
+    ZobristKeys keys;
+    ReversiPatterns patterns;
+} ReversiTables;
+
 static const ZobristKeys *keys_of(const Game *g)
 {
-    return g->impl;
+    return &((const ReversiTables *)g->impl)->keys;
+}
+
+const ReversiPatterns *reversi_patterns_of(const Game *g)
+{
+    return &((const ReversiTables *)g->impl)->patterns;
 }
 
 /* ---------------------------------------------------------------- positions */
@@ -561,6 +572,8 @@ static const GameOps reversi_ops = {
     .feature_help = reversi_feature_help,
     .features = reversi_features,
     .move_priors = reversi_move_priors,
+    .solver = &reversi_solver_ops,
+    .patterns = reversi_pattern_set,
     .square = reversi_square,
 };
 
@@ -570,19 +583,23 @@ bool reversi_setup(Game *g, Error *err)
         error_set(err, "reversi is played on 8x8 only");
         return false;
     }
-    ZobristKeys *keys = malloc(sizeof *keys);
-    if (!keys) {
+    ReversiTables *tables = malloc(sizeof *tables);
+    if (!tables || !reversi_patterns_init(&tables->patterns)) {
+        free(tables);
         error_set(err, "out of memory");
         return false;
     }
-    zobrist_init(keys);
+    zobrist_init(&tables->keys);
     g->ops = &reversi_ops;
-    g->impl = keys;
+    g->impl = tables;
     return true;
 }
 
 void reversi_teardown(Game *g)
 {
-    free(g->impl);
+    ReversiTables *tables = g->impl;
+    if (tables)
+        reversi_patterns_free(&tables->patterns);
+    free(tables);
     g->impl = NULL;
 }

@@ -14,6 +14,7 @@
 #define LEUCTRA_REVERSI_H
 
 #include "game.h"
+#include "pattern.h"
 
 #include <assert.h>
 #include <string.h>
@@ -148,5 +149,22 @@ extern const char *const reversi_feature_names[REVERSI_NUM_FEATURES];
 extern const char *const reversi_feature_help[REVERSI_NUM_FEATURES];
 void reversi_features(const Game *g, const Position *p, float *out);
 void reversi_move_priors(const Game *g, const Position *p, const Move *moves, int n, float *out);
+
+/* The pattern set (reversi_patterns.c): the PatternSet and, per instance, its squares in
+ * reading order and its shape's raw offset, laid out for reversi_raw_indices' loop. */
+typedef struct {
+    PatternSet set;
+    uint8_t cells[PATTERN_MAX_INSTANCES];
+    uint32_t offset[PATTERN_MAX_INSTANCES];
+    uint8_t squares[PATTERN_MAX_INSTANCES * PATTERN_MAX_CELLS];
+} ReversiPatterns;
+bool reversi_patterns_init(ReversiPatterns *rp);
+void reversi_patterns_free(ReversiPatterns *rp);
+const PatternSet *reversi_pattern_set(const Game *g);
+/* The game's pattern tables (reversi.c keeps them with the Zobrist keys). */
+const ReversiPatterns *reversi_patterns_of(const Game *g);
+
+/* The exact endgame solver (reversi_solve.c). */
+extern const struct SolverOps reversi_solver_ops;
 
 #endif

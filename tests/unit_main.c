@@ -9,6 +9,7 @@
 
 extern const TestCase phalanx_tests[];
 extern const TestCase reversi_tests[];
+extern const TestCase solve_tests[];
 extern const TestCase records_tests[];
 extern const TestCase records_file_tests[];
 extern const TestCase value_tests[];
@@ -23,6 +24,7 @@ extern const TestCase driver_tests[];
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
     {"reversi", reversi_tests},
+    {"solve", solve_tests},
     {"records", records_tests},
     {"records_file", records_file_tests},
     {"value", value_tests},

@@ -1,0 +1,194 @@
+/*
+ * pattern.c - the game-independent half of the pattern evaluation (pattern.h): building a
+ * PatternSet from shape lists, the canonical numbering of each shape's configurations under its
+ * own symmetries, and reading a position's table entries.
+ */
+#include "pattern.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t power_of_three(int n)
+{
+    uint32_t p = 1;
+    while (n-- > 0)
+        p *= 3;
+    return p;
+}
+
+/* perm[k] for a symmetry that maps the instance's squares onto themselves: square k of the
+ * instance goes to square perm[k].  False when the symmetry moves the squares elsewhere. */
+static bool stabilising_permutation(const int *squares, int cells, const int *symmetry, int *perm)
+{
+    for (int k = 0; k < cells; k++) {
+        const int image = symmetry[squares[k]];
+        perm[k] = -1;
+        for (int j = 0; j < cells; j++)
+            if (squares[j] == image)
+                perm[k] = j;
+        if (perm[k] < 0)
+            return false;
+    }
+    return true;
+}
+
+static uint32_t permuted_number(uint32_t number, int cells, const int *perm, const uint32_t *pow3)
+{
+    uint32_t out = 0;
+    for (int k = 0; k < cells; k++, number /= 3)
+        out += (number % 3) * pow3[perm[k]];
+    return out;
+}
+
+/* canonical[raw] for one shape: the smallest number among the readings of a configuration under
+ * the symmetries that fix the instance's squares, renumbered densely in increasing order. */
+static bool build_canonical(PatternShape *shape, const int *squares, const int *symmetries, int num_symmetries,
+                            int num_squares)
+{
+    uint32_t pow3[PATTERN_MAX_CELLS];
+    for (int k = 0; k < shape->cells; k++)
+        pow3[k] = power_of_three(k);
+    int perms[64][PATTERN_MAX_CELLS], num_perms = 0;
+    for (int s = 0; s < num_symmetries && num_perms < 64; s++)
+        if (stabilising_permutation(squares, shape->cells, symmetries + (size_t)s * (size_t)num_squares,
+                                    perms[num_perms]))
+            num_perms++;
+    shape->canonical = malloc(shape->raw_size * sizeof *shape->canonical);
+    if (!shape->canonical)
+        return false;
+    for (uint32_t raw = 0; raw < shape->raw_size; raw++) {
+        uint32_t least = raw;
+        for (int p = 0; p < num_perms; p++) {
+            const uint32_t other = permuted_number(raw, shape->cells, perms[p], pow3);
+            if (other < least)
+                least = other;
+        }
+        shape->canonical[raw] = least;  /* a representative for now; numbered below */
+    }
+    /* Representatives are their own least reading, so numbering them in order of raw is dense. */
+    uint32_t next = 0;
+    for (uint32_t raw = 0; raw < shape->raw_size; raw++)
+        shape->canonical[raw] = shape->canonical[raw] == raw ? next++ : shape->canonical[shape->canonical[raw]];
+    shape->canonical_size = next;
+    return true;
+}
+
+static uint64_t hash_int(uint64_t h, int64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        h ^= (uint64_t)(v >> (8 * i)) & 0xFF;
+        h *= 0x100000001B3ull;
+    }
+    return h;
+}
+
+bool pattern_set_init(PatternSet *set, const PatternShapeSpec *specs, int num_shapes, int num_phases,
+                      const int *symmetries, int num_symmetries, int num_squares)
+{
+    memset(set, 0, sizeof *set);
+    if (num_shapes < 1 || num_shapes > PATTERN_MAX_SHAPES || num_phases < 1 || num_phases > PATTERN_MAX_PHASES)
+        return false;
+    uint64_t id = 0xCBF29CE484222325ull;
+    id = hash_int(hash_int(id, num_phases), num_squares);
+    for (int s = 0; s < num_shapes; s++) {
+        const PatternShapeSpec *spec = &specs[s];
+        PatternShape *shape = &set->shape[s];
+        if (spec->cells < 1 || spec->cells > PATTERN_MAX_CELLS || spec->instances < 1 ||
+            set->num_instances + spec->instances > PATTERN_MAX_INSTANCES)
+            goto fail;
+        snprintf(shape->name, sizeof shape->name, "%s", spec->name);
+        shape->cells = spec->cells;
+        shape->instances = spec->instances;
+        shape->raw_size = power_of_three(spec->cells);
+        shape->raw_offset = set->raw_phase_size;
+        shape->canonical_offset = set->canonical_phase_size;
+        for (int i = 0; i < spec->instances * spec->cells; i++)
+            if (spec->squares[i] < 0 || spec->squares[i] >= num_squares)
+                goto fail;
+        if (!build_canonical(shape, spec->squares, symmetries, num_symmetries, num_squares))
+            goto fail;
+        set->raw_phase_size += shape->raw_size;
+        set->canonical_phase_size += shape->canonical_size;
+        for (int i = 0; i < spec->instances; i++)
+            set->instance_shape[set->num_instances++] = (uint8_t)s;
+        id = hash_int(hash_int(id, spec->cells), spec->instances);
+        for (int i = 0; i < spec->instances * spec->cells; i++)
+            id = hash_int(id, spec->squares[i]);
+        set->num_shapes = s + 1;
+    }
+    set->num_phases = num_phases;
+    set->id = id;
+    return true;
+fail:
+    pattern_set_free(set);
+    return false;
+}
+
+void pattern_set_free(PatternSet *set)
+{
+    for (int s = 0; s < PATTERN_MAX_SHAPES; s++) {
+        free(set->shape[s].canonical);
+        set->shape[s].canonical = NULL;
+    }
+}
+
+const PatternSet *pattern_set_of(const Game *g)
+{
+    return g->ops->patterns ? g->ops->patterns(g) : NULL;
+}
+
+int pattern_raw_entries(const PatternSet *set, const Game *g, const Position *p, uint32_t *out)
+{
+    set->raw_indices(g, p, out);
+    const uint32_t base = (uint32_t)set->phase(g, p) * set->raw_phase_size;
+    for (int i = 0; i < set->num_instances; i++)
+        out[i] += base;
+    return set->num_instances;
+}
+
+int pattern_canonical_entries(const PatternSet *set, const Game *g, const Position *p, uint32_t *out)
+{
+    set->raw_indices(g, p, out);
+    const uint32_t base = (uint32_t)set->phase(g, p) * set->canonical_phase_size;
+    for (int i = 0; i < set->num_instances; i++) {
+        const PatternShape *shape = &set->shape[set->instance_shape[i]];
+        out[i] = base + shape->canonical_offset + shape->canonical[out[i] - shape->raw_offset];
+    }
+    return set->num_instances;
+}
+
+double pattern_sum(const PatternSet *set, const float *tables, const Game *g, const Position *p)
+{
+    uint32_t index[PATTERN_MAX_INSTANCES];
+    set->raw_indices(g, p, index);
+    const float *phase = tables + (size_t)set->phase(g, p) * set->raw_phase_size;
+    float sum = 0;
+    for (int i = 0; i < set->num_instances; i++)
+        sum += phase[index[i]];
+    return sum;
+}
+
+void pattern_expand(const PatternSet *set, const float *canonical, float *raw)
+{
+    for (int ph = 0; ph < set->num_phases; ph++)
+        for (int s = 0; s < set->num_shapes; s++) {
+            const PatternShape *shape = &set->shape[s];
+            const float *from = canonical + (size_t)ph * set->canonical_phase_size + shape->canonical_offset;
+            float *to = raw + (size_t)ph * set->raw_phase_size + shape->raw_offset;
+            for (uint32_t r = 0; r < shape->raw_size; r++)
+                to[r] = from[shape->canonical[r]];
+        }
+}
+
+void pattern_compress(const PatternSet *set, const float *raw, float *canonical)
+{
+    for (int ph = 0; ph < set->num_phases; ph++)
+        for (int s = 0; s < set->num_shapes; s++) {
+            const PatternShape *shape = &set->shape[s];
+            const float *from = raw + (size_t)ph * set->raw_phase_size + shape->raw_offset;
+            float *to = canonical + (size_t)ph * set->canonical_phase_size + shape->canonical_offset;
+            for (uint32_t r = shape->raw_size; r-- > 0;)   /* downwards: the first raw entry wins */
+                to[shape->canonical[r]] = from[r];
+        }
+}

@@ -1,0 +1,84 @@
+/*
+ * pattern.h - pattern (n-tuple) evaluation: besides the linear features, a position's log-odds
+ * gets one table entry per instance of each pattern shape, the instance's squares read as a
+ * base-3 number (0 empty, 1 the side to move's stone, 2 the opponent's) that indexes the
+ * shape's table; one set of tables per game phase.  This is the evaluation of the classical
+ * Othello programs (Buro's Logistello, Edax) and of Buro's n-tuple networks.
+ *
+ * A PatternSet is what a game module defines (the shapes, where their instances lie, the phase
+ * of a position); it belongs to the Game and is read-only.  Two index spaces:
+ * - raw: shape offset + the base-3 number.  The engine's tables are raw, so the evaluation reads
+ *   one entry per instance and nothing else.
+ * - canonical: instances that a symmetry of the shape maps onto themselves read the same
+ *   configuration under two numbers; canonical indices count it once.  Weights files and the
+ *   tuner use canonical indices, so each configuration's weight learns from all its occurrences.
+ */
+#ifndef LEUCTRA_PATTERN_H
+#define LEUCTRA_PATTERN_H
+
+#include "game.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { PATTERN_MAX_SHAPES = 64, PATTERN_MAX_CELLS = 12, PATTERN_MAX_INSTANCES = 512, PATTERN_MAX_PHASES = 64 };
+
+typedef struct {
+    char name[32];
+    int cells;                  /* squares per instance: 3^cells raw entries */
+    int instances;
+    uint32_t raw_size;          /* 3^cells */
+    uint32_t raw_offset;        /* of this shape's table within one phase, raw */
+    uint32_t canonical_size;    /* distinct configurations up to the shape's own symmetries */
+    uint32_t canonical_offset;  /* within one phase, canonical */
+    uint32_t *canonical;        /* raw base-3 number -> canonical number (0 .. canonical_size) */
+} PatternShape;
+
+typedef struct PatternSet {
+    int num_shapes;
+    PatternShape shape[PATTERN_MAX_SHAPES];
+    int num_instances;          /* over all shapes */
+    int num_phases;
+    uint32_t raw_phase_size, canonical_phase_size;
+    uint64_t id;                /* hash of the shapes, their instances and the phases */
+    /* The phase of a position (0 .. num_phases - 1). */
+    int (*phase)(const Game *g, const Position *p);
+    /* Raw index (shape offset included, phase not) of every instance, shape by shape. */
+    void (*raw_indices)(const Game *g, const Position *p, uint32_t *out);
+    /* Which shape each instance belongs to, in raw_indices' order. */
+    uint8_t instance_shape[PATTERN_MAX_INSTANCES];
+} PatternSet;
+
+/* Builds a set from shapes given by their instances: instance_cells[s] lists shape s's
+ * instances, each as `cells` square numbers in reading order (the first is the lowest base-3
+ * digit).  `symmetries` (n_sym permutations of the game's squares, num_squares each) give the
+ * shapes' canonical numbers: a symmetry that maps an instance's squares onto themselves in
+ * another order makes the two readings one configuration.  False on out-of-range input or no
+ * memory. */
+typedef struct {
+    const char *name;
+    int cells, instances;
+    const int *squares;         /* instances x cells */
+} PatternShapeSpec;
+bool pattern_set_init(PatternSet *set, const PatternShapeSpec *specs, int num_shapes, int num_phases,
+                      const int *symmetries, int num_symmetries, int num_squares);
+void pattern_set_free(PatternSet *set);
+
+/* The game's pattern set, or NULL when it has none (core/game.h's GameOps.patterns). */
+const PatternSet *pattern_set_of(const Game *g);
+
+/* Raw table entries of every instance of p, phase offset included (phase x raw_phase_size). */
+int pattern_raw_entries(const PatternSet *set, const Game *g, const Position *p, uint32_t *out);
+/* The same entries as canonical indices (phase x canonical_phase_size + shape offset + number). */
+int pattern_canonical_entries(const PatternSet *set, const Game *g, const Position *p, uint32_t *out);
+
+/* Sum of the tables' entries for p: tables is num_phases x raw_phase_size floats. */
+double pattern_sum(const PatternSet *set, const float *tables, const Game *g, const Position *p);
+
+/* Raw tables from canonical weights (num_phases x canonical_phase_size), and back (each
+ * canonical weight from the first raw entry that maps to it). */
+void pattern_expand(const PatternSet *set, const float *canonical, float *raw);
+void pattern_compress(const PatternSet *set, const float *raw, float *canonical);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * reversi_patterns.c - the Reversi pattern set (core/pattern.h): the classical shapes of
+ * Logistello and Edax, each placed on the board by the eight symmetries of the square, read
+ * relative to the side to move, with one set of tables per phase of the game.
+ *
+ * The shapes, with the squares of the instance at a1 (its first square is the lowest base-3
+ * digit):
+ *   corner3x3   a1 b1 c1 a2 b2 c2 a3 b3 c3                   4 instances
+ *   corner2x5   a1 b1 c1 d1 e1 a2 b2 c2 d2 e2                8 (two per corner)
+ *   edge2x      a1 ... h1 and the X-squares b2, g2           4
+ *   row2/3/4    the second, third and fourth row              4 each
+ *   diag8..4    the diagonals of 8 down to 4 squares          2, then 4 each
+ * 46 instances; 167,265 raw and 113,877 canonical entries a phase.
+ *
+ * Phases: the disc count cut into REVERSI_PHASES equal ranges (about five discs each), since what
+ * a configuration is worth changes as the board fills (an empty corner region is an asset early
+ * and a liability late).
+ */
+#include "reversi.h"
+#include "pattern.h"
+
+#include <stdlib.h>
+
+enum { REVERSI_PHASES = 12 };
+
+static const int CORNER3X3[] = {0, 1, 2, 8, 9, 10, 16, 17, 18};
+static const int CORNER2X5[] = {0, 1, 2, 3, 4, 8, 9, 10, 11, 12};
+static const int EDGE2X[] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 14};
+static const int ROW2[] = {8, 9, 10, 11, 12, 13, 14, 15};
+static const int ROW3[] = {16, 17, 18, 19, 20, 21, 22, 23};
+static const int ROW4[] = {24, 25, 26, 27, 28, 29, 30, 31};
+static const int DIAG8[] = {0, 9, 18, 27, 36, 45, 54, 63};
+static const int DIAG7[] = {1, 10, 19, 28, 37, 46, 55};
+static const int DIAG6[] = {2, 11, 20, 29, 38, 47};
+static const int DIAG5[] = {3, 12, 21, 30, 39};
+static const int DIAG4[] = {4, 13, 22, 31};
+
+typedef struct {
+    const char *name;
+    const int *squares;
+    int cells;
+} BaseShape;
+
+static const BaseShape BASE_SHAPES[] = {
+    {"corner3x3", CORNER3X3, 9}, {"corner2x5", CORNER2X5, 10}, {"edge2x", EDGE2X, 10},
+    {"row2", ROW2, 8},           {"row3", ROW3, 8},            {"row4", ROW4, 8},
+    {"diag8", DIAG8, 8},         {"diag7", DIAG7, 7},          {"diag6", DIAG6, 6},
+    {"diag5", DIAG5, 5},         {"diag4", DIAG4, 4},
+};
+enum { NUM_SHAPES = sizeof BASE_SHAPES / sizeof BASE_SHAPES[0], NUM_SYMMETRIES = 8 };
+
+/* The eight symmetries of the board as square permutations. */
+static void board_symmetries(int out[NUM_SYMMETRIES][SQUARES])
+{
+    for (int sq = 0; sq < SQUARES; sq++) {
+        const int r = sq / 8, c = sq % 8;
+        const int images[NUM_SYMMETRIES][2] = {
+            {r, c}, {r, 7 - c}, {7 - r, c}, {7 - r, 7 - c}, {c, r}, {7 - c, 7 - r}, {c, 7 - r}, {7 - c, r},
+        };
+        for (int s = 0; s < NUM_SYMMETRIES; s++)
+            out[s][sq] = images[s][0] * 8 + images[s][1];
+    }
+}
+
+static bool same_square_set(const int *a, const int *b, int n)
+{
+    uint64_t x = 0, y = 0;
+    for (int k = 0; k < n; k++) {
+        x |= 1ull << a[k];
+        y |= 1ull << b[k];
+    }
+    return x == y;
+}
+
+/* The instances of a shape: its images under the symmetries, one for each distinct square set. */
+static int place_shape(const BaseShape *base, int symmetries[NUM_SYMMETRIES][SQUARES], int *out)
+{
+    int n = 0;
+    for (int s = 0; s < NUM_SYMMETRIES; s++) {
+        int image[PATTERN_MAX_CELLS];
+        for (int k = 0; k < base->cells; k++)
+            image[k] = symmetries[s][base->squares[k]];
+        bool seen = false;
+        for (int i = 0; i < n && !seen; i++)
+            seen = same_square_set(out + i * base->cells, image, base->cells);
+        if (!seen) {
+            for (int k = 0; k < base->cells; k++)
+                out[n * base->cells + k] = image[k];
+            n++;
+        }
+    }
+    return n;
+}
+
+static int reversi_phase(const Game *g, const Position *p)
+{
+    (void)g;
+    const Board b = load_board(p);
+    const int discs = popcount64(b.own | b.opp);
+    const int phase = (discs - 4) * REVERSI_PHASES / (SQUARES - 3);
+    return phase < 0 ? 0 : phase >= REVERSI_PHASES ? REVERSI_PHASES - 1 : phase;
+}
+
+static void reversi_raw_indices(const Game *g, const Position *p, uint32_t *out)
+{
+    const ReversiPatterns *rp = reversi_patterns_of(g);
+    const Board b = load_board(p);
+    const uint8_t *sq = rp->squares;
+    for (int i = 0; i < rp->set.num_instances; i++) {
+        const int cells = rp->cells[i];
+        uint32_t index = 0;
+        for (int k = cells - 1; k >= 0; k--)
+            index = index * 3 + (uint32_t)((b.own >> sq[k]) & 1) + 2 * (uint32_t)((b.opp >> sq[k]) & 1);
+        out[i] = rp->offset[i] + index;
+        sq += cells;
+    }
+}
+
+bool reversi_patterns_init(ReversiPatterns *rp)
+{
+    int symmetries[NUM_SYMMETRIES][SQUARES];
+    board_symmetries(symmetries);
+    static_assert((int)NUM_SHAPES <= (int)PATTERN_MAX_SHAPES, "shapes fit");
+    int squares[NUM_SHAPES][NUM_SYMMETRIES * PATTERN_MAX_CELLS];
+    PatternShapeSpec specs[NUM_SHAPES];
+    for (int s = 0; s < NUM_SHAPES; s++)
+        specs[s] = (PatternShapeSpec){BASE_SHAPES[s].name, BASE_SHAPES[s].cells,
+                                      place_shape(&BASE_SHAPES[s], symmetries, squares[s]), squares[s]};
+    if (!pattern_set_init(&rp->set, specs, NUM_SHAPES, REVERSI_PHASES, &symmetries[0][0], NUM_SYMMETRIES, SQUARES))
+        return false;
+    rp->set.phase = reversi_phase;
+    rp->set.raw_indices = reversi_raw_indices;
+    int instance = 0, at = 0;
+    for (int s = 0; s < NUM_SHAPES; s++)
+        for (int i = 0; i < specs[s].instances; i++, instance++) {
+            rp->cells[instance] = (uint8_t)specs[s].cells;
+            rp->offset[instance] = rp->set.shape[s].raw_offset;
+            for (int k = 0; k < specs[s].cells; k++)
+                rp->squares[at++] = (uint8_t)squares[s][i * specs[s].cells + k];
+        }
+    return true;
+}
+
+void reversi_patterns_free(ReversiPatterns *rp)
+{
+    pattern_set_free(&rp->set);
+}
+
+const PatternSet *reversi_pattern_set(const Game *g)
+{
+    return &reversi_patterns_of(g)->set;
+}

@@ -1,0 +1,51 @@
+/*
+ * solve.c - the game-independent face of the exact endgame solvers (solve.h): a Solver is the
+ * game's own solver state behind the operations its module lists in GameOps.solver.
+ */
+#include "solve.h"
+
+#include <stdlib.h>
+
+struct Solver {
+    const SolverOps *ops;
+    void *impl;
+};
+
+bool solve_available(const Game *g)
+{
+    return g->ops->solver != NULL;
+}
+
+Solver *solver_new(const Game *g, size_t table_bytes)
+{
+    if (!solve_available(g))
+        return NULL;
+    Solver *s = malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    s->ops = g->ops->solver;
+    s->impl = s->ops->create(g, table_bytes);
+    if (!s->impl) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void solver_free(Solver *s)
+{
+    if (!s)
+        return;
+    s->ops->destroy(s->impl);
+    free(s);
+}
+
+int solve_empties(const Game *g, const Position *p)
+{
+    return solve_available(g) ? g->ops->solver->empties(g, p) : -1;
+}
+
+SolveResult solver_run(Solver *s, const Position *p, SolveMode mode, const atomic_bool *stop)
+{
+    return s->ops->run(s->impl, p, mode, stop);
+}

@@ -1,0 +1,55 @@
+/*
+ * solve.h - exact endgame search, for the games that have one (Reversi): the game-theoretic
+ * result of a position by a full-width alpha-beta search to the end of the game.
+ *
+ * A score is the final disc difference for the side to move under perfect play, with the empty
+ * squares of a finished game counted for the winner (the tournament convention, the one Edax
+ * and the FFO test suite use): +64 ... -64, 0 a draw.  A win/loss/draw search asks only for the
+ * sign, with the window (-1, 1), and is several times faster.
+ *
+ * A Solver is per-thread state (a transposition table, node counters); the Game may be shared.
+ */
+#ifndef LEUCTRA_SOLVE_H
+#define LEUCTRA_SOLVE_H
+
+#include "game.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Solver Solver;
+
+typedef enum { SOLVE_EXACT, SOLVE_WLD } SolveMode;
+
+typedef struct {
+    int score;              /* exact score, or in WLD mode -1, 0 or +1 */
+    Move best;              /* a move that reaches the score; MOVE_NONE when the game is over */
+    uint64_t nodes;         /* positions visited */
+    bool stopped;           /* the stop flag ended the search: score and best mean nothing */
+} SolveResult;
+
+/* What a game module that has a solver puts in GameOps.solver (core/game.h). */
+typedef struct SolverOps {
+    void *(*create)(const Game *g, size_t table_bytes);
+    void (*destroy)(void *impl);
+    int (*empties)(const Game *g, const Position *p);
+    SolveResult (*run)(void *impl, const Position *p, SolveMode mode, const atomic_bool *stop);
+} SolverOps;
+
+/* Whether the game has an exact solver. */
+bool solve_available(const Game *g);
+
+/* NULL when the game has none or memory runs out.  table_bytes sizes the transposition table
+ * (0: none; it pays from about 12 empties on). */
+Solver *solver_new(const Game *g, size_t table_bytes);
+void solver_free(Solver *s);
+
+/* Empty squares of a position: what the solver's time depends on. */
+int solve_empties(const Game *g, const Position *p);
+
+/* Solves p.  `stop` (may be NULL) is polled every few thousand nodes. */
+SolveResult solver_run(Solver *s, const Position *p, SolveMode mode, const atomic_bool *stop);
+
+#endif

@@ -1,0 +1,224 @@
+/*
+ * test_solve.c - the exact endgame solver (core/solve.h) against a plain reference solver
+ * (reversi_reference_solve.c): stored positions whose scores the reference found offline
+ * (reversi_endgames.h, 6-18 empties), fresh random positions solved by both here, published FFO
+ * scores, and the solver's edges: passes, finished games, its stop flag and table sizes.
+ */
+#include "core/solve.h"
+#include "core/rng.h"
+#include "reversi_reference_solve.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    const char *position;
+    int score;
+} KnownEndgame;
+
+static const KnownEndgame KNOWN[] = {
+#include "reversi_endgames.h"
+};
+
+/* FFO test suite position 40 (radagast.se/othello/ffotest.html, 20 empties) with its published
+ * score; `leuctra bench solve` times it with #41-44. */
+static const KnownEndgame FFO_40 = {"W2WWWWB/1WWWWWWB/WWBBWWWB/WWBWWWBB/WWWWWWBB/3WWWWB/4W2B/8 b", 38};
+
+static Game *open_reversi(TestContext *t)
+{
+    Error err;
+    Game *g = game_new("reversi", 0, 0, &err);
+    CHECK(t, g != NULL);
+    return g;
+}
+
+static int sign(int v)
+{
+    return (v > 0) - (v < 0);
+}
+
+/* Solves `text` exactly and by WLD; checks both against `want` and that the best move reaches
+ * the score (the child's exact score is its negation). */
+static void check_solves(TestContext *t, const Game *g, Solver *s, const char *text, int want)
+{
+    Position p;
+    Error err;
+    CHECK(t, game_parse_position(g, text, &p, &err));
+    const SolveResult exact = solver_run(s, &p, SOLVE_EXACT, NULL);
+    const SolveResult wld = solver_run(s, &p, SOLVE_WLD, NULL);
+    CHECK(t, !exact.stopped && !wld.stopped);
+    if (exact.score != want || wld.score != sign(want)) {
+        fprintf(stderr, "  %s: exact %d wld %d, want %d\n", text, exact.score, wld.score, want);
+        t->failures++;
+        return;
+    }
+    if (exact.best == MOVE_NONE) {
+        CHECK(t, game_status(g, &p) != STATUS_ONGOING);
+        return;
+    }
+    Position child = p;
+    Undo undo;
+    game_make(g, &child, exact.best, &undo);
+    const SolveResult reply = solver_run(s, &child, SOLVE_EXACT, NULL);
+    CHECK(t, reply.score == -want);
+}
+
+static void test_stored_endgames(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Solver *s = solver_new(g, (size_t)8 << 20);
+    CHECK(t, s != NULL);
+    const int n = (int)(sizeof KNOWN / sizeof KNOWN[0]);
+    CHECK(t, n >= 40);
+    for (int i = 0; i < n; i++)
+        check_solves(t, g, s, KNOWN[i].position, KNOWN[i].score);
+    solver_free(s);
+    game_free(g);
+}
+
+/* Random games stopped at 1-11 empties (passes and finished games included), solved by both. */
+static void test_random_positions_against_reference(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Solver *s = solver_new(g, 1 << 20);
+    Rng rng = rng_seed(7, 0);
+    int compared = 0, passes = 0;
+    for (int game = 0; game < 120; game++) {
+        const int stop_at = 1 + game % 11;
+        Position p;
+        game_start(g, &p);
+        while (game_status(g, &p) == STATUS_ONGOING && solve_empties(g, &p) > stop_at) {
+            Move moves[MAX_MOVES];
+            Undo undo;
+            const int n = game_gen_moves(g, &p, moves);
+            game_make(g, &p, moves[rng_next(&rng) % (uint64_t)n], &undo);
+        }
+        char text[128];
+        game_format_position(g, &p, text, sizeof text);
+        int want;
+        CHECK(t, ref_solve(text, &want, NULL));
+        const SolveResult r = solver_run(s, &p, SOLVE_EXACT, NULL);
+        if (r.score != want) {
+            fprintf(stderr, "  %s: solver %d, reference %d\n", text, r.score, want);
+            t->failures++;
+        }
+        char move[16] = "";
+        if (r.best != MOVE_NONE)
+            game_format_move(g, &p, r.best, move, sizeof move);
+        passes += strcmp(move, "pass") == 0;
+        compared++;
+    }
+    CHECK(t, compared == 120);
+    CHECK(t, passes > 0);
+    solver_free(s);
+    game_free(g);
+}
+
+static void test_ffo_40(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Solver *s = solver_new(g, (size_t)16 << 20);
+    check_solves(t, g, s, FFO_40.position, FFO_40.score);
+    Position p;
+    Error err;
+    CHECK(t, game_parse_position(g, FFO_40.position, &p, &err));
+    const SolveResult r = solver_run(s, &p, SOLVE_EXACT, NULL);
+    char move[16];
+    game_format_move(g, &p, r.best, move, sizeof move);
+    CHECK_STR(t, move, "a2");   /* the only move that keeps +38 */
+    solver_free(s);
+    game_free(g);
+}
+
+static void test_pass_and_finished(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Solver *s = solver_new(g, 0);
+    Position p;
+    Error err;
+    /* White to move has no placement; Black does: a pass. */
+    CHECK(t, game_parse_position(g, "BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBWW/BBBBBB2 w", &p, &err));
+    SolveResult r = solver_run(s, &p, SOLVE_EXACT, NULL);
+    char move[16] = "";
+    if (r.best != MOVE_NONE)
+        game_format_move(g, &p, r.best, move, sizeof move);
+    CHECK_STR(t, move, "pass");
+    int want;
+    char text[128];
+    game_format_position(g, &p, text, sizeof text);
+    CHECK(t, ref_solve(text, &want, NULL));
+    CHECK(t, r.score == want);
+    /* A finished game: 63 black discs and one white, nothing to play. */
+    CHECK(t, game_parse_position(g, "BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBW w", &p, &err));
+    r = solver_run(s, &p, SOLVE_EXACT, NULL);
+    CHECK(t, r.best == MOVE_NONE);
+    CHECK(t, r.score == -62);
+    r = solver_run(s, &p, SOLVE_WLD, NULL);
+    CHECK(t, r.score == -1);
+    /* Empties of a finished game go to the winner: 61 black, 3 empty -> -64 for White. */
+    CHECK(t, game_parse_position(g, "BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBB3 w", &p, &err));
+    r = solver_run(s, &p, SOLVE_EXACT, NULL);
+    CHECK(t, r.best == MOVE_NONE && r.score == -64);
+    solver_free(s);
+    game_free(g);
+}
+
+static void test_stop_flag(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Solver *s = solver_new(g, 1 << 20);
+    Position p;
+    Error err;
+    CHECK(t, game_parse_position(g, FFO_40.position, &p, &err));
+    atomic_bool stop = true;
+    const SolveResult r = solver_run(s, &p, SOLVE_EXACT, &stop);
+    CHECK(t, r.stopped);
+    CHECK(t, r.nodes < 10000);
+    solver_free(s);
+    game_free(g);
+}
+
+/* The table changes the work, never the score. */
+static void test_table_sizes(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    const size_t sizes[] = {0, 24, 4096, (size_t)4 << 20};
+    const int n = (int)(sizeof KNOWN / sizeof KNOWN[0]);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        Solver *s = solver_new(g, sizes[k]);
+        CHECK(t, s != NULL);
+        for (int i = 0; i < n; i++) {
+            Position p;
+            Error err;
+            CHECK(t, game_parse_position(g, KNOWN[i].position, &p, &err));
+            if (solve_empties(g, &p) > 14)
+                continue;
+            CHECK(t, solver_run(s, &p, SOLVE_EXACT, NULL).score == KNOWN[i].score);
+        }
+        solver_free(s);
+    }
+    game_free(g);
+}
+
+static void test_phalanx_games_have_none(TestContext *t)
+{
+    Error err;
+    Game *g = game_new("epaminondas", 0, 0, &err);
+    CHECK(t, g && !solve_available(g));
+    CHECK(t, solver_new(g, 0) == NULL);
+    Position p;
+    game_start(g, &p);
+    CHECK(t, solve_empties(g, &p) == -1);
+    game_free(g);
+}
+
+const TestCase solve_tests[] = {
+    {"stored_endgames", test_stored_endgames},
+    {"random_positions_against_reference", test_random_positions_against_reference},
+    {"ffo_40", test_ffo_40},
+    {"pass_and_finished", test_pass_and_finished},
+    {"stop_flag", test_stop_flag},
+    {"table_sizes", test_table_sizes},
+    {"phalanx_games_have_none", test_phalanx_games_have_none},
+    TEST_END,
+};
