@@ -40,7 +40,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 # The shipped default weights, compiled into the library so an installed binary needs no data
 # files; data/weights.c parses this text with the same parser as any weights file.
-WEIGHTS_TXT := $(sort $(wildcard data/weights/*.txt))
+WEIGHTS_TXT := $(sort $(wildcard data/weights/*.txt data/weights/*.lwt))
 GEN_OBJ  := $(BUILD)/gen/default_weights.o
 
 LIB := $(BUILD)/libleuctra.a

@@ -52,6 +52,18 @@ static bool read_option(ArgReader *r, TuneOptions *o)
         o->fit_opts.l2 = arg_real(NAME, "--l2", text, 0, 1e12);
     else if (arg_value(r, "--max-iterations", &text))
         o->fit_opts.max_iterations = (int)arg_integer(NAME, "--max-iterations", text, 0, 100000);
+    else if (arg_flag(r, "--tables"))
+        o->data_opts.tables = true;
+    else if (arg_value(r, "--l2-tables", &text))
+        o->fit_opts.l2_tables = arg_real(NAME, "--l2-tables", text, 0, 1e12);
+    else if (arg_value(r, "--learning-rate", &text))
+        o->fit_opts.learning_rate = arg_real(NAME, "--learning-rate", text, 1e-9, 10);
+    else if (arg_value(r, "--batch", &text))
+        o->fit_opts.batch = (size_t)arg_integer(NAME, "--batch", text, 1, 1 << 26);
+    else if (arg_value(r, "--epochs", &text))
+        o->fit_opts.max_epochs = (int)arg_integer(NAME, "--epochs", text, 0, TUNE_MAX_EPOCHS);
+    else if (arg_value(r, "--patience", &text))
+        o->fit_opts.patience = (int)arg_integer(NAME, "--patience", text, 0, 100);
     else if (arg_value(r, "--threads", &text))
         o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, 1024);
     else if (arg_flag(r, "--json"))
@@ -162,16 +174,33 @@ static void check_enough(const MpiEnv *env, const TuneSummary *s)
                  (unsigned long long)need, s->init.count);
 }
 
-static void fit_and_measure(const MpiEnv *env, TuneSummary *s, const TuneSet *train, const TuneSet *valid)
+/* Both sets' fixed table part of the log-odds under w (no tables: none). */
+static void set_offsets(const MpiEnv *env, TuneSummary *s, TuneSet *train, TuneSet *valid, const Weights *w)
+{
+    TuneError err = {.msg = "out of memory for the tables' part of the positions' values"};
+    if (!tune_set_offsets(train, s->game, w) || !tune_set_offsets(valid, s->game, w))
+        fail_all(env, &err);
+}
+
+/* The fit: the tables and the linear weights together (--tables), or the linear weights by
+ * Newton with any tables of the start weights held fixed. */
+static void fit_and_measure(const MpiEnv *env, TuneSummary *s, TuneSet *train, TuneSet *valid)
 {
     const TuneOptions *o = s->opts;
     TuneError err = {0};
+    if (!o->data_opts.tables && s->init.tables)
+        s->init_tables_fixed = true;
+    set_offsets(env, s, train, valid, o->data_opts.tables || s->init_tables_fixed ? &s->init : &(Weights){0});
     s->train_before = tune_loss(train, &s->init, s->threads);
     s->valid_before = tune_loss(valid, &s->init, s->threads);
     s->train_baseline = tune_baseline_loss(train, train);
     s->valid_baseline = tune_baseline_loss(train, valid);
-    if (!tune_fit(train, &s->init, &o->fit_opts, &s->fit, &err))
+    bool ok = o->data_opts.tables ? tune_fit_tables(s->game, train, valid, &s->init, &o->fit_opts, &s->fit, &err)
+                                  : tune_fit(train, &s->init, &o->fit_opts, &s->fit, &err);
+    if (!ok)
         fail_all(env, &err);
+    if (o->data_opts.tables)
+        set_offsets(env, s, train, valid, &s->fit.weights);
     s->train_after = tune_loss(train, &s->fit.weights, s->threads);
     s->valid_after = tune_loss(valid, &s->fit.weights, s->threads);
     if (!tune_weight_stats(train, &s->fit.weights, s->threads, s->stat, &err))
@@ -228,6 +257,8 @@ static int run_tune(int argc, char **argv)
             tune_print_text(&s, stdout);
     }
     mpi_env_stop(&env);
+    weights_dispose(&s.fit.weights);
+    weights_dispose(&s.init);
     tune_set_free(&train);
     tune_set_free(&valid);
     tune_games_free(&games);
@@ -240,7 +271,8 @@ const Command command_tune = {
     "tune", run_tune, "fit the evaluation weights to self-play records",
     "usage: leuctra tune --data FILE... --out WEIGHTS [--init WEIGHTS] [--skip-opening N]\n"
     "                    [--validation F] [--l2 X] [--lambda X] [--threads N]\n"
-    "                    [--max-iterations N] [--json]\n\n"
+    "                    [--max-iterations N] [--tables [--l2-tables X] [--learning-rate X]\n"
+    "                    [--batch N] [--epochs N] [--patience N]] [--json]\n\n"
     "Fits the weights of the evaluation, P(side to move wins) = sigmoid(w . features), to the\n"
     "positions of self-play records (docs/TUNING.md).  Every game is replayed with the rules;\n"
     "each position's target is lambda x the game's result for the side to move (1 win, 0.5\n"
@@ -261,11 +293,24 @@ const Command command_tune = {
     "  --lambda X            the result's share of the target, 0 to 1 (default 1)\n"
     "  --threads N           threads (default: every core)\n"
     "  --max-iterations N    Newton steps at most (default 50)\n"
-    "  --json                the report as one JSON object\n\n"
+    "  --tables              also fit the game's pattern tables (docs/FEATURES.md; reversi):\n"
+    "                        hundreds of thousands of weights, fitted with the linear ones by\n"
+    "                        Adam on mini-batches, keeping the epoch with the best validation\n"
+    "                        loss; the output is a table file (docs/WEIGHTS.md).  Without it,\n"
+    "                        tables of --init are kept as they are and the linear weights refit\n"
+    "  --l2-tables X         the penalty on each table entry, as --l2 (default 100)\n"
+    "  --learning-rate X     Adam's first step (default 0.01), halved after every epoch that\n"
+    "                        does not improve the validation loss\n"
+    "  --batch N             positions a mini-batch (default 8192)\n"
+    "  --epochs N            passes over the data at most (default 30)\n"
+    "  --patience N          halvings without improvement before stopping (default 3)\n"
+    "  --json                the report as one JSON object (with --tables: the train and\n"
+    "                        validation log-loss of every epoch)\n\n"
     "Under mpirun (a build made with `make MPI=1`; docs/CLUSTER.md) each process reads and\n"
     "replays its own contiguous part of the games, repeats are found across all of them, and\n"
     "the sums of every step are combined in the one-process order: the weights and the report\n"
     "are those of one process, bit for bit; process 0 writes them.\n\n"
     "example: leuctra tune --data run1.lrec run2.lrec --out tuned.txt --skip-opening 4\n"
+    "         leuctra tune --variant reversi --data rv.lrec --tables --out reversi.lwt\n"
     "         mpirun -np 4 build-mpi/leuctra tune --data big.lrec --out tuned.txt --threads 8\n",
 };

@@ -30,6 +30,18 @@ static void print_losses(const TuneSummary *s, FILE *out)
     }
 }
 
+static void print_epochs(const TuneSummary *s, FILE *out)
+{
+    fprintf(out, "epoch     train  validation      rate   seconds\n");
+    for (int i = 0; i < s->fit.num_epochs; i++) {
+        const TuneEpoch *e = &s->fit.epoch[i];
+        char a[32], b[32];
+        fprintf(out, "  %3d  %8s  %10s  %8.2g  %8.1f%s\n", e->epoch, tune_loss_text(e->train_loss, a),
+                tune_loss_text(e->validation_loss, b), e->learning_rate, e->seconds,
+                e->epoch == s->fit.best_epoch ? "   kept" : "");
+    }
+}
+
 static void print_weights(const TuneSummary *s, FILE *out)
 {
     fprintf(out, "weights                before      after  std.error   feature mean / sd\n");
@@ -69,9 +81,19 @@ void tune_print_text(const TuneSummary *s, FILE *out)
     if (s->ranks > 1)
         fprintf(out, " x %d processes (exchanges %.2f s)", s->ranks, d->seconds_exchange);
     fputc('\n', out);
-    fprintf(out, "fit         %d Newton step%s, %s (decrement %.2g), %.2f s; lambda %g, l2 %g\n", s->fit.iterations,
-            s->fit.iterations == 1 ? "" : "s", s->fit.converged ? "converged" : "NOT CONVERGED", s->fit.decrement,
-            s->fit.seconds, s->opts->data_opts.lambda, s->opts->fit_opts.l2);
+    const TuneFitOptions *f = &s->opts->fit_opts;
+    if (s->fit.tables) {
+        fprintf(out, "fit         tables and weights: %d epoch%s (best %d), %.2f s; lambda %g, l2 %g, l2-tables %g, rate %g, "
+                "batch %zu\n",
+                s->fit.num_epochs - 1, s->fit.num_epochs == 2 ? "" : "s", s->fit.best_epoch, s->fit.seconds,
+                s->opts->data_opts.lambda, f->l2, f->l2_tables, f->learning_rate, f->batch);
+        print_epochs(s, out);
+    } else {
+        fprintf(out, "fit         %d Newton step%s, %s (decrement %.2g), %.2f s; lambda %g, l2 %g%s\n", s->fit.iterations,
+                s->fit.iterations == 1 ? "" : "s", s->fit.converged ? "converged" : "NOT CONVERGED", s->fit.decrement,
+                s->fit.seconds, s->opts->data_opts.lambda, f->l2,
+                s->init_tables_fixed ? "; the start's pattern tables held fixed" : "");
+    }
     print_losses(s, out);
     print_weights(s, out);
     fprintf(out, "wrote %s\n", s->opts->out);
@@ -139,16 +161,36 @@ static void json_data(const TuneSummary *s, FILE *out)
 
 static void json_fit(const TuneSummary *s, FILE *out)
 {
+    const TuneFitOptions *f = &s->opts->fit_opts;
     fprintf(out, "\"options\":{\"skip_opening\":%d,\"validation\":%.10g,\"lambda\":%.10g,\"l2\":%.10g,"
-            "\"max_iterations\":%d},",
-            s->opts->data_opts.skip_opening, s->opts->data_opts.validation, s->opts->data_opts.lambda,
-            s->opts->fit_opts.l2, s->opts->fit_opts.max_iterations);
-    fprintf(out, "\"fit\":{\"iterations\":%d,\"converged\":%s,\"decrement\":", s->fit.iterations,
-            s->fit.converged ? "true" : "false");
-    json_number(out, s->fit.decrement);
-    fputs(",\"objective\":", out);
-    json_number(out, s->fit.objective);
-    fputs("},\"log_loss\":{", out);
+            "\"max_iterations\":%d",
+            s->opts->data_opts.skip_opening, s->opts->data_opts.validation, s->opts->data_opts.lambda, f->l2,
+            f->max_iterations);
+    if (s->fit.tables)
+        fprintf(out, ",\"tables\":true,\"l2_tables\":%.10g,\"learning_rate\":%.10g,\"batch\":%zu,\"epochs\":%d,"
+                "\"patience\":%d",
+                f->l2_tables, f->learning_rate, f->batch, f->max_epochs, f->patience);
+    fputs("},", out);
+    if (s->fit.tables) {
+        fprintf(out, "\"fit\":{\"method\":\"adam\",\"best_epoch\":%d,\"epochs\":[", s->fit.best_epoch);
+        for (int i = 0; i < s->fit.num_epochs; i++) {
+            const TuneEpoch *e = &s->fit.epoch[i];
+            fprintf(out, "%s{\"epoch\":%d,\"train\":", i ? "," : "", e->epoch);
+            json_number(out, e->train_loss);
+            fputs(",\"validation\":", out);
+            json_number(out, e->validation_loss);
+            fprintf(out, ",\"learning_rate\":%.10g,\"seconds\":%.4f,\"best\":%s}", e->learning_rate, e->seconds,
+                    e->best ? "true" : "false");
+        }
+        fputs("]},\"log_loss\":{", out);
+    } else {
+        fprintf(out, "\"fit\":{\"method\":\"newton\",\"iterations\":%d,\"converged\":%s,\"decrement\":",
+                s->fit.iterations, s->fit.converged ? "true" : "false");
+        json_number(out, s->fit.decrement);
+        fputs(",\"objective\":", out);
+        json_number(out, s->fit.objective);
+        fputs("},\"log_loss\":{", out);
+    }
     json_loss(out, "train", &s->train_before, &s->train_after, &s->train_baseline, false);
     fputc(',', out);
     json_loss(out, "validation", &s->valid_before, &s->valid_after, &s->valid_baseline, false);

@@ -32,6 +32,7 @@ typedef struct {
     double read_seconds;
     TuneDataStats data;
     Weights init;
+    bool init_tables_fixed;     /* the start weights' tables kept as they are (no --tables) */
     TuneFit fit;
     TuneLoss train_before, train_after, train_baseline;
     TuneLoss valid_before, valid_after, valid_baseline;

@@ -82,6 +82,8 @@ typedef struct GameOps {
     PlayoutResult (*playout)(const Game *, Position *, Rng *, int max_plies);
     /* Optional pattern evaluation (core/pattern.h; NULL: none): the game's PatternSet. */
     const struct PatternSet *(*patterns)(const Game *);
+    /* Optional learned move priors (core/policy.h; NULL: none): the game's PolicySet. */
+    const struct PolicySet *(*policy)(const Game *);
     /* Optional exact endgame search (core/solve.h; NULL: none). */
     const struct SolverOps *solver;
     /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (white/black tower). */

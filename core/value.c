@@ -4,6 +4,8 @@
  */
 #include "value.h"
 
+#include "pattern.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,11 +37,19 @@ static double weighted_sum(const Weights *w, const float *f)
     return sum;
 }
 
+/* The tables' part of the log-odds: 0 without tables. */
+static double table_sum(const Game *g, const Weights *w, const Position *p)
+{
+    if (!w->tables)
+        return 0;
+    return pattern_sum(pattern_set_of(g), w->tables, g, p);
+}
+
 double value_logit(const Game *g, const Weights *w, const Position *p)
 {
     float f[MAX_FEATURES];
     value_features(g, p, f);
-    return weighted_sum(w, f);
+    return weighted_sum(w, f) + table_sum(g, w, p);
 }
 
 double value_win_probability(const Game *g, const Weights *w, const Position *p)
@@ -51,7 +61,51 @@ double value_win_probability_cached(const Game *g, const Weights *w, ValueFeatur
 {
     float f[MAX_FEATURES];
     value_features_cached(g, cache, p, f);
-    return value_sigmoid(weighted_sum(w, f));
+    return value_sigmoid(weighted_sum(w, f) + table_sum(g, w, p));
+}
+
+void weights_dispose(Weights *w)
+{
+    free(w->tables);
+    free(w->policy);
+    w->tables = NULL;
+    w->policy = NULL;
+    w->num_tables = 0;
+    w->num_policy = 0;
+}
+
+static float *copy_floats(const float *src, size_t n)
+{
+    float *out = src ? malloc((n ? n : 1) * sizeof *out) : NULL;
+    if (out)
+        memcpy(out, src, n * sizeof *out);
+    return out;
+}
+
+bool weights_copy(Weights *dst, const Weights *src)
+{
+    *dst = *src;
+    dst->tables = copy_floats(src->tables, src->num_tables);
+    dst->policy = copy_floats(src->policy, src->num_policy);
+    if ((src->tables && !dst->tables) || (src->policy && !dst->policy)) {
+        weights_dispose(dst);
+        return false;
+    }
+    return true;
+}
+
+bool weights_set_tables(Weights *w, const PatternSet *ps, const float *canonical)
+{
+    const size_t n = (size_t)ps->num_phases * ps->raw_phase_size;
+    float *raw = malloc(n * sizeof *raw);
+    if (!raw)
+        return false;
+    pattern_expand(ps, canonical, raw);
+    free(w->tables);
+    w->tables = raw;
+    w->num_tables = n;
+    w->pattern_id = ps->id;
+    return true;
 }
 
 void weights_zero(const Game *g, Weights *w)

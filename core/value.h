@@ -1,20 +1,45 @@
 /*
  * value.h - the evaluation function, the static value of a position: a weighted sum of a game's
- * named features turned into the probability that the side to move wins (a logistic curve).
- * The feature vector is also the tuner's trace: the tuner fits exactly the model the engine
- * evaluates, with no second copy.  (eval/ is another thing: the strength of whole engines.)
+ * named features, plus the pattern tables' entries where the weights have tables (pattern.h),
+ * turned into the probability that the side to move wins (a logistic curve).  The feature
+ * vector and the pattern entries are also the tuner's trace: the tuner fits exactly the model
+ * the engine evaluates, with no second copy.  (eval/ is another thing: the strength of whole
+ * engines.)
  */
 #ifndef LEUCTRA_VALUE_H
 #define LEUCTRA_VALUE_H
 
 #include "game.h"
 
-/* Weights for one game, in the order of the game's feature_names. */
+/* Weights for one game: the linear weights in the order of the game's feature_names, and
+ * optionally pattern tables and move-prior weights.  The tables and the priors are heap memory
+ * that belongs to whoever loaded the weights (weights_load, weights_default, the tuner) and is
+ * released with weights_dispose; a copy of the struct made with `=` borrows them. */
 typedef struct {
     Variant variant;
     int count;
     double w[MAX_FEATURES];
+    /* Pattern tables for the game's PatternSet (raw layout, num_phases x raw_phase_size floats),
+     * or NULL; pattern_id is the set's id they were made for. */
+    float *tables;
+    size_t num_tables;
+    uint64_t pattern_id;
+    /* Learned move priors (core/policy.h: the game's PolicySet, size floats), or NULL for the
+     * game's heuristic priors; policy_id is the set's id. */
+    float *policy;
+    uint32_t num_policy;
+    uint64_t policy_id;
 } Weights;
+
+/* Frees the tables and priors of weights this code owns; leaves linear weights alone. */
+void weights_dispose(Weights *w);
+/* A deep copy: dst gets its own copies of src's tables and priors (dst's own are not freed).
+ * False when memory runs out; dst then has src's linear weights and nothing else. */
+bool weights_copy(Weights *dst, const Weights *src);
+/* Gives w (which owns its tables) the tables of set ps from canonical values
+ * (num_phases x canonical_phase_size), replacing any it had.  False when memory runs out. */
+struct PatternSet;
+bool weights_set_tables(Weights *w, const struct PatternSet *ps, const float *canonical);
 
 /* The game's feature vector (game->ops->num_features entries). */
 static inline void value_features(const Game *g, const Position *p, float *out) { g->ops->features(g, p, out); }

@@ -17,23 +17,37 @@
 
 /* --- loading ------------------------------------------------------------------------------------ */
 
-/* Reads the whole file into a new NUL-terminated buffer. */
-static char *read_file(const char *path, size_t *size, Error *err)
+/* Reads the whole file (at most `limit` bytes) into a new NUL-terminated buffer. */
+static unsigned char *read_file(const char *path, size_t limit, size_t *size, Error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
         error_set(err, "cannot read weights file '%s': %s", path, strerror(errno));
         return NULL;
     }
-    char *buf = malloc(WEIGHTS_MAX_FILE + 1);
-    size_t n = buf ? fread(buf, 1, WEIGHTS_MAX_FILE + 1, f) : 0;
-    bool failed = !buf || ferror(f);
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap + 1);
+    bool failed = !buf;
+    while (!failed && n <= limit) {
+        if (n == cap) {
+            unsigned char *bigger = cap <= limit ? realloc(buf, 2 * cap + 1) : NULL;
+            if (!bigger)
+                break;
+            buf = bigger;
+            cap *= 2;
+        }
+        const size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    failed = failed || ferror(f);
     int saved_errno = errno;
     fclose(f);
     if (failed) {
         error_set(err, "cannot read weights file '%s': %s", path, buf ? strerror(saved_errno) : "out of memory");
-    } else if (n > WEIGHTS_MAX_FILE) {
-        error_set(err, "weights file '%s' is longer than %d bytes", path, WEIGHTS_MAX_FILE);
+    } else if (n > limit) {
+        error_set(err, "weights file '%s' is longer than %zu bytes", path, limit);
         failed = true;
     }
     if (failed) {
@@ -54,20 +68,28 @@ static int line_of_nul(const char *buf, size_t size)
     return line;
 }
 
+static bool parse_text_file(const Game *g, const char *text, size_t size, const char *path, Weights *out, Error *err)
+{
+    if (size > WEIGHTS_MAX_FILE) {
+        error_set(err, "weights file '%s' is longer than %d bytes", path, WEIGHTS_MAX_FILE);
+        return false;
+    }
+    if (strlen(text) != size) {
+        error_set(err, "%s:%d: NUL byte (a weights file is text)", path, line_of_nul(text, size));
+        return false;
+    }
+    return weights_parse(g, text, path, out, err);
+}
+
 bool weights_load(const Game *g, const char *path, Weights *out, Error *err)
 {
     size_t size;
-    char *text = read_file(path, &size, err);
-    if (!text)
+    unsigned char *bytes = read_file(path, WEIGHTS_MAX_TABLE_FILE, &size, err);
+    if (!bytes)
         return false;
-    bool ok;
-    if (strlen(text) != size) {
-        error_set(err, "%s:%d: NUL byte (a weights file is text)", path, line_of_nul(text, size));
-        ok = false;
-    } else {
-        ok = weights_parse(g, text, path, out, err);
-    }
-    free(text);
+    const bool ok = weights_is_table_file(bytes, size) ? weights_parse_tables(g, bytes, size, path, out, err)
+                                                        : parse_text_file(g, (const char *)bytes, size, path, out, err);
+    free(bytes);
     return ok;
 }
 
@@ -118,17 +140,42 @@ static void sync_directory(const char *path)
     }
 }
 
-/* Writes, flushes and syncs the open temporary file; closes it in every case. */
-static bool write_temp(int fd, const Game *g, const Weights *w, const char *comments)
+/* The file's bytes: the text format, or a table file around it. */
+static unsigned char *encode(const Game *g, const Weights *w, const char *comments, size_t *size)
 {
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        return false;
-    }
+    char *text = NULL;
+    size_t text_size = 0;
+    FILE *f = open_memstream(&text, &text_size);
+    if (!f)
+        return NULL;
     write_weights(f, g, w, comments);
-    bool ok = fflush(f) == 0 && !ferror(f) && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
-    return fclose(f) == 0 && ok;
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    if (!w->tables && !w->policy) {
+        *size = text_size;
+        return (unsigned char *)text;
+    }
+    unsigned char *bytes = weights_tables_encode(g, w, text, size);
+    free(text);
+    return bytes;
+}
+
+/* Writes, flushes and syncs the open temporary file; closes it in every case. */
+static bool write_temp(int fd, const unsigned char *bytes, size_t size)
+{
+    size_t done = 0;
+    while (done < size) {
+        const ssize_t n = write(fd, bytes + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    const bool ok = done == size && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
+    return close(fd) == 0 && ok;
 }
 
 bool weights_save(const Game *g, const Weights *w, const char *comments, const char *path, Error *err)
@@ -137,17 +184,27 @@ bool weights_save(const Game *g, const Weights *w, const char *comments, const c
         error_set(err, "cannot save '%s': the weights are not %s weights", path, g->name);
         return false;
     }
+    size_t size;
+    unsigned char *bytes = encode(g, w, comments, &size);
+    if (!bytes) {
+        error_set(err, "cannot save weights to '%s': out of memory", path);
+        return false;
+    }
     char temp[4200];
     if (snprintf(temp, sizeof temp, "%s.tmp.XXXXXX", path) >= (int)sizeof temp) {
+        free(bytes);
         error_set(err, "cannot save weights: path too long");
         return false;
     }
     int fd = mkstemp(temp);
     if (fd < 0) {
+        free(bytes);
         error_set(err, "cannot save weights to '%s': %s", path, strerror(errno));
         return false;
     }
-    if (!write_temp(fd, g, w, comments) || rename(temp, path) != 0) {
+    const bool written = write_temp(fd, bytes, size);
+    free(bytes);
+    if (!written || rename(temp, path) != 0) {
         error_set(err, "cannot save weights to '%s': %s", path, strerror(errno));
         unlink(temp);
         return false;
@@ -158,15 +215,31 @@ bool weights_save(const Game *g, const Weights *w, const char *comments, const c
 
 /* --- defaults and identity ----------------------------------------------------------------------- */
 
+/* A shipped table file: with its tables where they fit this game's board, else its linear part. */
+static bool default_from_tables(const Game *g, const EmbeddedWeights *e, const char *source, Weights *out)
+{
+    Error err;
+    const size_t size = (size_t)(e->end - e->bytes);
+    if (weights_parse_tables(g, e->bytes, size, source, out, &err))
+        return true;
+    size_t len;
+    const char *text = weights_table_file_text(e->bytes, size, &len);
+    char *copy = text ? strndup(text, len) : NULL;
+    const bool ok = copy && weights_parse(g, copy, source, out, &err);
+    free(copy);
+    return ok;
+}
+
 bool weights_default(const Game *g, Weights *out)
 {
     for (int i = 0; i < embedded_weights_count; i++) {
-        if (strcmp(embedded_weights[i].game, g->name) != 0)
+        const EmbeddedWeights *e = &embedded_weights[i];
+        if (strcmp(e->game, g->name) != 0)
             continue;
         char source[64];
         snprintf(source, sizeof source, "built-in %s weights", g->name);
         Error err;
-        return weights_parse(g, embedded_weights[i].text, source, out, &err);
+        return e->bytes ? default_from_tables(g, e, source, out) : weights_parse(g, e->text, source, out, &err);
     }
     return false;
 }
@@ -190,6 +263,16 @@ uint64_t weights_id(const Weights *w)
         memcpy(&bits, &value, sizeof bits);
         h = fnv_word(h, bits);
     }
+    /* Tables and priors, where there are any (so weights without them keep their old identity). */
+    const float *parts[2] = {w->tables, w->policy};
+    const size_t counts[2] = {w->tables ? w->num_tables : 0, w->policy ? w->num_policy : 0};
+    for (int p = 0; p < 2; p++)
+        for (size_t i = 0; i < counts[p]; i++) {
+            const float value = parts[p][i] == 0 ? 0.0f : parts[p][i];
+            uint32_t bits;
+            memcpy(&bits, &value, sizeof bits);
+            h = fnv_word(h, bits);
+        }
     return h;
 }
 

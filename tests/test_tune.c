@@ -28,7 +28,7 @@ static double true_weight(int j) { return j == 3 ? 0.0 : 0.9 * sin(1.7 * j + 0.4
  * probability sigmoid(w . x) computed from the stored (float) features. */
 static bool synthetic_set(TuneSet *s, int f, size_t count, const double *w, uint64_t seed)
 {
-    if (!tune_set_alloc(s, f, count))
+    if (!tune_set_alloc(s, f, 0, count))
         return false;
     Rng rng = rng_seed(seed, 0);
     for (size_t i = 0; i < count; i++) {
@@ -45,9 +45,12 @@ static bool synthetic_set(TuneSet *s, int f, size_t count, const double *w, uint
     return true;
 }
 
+/* Ten Newton steps, one thread: enough for the small sets here. */
+static const TuneFitOptions FIT_10 = {.l2 = 1, .max_iterations = 10, .tolerance = 1e-8, .threads = 1};
+
 static Weights zero_weights(int f)
 {
-    Weights w = {VARIANT_EPAMINONDAS, f, {0}};
+    Weights w = {.variant = VARIANT_EPAMINONDAS, .count = f};
     return w;
 }
 
@@ -220,11 +223,11 @@ static void test_fit_refuses(TestContext *t)
     Weights w = zero_weights(3);
     TuneFit r;
     TuneError err;
-    CHECK(t, !tune_fit(&empty, &w, &(TuneFitOptions){1, 10, 1e-8, 1}, &r, &err) && err.bad_input);
+    CHECK(t, !tune_fit(&empty, &w, &FIT_10, &r, &err) && err.bad_input);
     TuneSet s;
     const double truth[2] = {1, -1};
     CHECK(t, synthetic_set(&s, 2, 100, truth, 3));
-    CHECK(t, !tune_fit(&s, &w, &(TuneFitOptions){1, 10, 1e-8, 1}, &r, &err) && err.bad_input);
+    CHECK(t, !tune_fit(&s, &w, &FIT_10, &r, &err) && err.bad_input);
     CHECK(t, strstr(err.msg, "3 features") != NULL);
     TuneLoss l = tune_loss(&empty, &w, 1);
     CHECK(t, isnan(l.target) && isnan(tune_baseline_loss(&s, &empty).target));
@@ -236,7 +239,7 @@ static void test_fit_refuses(TestContext *t)
 static void test_losses(TestContext *t)
 {
     TuneSet s;
-    CHECK(t, tune_set_alloc(&s, 1, 4));
+    CHECK(t, tune_set_alloc(&s, 1, 0, 4));
     const float x[4] = {1, 1, -1, -1};
     const double y[4] = {1, 0.5, 0, 0.5};
     for (int i = 0; i < 4; i++) {
@@ -256,9 +259,11 @@ static void test_losses(TestContext *t)
     CHECK(t, fabs(l.target - expected) < 1e-12);
     TuneFit r;
     TuneError err;
-    CHECK(t, tune_fit(&s, &w, &(TuneFitOptions){0, 0, 1e-8, 1}, &r, &err) && r.iterations == 0);
+    const TuneFitOptions no_steps = {.l2 = 0, .max_iterations = 0, .tolerance = 1e-8, .threads = 1};
+    CHECK(t, tune_fit(&s, &w, &no_steps, &r, &err) && r.iterations == 0);
     CHECK(t, r.weights.w[0] == 2);
-    CHECK(t, tune_fit(&s, &w, &(TuneFitOptions){0, 50, 1e-12, 1}, &r, &err) && r.converged);
+    const TuneFitOptions plain = {.l2 = 0, .max_iterations = 50, .tolerance = 1e-12, .threads = 1};
+    CHECK(t, tune_fit(&s, &w, &plain, &r, &err) && r.converged);
     /* With draws counting half, the mean target is 0.75 at x = 1 and 0.25 at x = -1, so the
      * optimum has sigmoid(w) = 0.75: w = log 3. */
     CHECK(t, fabs(r.weights.w[0] - log(3.0)) < 1e-6);

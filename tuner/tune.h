@@ -114,6 +114,13 @@ typedef struct {
     int num_features;
     size_t count;
     float *features;        /* count rows of num_features */
+    /* With pattern tables (TuneDataOptions.tables): each row's canonical table entries
+     * (pattern_canonical_entries: num_entries per row); 0 and NULL without. */
+    int num_entries;
+    uint32_t *entries;
+    /* A fixed part of each row's log-odds (the tables' sum under some weights, tune_set_offsets)
+     * that every sum adds to w . f; NULL: none. */
+    double *offset;
     double *target;         /* what the fit predicts: lambda x result + (1 - lambda) x value */
     double *result;         /* the game's result alone, for the side to move: 1, 0.5 or 0 */
     /* A set spread over processes (tune_mpi.c) holds rows first_row .. first_row + count - 1 of
@@ -126,7 +133,7 @@ typedef struct {
 
 /* Room for `count` positions (contents undefined), all of them here; false when memory runs out
  * (tune_set.c). */
-bool tune_set_alloc(TuneSet *set, int num_features, size_t count);
+bool tune_set_alloc(TuneSet *set, int num_features, int num_entries, size_t count);
 void tune_set_free(TuneSet *set);
 /* The positions of the whole set, over every process that holds a part. */
 static inline uint64_t tune_set_total(const TuneSet *set) { return set->mpi ? set->total : set->count; }
@@ -140,9 +147,10 @@ typedef struct {
      * repeats are found across all of them and the sets spread over them (tune_mpi.c), so that
      * every sum equals the one-process sum bit for bit.  NULL or one rank: this process only. */
     const MpiEnv *mpi;
+    bool tables;            /* also each position's pattern table entries (the game has tables) */
 } TuneDataOptions;
 
-/* Defaults: skip 0, validation 0.1, lambda 1, threads 0, one process. */
+/* Defaults: skip 0, validation 0.1, lambda 1, no tables, threads 0, one process. */
 TuneDataOptions tune_data_defaults(void);
 
 typedef struct {
@@ -199,23 +207,55 @@ typedef struct {
     int max_iterations;     /* Newton steps at most */
     double tolerance;       /* stop when the Newton decrement g.H^-1.g falls below it */
     int threads;
+    /* The tables' fit (tune_fit_tables): the penalty on each table entry, Adam's starting step,
+     * positions a mini-batch, epochs at most, and step halvings without a better validation loss
+     * before it stops (tuner/tune_sparse.h). */
+    double l2_tables;
+    double learning_rate;
+    size_t batch;
+    int max_epochs, patience;
 } TuneFitOptions;
 
-/* Defaults: l2 1, 50 iterations, tolerance 1e-8, threads 0. */
+/* Defaults: l2 1, 50 iterations, tolerance 1e-8, threads 0; tables: l2 100, rate 0.01, batch
+ * 8192, 30 epochs, patience 3. */
 TuneFitOptions tune_fit_defaults(void);
 
+/* One epoch of a tables fit, for the report. */
 typedef struct {
-    Weights weights;
+    int epoch;
+    double train_loss, validation_loss, learning_rate, seconds;
+    bool best;
+} TuneEpoch;
+
+enum { TUNE_MAX_EPOCHS = 1000 };
+
+typedef struct {
+    Weights weights;        /* with tables after tune_fit_tables: release with weights_dispose */
     int iterations;
     bool converged;         /* the decrement fell below the tolerance */
     double decrement;       /* the last Newton decrement: squared distance to the optimum in SEs */
     double objective;       /* the penalised objective at the end, per position */
     double seconds;
+    /* Tables fits: the epochs run (epoch 0 is the start) and the one whose weights were kept. */
+    bool tables;
+    int num_epochs, best_epoch;
+    TuneEpoch epoch[TUNE_MAX_EPOCHS + 1];
 } TuneFit;
 
 /* Fits the weights to `train`, starting at `init` (which also names the game and its features).
  * Fails on an empty set, features that do not match, or a loss that is not finite. */
 bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *opts, TuneFit *out, TuneError *err);
+
+/* Fits the linear weights and the pattern tables together (tune_tables.c) by Adam on
+ * mini-batches, keeping the weights with the best loss on `validation` (sets with entries).
+ * Starts from init's weights and its tables where it has some for g's pattern set, else from
+ * zero tables.  The same bits whatever the threads and processes.  out->weights owns its tables. */
+bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validation, const Weights *init,
+                     const TuneFitOptions *opts, TuneFit *out, TuneError *err);
+
+/* Sets set->offset to each row's table sum under w's tables (canonical, through the entries);
+ * frees it (NULL) when w has none.  False when memory runs out. */
+bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w);
 
 /* ---------------------------------------------------------------- statistics (tune_stats.c) */
 

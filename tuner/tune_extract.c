@@ -24,13 +24,15 @@
  */
 #include "tune.h"
 
+#include "core/pattern.h"
+
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-TuneDataOptions tune_data_defaults(void) { return (TuneDataOptions){0, 0.1, 1.0, 0, NULL}; }
+TuneDataOptions tune_data_defaults(void) { return (TuneDataOptions){0, 0.1, 1.0, 0, NULL, false}; }
 
 bool tune_in_validation(uint64_t index, uint64_t seed, double fraction)
 {
@@ -194,6 +196,8 @@ static void write_row(const Extraction *x, ValueFeatureCache *cache, const Posit
                       size_t ply, TuneSet *set, size_t row)
 {
     value_features_cached(x->g, cache, pos, set->features + row * (size_t)set->num_features);
+    if (set->num_entries)
+        pattern_canonical_entries(pattern_set_of(x->g), x->g, pos, set->entries + row * (size_t)set->num_entries);
     double result = result_for(tg->result, game_side_to_move(x->g, pos));
     double value = record_value_double(x->games->value[ply]);
     double lambda = x->opts.lambda;
@@ -294,8 +298,12 @@ bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *
     if (ok) {
         assign_rows(&x, stats);
         int f = g->ops->num_features;
-        if (!tune_set_alloc(train, f, stats->positions_train) ||
-            !tune_set_alloc(validation, f, stats->positions_validation))
+        const PatternSet *ps = o.tables ? pattern_set_of(g) : NULL;
+        int k = ps ? ps->num_instances : 0;
+        if (o.tables && !ps)
+            ok = tune_error_set(err, true, "%s on %dx%d has no pattern tables to fit", g->name, g->width, g->height);
+        else if (!tune_set_alloc(train, f, k, stats->positions_train) ||
+                 !tune_set_alloc(validation, f, k, stats->positions_validation))
             ok = tune_error_set(err, false, "out of memory for the features of %llu positions",
                                 (unsigned long long)(stats->positions_train + stats->positions_validation));
     }

@@ -28,7 +28,7 @@ static const double CHOLESKY_RIDGE = 1e-9;
 static const double ARMIJO = 1e-4;
 enum { MAX_HALVINGS = 40 };
 
-TuneFitOptions tune_fit_defaults(void) { return (TuneFitOptions){1.0, 50, 1e-8, 0}; }
+TuneFitOptions tune_fit_defaults(void) { return (TuneFitOptions){1.0, 50, 1e-8, 0, 100.0, 0.01, 8192, 30, 3}; }
 
 typedef struct {
     const TuneSet *set;
@@ -148,9 +148,10 @@ bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *o
 {
     double t0 = omp_get_wtime();
     memset(out, 0, sizeof *out);
-    out->weights = *init;
     if (!check_inputs(train, init, err))
         return false;
+    if (!weights_copy(&out->weights, init))
+        return tune_error_set(err, false, "out of memory copying the start weights");
     TuneFitOptions o = *opts;
     o.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     Problem pb = {train, &o, init->count};

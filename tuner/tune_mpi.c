@@ -200,12 +200,15 @@ bool tune_spread(const MpiEnv *env, TuneSet *set)
             total += counts[r];
         spread_range(total, env->rank, R, &lo, &hi);
         spread_plan(counts, env->rank, R, total, plan, plan + R);
-        ok = mpi_env_all(env, tune_set_alloc(&moved, set->num_features, (size_t)(hi - lo)));
+        ok = mpi_env_all(env, tune_set_alloc(&moved, set->num_features, set->num_entries, (size_t)(hi - lo)));
     }
     size_t f = (size_t)set->num_features;
     ok = ok && move_column(env, set->features, moved.features, plan, plan + R, f * sizeof(float), plan + 2 * R);
     ok = ok && move_column(env, set->target, moved.target, plan, plan + R, sizeof(double), plan + 2 * R);
     ok = ok && move_column(env, set->result, moved.result, plan, plan + R, sizeof(double), plan + 2 * R);
+    if (set->num_entries)
+        ok = ok && move_column(env, set->entries, moved.entries, plan, plan + R,
+                               (size_t)set->num_entries * sizeof(uint32_t), plan + 2 * R);
     if (ok) {
         tune_set_free(set);
         *set = moved;

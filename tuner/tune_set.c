@@ -8,18 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool tune_set_alloc(TuneSet *set, int num_features, size_t count)
+bool tune_set_alloc(TuneSet *set, int num_features, int num_entries, size_t count)
 {
     size_t rows = count ? count : 1;
+    memset(set, 0, sizeof *set);
     set->num_features = num_features;
+    set->num_entries = num_entries;
     set->count = count;
-    set->mpi = NULL;
     set->total = count;
-    set->first_row = 0;
     set->features = malloc(rows * (size_t)num_features * sizeof *set->features);
     set->target = malloc(rows * sizeof *set->target);
     set->result = malloc(rows * sizeof *set->result);
-    if (set->features && set->target && set->result)
+    set->entries = num_entries ? malloc(rows * (size_t)num_entries * sizeof *set->entries) : NULL;
+    if (set->features && set->target && set->result && (!num_entries || set->entries))
         return true;
     tune_set_free(set);
     return false;
@@ -30,5 +31,7 @@ void tune_set_free(TuneSet *set)
     free(set->features);
     free(set->target);
     free(set->result);
+    free(set->entries);
+    free(set->offset);
     memset(set, 0, sizeof *set);
 }

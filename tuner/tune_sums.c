@@ -54,7 +54,7 @@ static void sum_block(const TuneSet *set, const double *w, int what, size_t begi
     int n = l->features;
     for (size_t i = begin; i < end; i++) {
         const float *row = set->features + i * (size_t)n;
-        double f[MAX_FEATURES], z = 0;
+        double f[MAX_FEATURES], z = set->offset ? set->offset[i] : 0;
         for (int j = 0; j < n; j++) {
             f[j] = row[j];
             z += w[j] * f[j];

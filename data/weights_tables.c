@@ -1,0 +1,278 @@
+/*
+ * weights_tables.c - weights files with pattern tables and move priors (docs/WEIGHTS.md,
+ * "Table files"): a fixed little-endian header, the linear weights as the text format, the
+ * tables and priors as zlib-compressed float32, and CRC-32s of the header and of the whole file,
+ * so that a truncated, damaged or mismatched file is refused with the reason instead of read.
+ *
+ *   bytes   what
+ *   0-7     magic 89 'L' 'W' 'T' 0D 0A 1A 0A (a text transfer or an editor breaks it visibly)
+ *   8-11    format version, 1
+ *   12-19   the pattern set's id (0: no tables)
+ *   20-23   phases
+ *   24-27   canonical entries a phase
+ *   28-35   the policy set's id (0: no priors)
+ *   36-39   prior weights
+ *   40-43   bytes of text
+ *   44-47   bytes of the compressed values
+ *   48-59   reserved, 0
+ *   60-63   CRC-32 of bytes 0-59
+ *   64-     the text, then the compressed values (tables phase by phase, then the priors)
+ *   last 4  CRC-32 of everything before them
+ */
+#include "weights.h"
+
+#include "core/pattern.h"
+#include "core/policy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+enum { HEADER_BYTES = 64, FORMAT_VERSION = 1, TEXT_MAX = 1 << 20 };
+
+const unsigned char weights_tables_magic[8] = {0x89, 'L', 'W', 'T', 0x0D, 0x0A, 0x1A, 0x0A};
+
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+    return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+    put_u32(p, (uint32_t)v);
+    put_u32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t crc_of(const unsigned char *p, size_t n)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (n > 0) {
+        const uInt step = n > (1u << 30) ? 1u << 30 : (uInt)n;
+        crc = crc32(crc, p, step);
+        p += step;
+        n -= step;
+    }
+    return (uint32_t)crc;
+}
+
+bool weights_is_table_file(const unsigned char *bytes, size_t size)
+{
+    return size >= sizeof weights_tables_magic && memcmp(bytes, weights_tables_magic, sizeof weights_tables_magic) == 0;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+typedef struct {
+    uint64_t pattern_id, policy_id;
+    uint32_t phases, per_phase, policy_size, text_bytes, packed_bytes;
+} Header;
+
+static bool read_header(const unsigned char *b, size_t size, const char *source, Header *h, Error *err)
+{
+    if (size < HEADER_BYTES + 4) {
+        error_set(err, "%s: truncated weights file (%zu bytes; the header alone is %d)", source, size, HEADER_BYTES);
+        return false;
+    }
+    if (get_u32(b + 60) != crc_of(b, 60)) {
+        error_set(err, "%s: damaged weights file (header checksum mismatch)", source);
+        return false;
+    }
+    if (get_u32(b + 8) != FORMAT_VERSION) {
+        error_set(err, "%s: weights file format version %u (this build reads version %d)", source, get_u32(b + 8),
+                  FORMAT_VERSION);
+        return false;
+    }
+    *h = (Header){get_u64(b + 12), get_u64(b + 28), get_u32(b + 20), get_u32(b + 24), get_u32(b + 36),
+                  get_u32(b + 40), get_u32(b + 44)};
+    const uint64_t want = (uint64_t)HEADER_BYTES + h->text_bytes + h->packed_bytes + 4;
+    if (size != want) {
+        error_set(err, "%s: %s weights file (%zu bytes; the header says %llu)", source, size < want ? "truncated" : "overlong",
+                  size, (unsigned long long)want);
+        return false;
+    }
+    if (get_u32(b + size - 4) != crc_of(b, size - 4)) {
+        error_set(err, "%s: damaged weights file (checksum mismatch)", source);
+        return false;
+    }
+    if (h->text_bytes > TEXT_MAX) {
+        error_set(err, "%s: the text part is %u bytes (at most %d)", source, h->text_bytes, TEXT_MAX);
+        return false;
+    }
+    return true;
+}
+
+/* The header's tables and priors against the game's sets. */
+static bool check_shapes(const Game *g, const Header *h, const char *source, Error *err)
+{
+    const PatternSet *ps = pattern_set_of(g);
+    if (h->pattern_id) {
+        if (!ps) {
+            error_set(err, "%s: the file has pattern tables, but %s on this board has no pattern set", source, g->name);
+            return false;
+        }
+        if (h->pattern_id != ps->id || h->phases != (uint32_t)ps->num_phases || h->per_phase != ps->canonical_phase_size) {
+            error_set(err,
+                      "%s: the pattern tables are for another pattern set (id %016llx, %u phases of %u entries); "
+                      "%s here has id %016llx, %d phases of %u",
+                      source, (unsigned long long)h->pattern_id, h->phases, h->per_phase, g->name,
+                      (unsigned long long)ps->id, ps->num_phases, ps->canonical_phase_size);
+            return false;
+        }
+    }
+    const PolicySet *pol = policy_set_of(g);
+    if (h->policy_id && (!pol || h->policy_id != pol->id || h->policy_size != pol->size)) {
+        error_set(err, "%s: the move priors are for another prior set (id %016llx, %u weights)", source,
+                  (unsigned long long)h->policy_id, h->policy_size);
+        return false;
+    }
+    return true;
+}
+
+/* Inflates exactly `count` float32 values. */
+static bool unpack_values(const unsigned char *packed, size_t packed_bytes, float *out, size_t count,
+                          const char *source, Error *err)
+{
+    unsigned char *raw = malloc(count * 4 + 1);
+    if (!raw) {
+        error_set(err, "%s: out of memory for the tables", source);
+        return false;
+    }
+    uLongf raw_len = (uLongf)(count * 4 + 1);
+    const int rc = uncompress(raw, &raw_len, packed, (uLong)packed_bytes);
+    bool ok = rc == Z_OK && raw_len == count * 4;
+    if (!ok)
+        error_set(err, "%s: damaged weights file (the tables do not inflate to %zu values)", source, count);
+    for (size_t i = 0; ok && i < count; i++) {
+        const uint32_t bits = get_u32(raw + 4 * i);
+        memcpy(&out[i], &bits, sizeof bits);
+        if (!isfinite(out[i])) {
+            error_set(err, "%s: table value %zu is not finite", source, i);
+            ok = false;
+        }
+    }
+    free(raw);
+    return ok;
+}
+
+bool weights_parse_tables(const Game *g, const unsigned char *b, size_t size, const char *source, Weights *out,
+                          Error *err)
+{
+    Header h;
+    if (!read_header(b, size, source, &h, err) || !check_shapes(g, &h, source, err))
+        return false;
+    char *text = malloc((size_t)h.text_bytes + 1);
+    if (!text) {
+        error_set(err, "%s: out of memory", source);
+        return false;
+    }
+    memcpy(text, b + HEADER_BYTES, h.text_bytes);
+    text[h.text_bytes] = '\0';
+    bool ok = strlen(text) == h.text_bytes;
+    if (!ok)
+        error_set(err, "%s: NUL byte in the text part", source);
+    ok = ok && weights_parse(g, text, source, out, err);
+    free(text);
+    if (!ok)
+        return false;
+    const size_t tables = (size_t)h.phases * h.per_phase * (h.pattern_id != 0);
+    const size_t count = tables + (h.policy_id ? h.policy_size : 0);
+    float *values = malloc((count ? count : 1) * sizeof *values);
+    if (!values || !unpack_values(b + HEADER_BYTES + h.text_bytes, h.packed_bytes, values, count, source, err)) {
+        if (!values)
+            error_set(err, "%s: out of memory", source);
+        free(values);
+        return false;
+    }
+    if (h.pattern_id) {
+        const PatternSet *ps = pattern_set_of(g);
+        out->num_tables = (size_t)ps->num_phases * ps->raw_phase_size;
+        out->tables = malloc(out->num_tables * sizeof *out->tables);
+        if (out->tables)
+            pattern_expand(ps, values, out->tables);
+        out->pattern_id = ps->id;
+    }
+    if (h.policy_id) {
+        out->num_policy = h.policy_size;
+        out->policy = malloc((size_t)h.policy_size * sizeof *out->policy);
+        if (out->policy)
+            memcpy(out->policy, values + tables, (size_t)h.policy_size * sizeof *out->policy);
+        out->policy_id = h.policy_id;
+    }
+    free(values);
+    if ((h.pattern_id && !out->tables) || (h.policy_id && !out->policy)) {
+        weights_dispose(out);
+        error_set(err, "%s: out of memory for the tables", source);
+        return false;
+    }
+    return true;
+}
+
+const char *weights_table_file_text(const unsigned char *bytes, size_t size, size_t *len)
+{
+    if (size < HEADER_BYTES || get_u32(bytes + 60) != crc_of(bytes, 60))
+        return NULL;
+    *len = get_u32(bytes + 40);
+    return *len <= size - HEADER_BYTES ? (const char *)bytes + HEADER_BYTES : NULL;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* The whole file in memory: header, text, packed values, checksum.  NULL on no memory. */
+unsigned char *weights_tables_encode(const Game *g, const Weights *w, const char *text, size_t *size)
+{
+    const PatternSet *ps = w->tables ? pattern_set_of(g) : NULL;
+    const PolicySet *pol = w->policy ? policy_set_of(g) : NULL;
+    const size_t tables = ps ? (size_t)ps->num_phases * ps->canonical_phase_size : 0;
+    const size_t count = tables + (pol ? pol->size : 0);
+    unsigned char *raw = malloc(count * 4 + 1);
+    float *canonical = malloc((tables ? tables : 1) * sizeof *canonical);
+    const size_t text_bytes = strlen(text);
+    uLongf packed_bytes = compressBound((uLong)(count * 4));
+    unsigned char *out = malloc(HEADER_BYTES + text_bytes + packed_bytes + 4);
+    bool ok = raw && canonical && out;
+    if (ok) {
+        if (ps)
+            pattern_compress(ps, w->tables, canonical);
+        for (size_t i = 0; i < count; i++) {
+            const float v = i < tables ? canonical[i] : w->policy[i - tables];
+            uint32_t bits;
+            memcpy(&bits, &v, sizeof bits);
+            put_u32(raw + 4 * i, bits);
+        }
+        ok = compress2(out + HEADER_BYTES + text_bytes, &packed_bytes, raw, (uLong)(count * 4), 9) == Z_OK;
+    }
+    free(raw);
+    free(canonical);
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    memset(out, 0, HEADER_BYTES);
+    memcpy(out, weights_tables_magic, sizeof weights_tables_magic);
+    put_u32(out + 8, FORMAT_VERSION);
+    put_u64(out + 12, ps ? ps->id : 0);
+    put_u32(out + 20, ps ? (uint32_t)ps->num_phases : 0);
+    put_u32(out + 24, ps ? ps->canonical_phase_size : 0);
+    put_u64(out + 28, pol ? pol->id : 0);
+    put_u32(out + 36, pol ? pol->size : 0);
+    put_u32(out + 40, (uint32_t)text_bytes);
+    put_u32(out + 44, (uint32_t)packed_bytes);
+    put_u32(out + 60, crc_of(out, 60));
+    memcpy(out + HEADER_BYTES, text, text_bytes);
+    *size = HEADER_BYTES + text_bytes + packed_bytes + 4;
+    put_u32(out + *size - 4, crc_of(out, *size - 4));
+    return out;
+}

@@ -1,0 +1,140 @@
+/*
+ * tune_tables.c - the pattern tables' fit (tune.h): the linear weights and the tables of the
+ * game's pattern set fitted together as one sparse logistic model (tune_sparse.c), and the
+ * tables' fixed part of each position's log-odds for the sums of the Newton fit and the report.
+ *
+ * The sparse model's rows are the set's positions: the dense part is the feature vector, the
+ * sparse part the position's canonical table entries, the target the set's blended target.  The
+ * column groups are the shapes: all instances of a shape read one table, and no two shapes
+ * share an entry, so the threads split the gradient by shape.
+ */
+#include "tune.h"
+
+#include "core/pattern.h"
+#include "tune_sparse.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The tables of w in canonical layout, or zeros when w has none for this set; NULL on no memory. */
+static float *canonical_tables(const PatternSet *ps, const Weights *w)
+{
+    const size_t n = (size_t)ps->num_phases * ps->canonical_phase_size;
+    float *t = calloc(n ? n : 1, sizeof *t);
+    if (t && w->tables && w->pattern_id == ps->id)
+        pattern_compress(ps, w->tables, t);
+    return t;
+}
+
+bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w)
+{
+    free(set->offset);
+    set->offset = NULL;
+    const PatternSet *ps = pattern_set_of(g);
+    if (!w->tables || !ps || set->num_entries != ps->num_instances)
+        return true;
+    float *t = canonical_tables(ps, w);
+    set->offset = malloc((set->count ? set->count : 1) * sizeof *set->offset);
+    if (!t || !set->offset) {
+        free(t);
+        free(set->offset);
+        set->offset = NULL;
+        return false;
+    }
+    const long n = (long)set->count;
+    const int k = set->num_entries;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        const uint32_t *e = set->entries + (size_t)i * (size_t)k;
+        float sum = 0;      /* the order and precision of pattern_sum, the engine's */
+        for (int c = 0; c < k; c++)
+            sum += t[e[c]];
+        set->offset[i] = sum;
+    }
+    free(t);
+    return true;
+}
+
+static SparseData sparse_view(const TuneSet *set)
+{
+    return (SparseData){
+        .rows = set->count,
+        .dense = set->num_features,
+        .features = set->features,
+        .columns = set->num_entries,
+        .entries = set->entries,
+        .target = set->target,
+        .first_group = set->mpi ? set->first_row : 0,
+    };
+}
+
+static void log_epoch(const SparseEpoch *e, void *ctx)
+{
+    TuneFit *out = ctx;
+    if (e->epoch > TUNE_MAX_EPOCHS)
+        return;
+    out->epoch[e->epoch] = (TuneEpoch){e->epoch, e->train_loss, e->validation_loss, e->learning_rate, e->seconds, e->best};
+    out->num_epochs = e->epoch + 1;
+}
+
+static bool check_sets(const PatternSet *ps, const TuneSet *train, const TuneSet *validation, const Weights *init,
+                       TuneError *err)
+{
+    if (!ps)
+        return tune_error_set(err, true, "this game has no pattern tables to fit");
+    if (train->num_entries != ps->num_instances || validation->num_entries != ps->num_instances)
+        return tune_error_set(err, false, "the positions were read without their table entries");
+    if (tune_set_total(train) == 0)
+        return tune_error_set(err, true, "no training positions");
+    if (init->count != train->num_features || init->count > SPARSE_MAX_DENSE)
+        return tune_error_set(err, true, "the start weights do not match the features");
+    return true;
+}
+
+bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validation, const Weights *init,
+                     const TuneFitOptions *opts, TuneFit *out, TuneError *err)
+{
+    double t0 = omp_get_wtime();
+    memset(out, 0, sizeof *out);
+    const PatternSet *ps = pattern_set_of(g);
+    if (!check_sets(ps, train, validation, init, err))
+        return false;
+    SparseModel model = {.dense = init->count, .num_sparse = (size_t)ps->num_phases * ps->canonical_phase_size};
+    memcpy(model.dense_w, init->w, (size_t)init->count * sizeof init->w[0]);
+    model.sparse_w = canonical_tables(ps, init);
+    if (!model.sparse_w)
+        return tune_error_set(err, false, "out of memory for %zu table entries", model.num_sparse);
+    SparseFitOptions so = sparse_fit_defaults();
+    so.l2_dense = opts->l2;
+    so.l2_sparse = opts->l2_tables;
+    so.learning_rate = opts->learning_rate;
+    so.batch_groups = opts->batch;
+    so.max_epochs = opts->max_epochs < TUNE_MAX_EPOCHS ? opts->max_epochs : TUNE_MAX_EPOCHS;
+    so.patience = opts->patience;
+    so.threads = opts->threads;
+    so.mpi = train->mpi;
+    so.column_group = ps->instance_shape;
+    so.on_epoch = log_epoch;
+    so.ctx = out;
+    const SparseData tr = sparse_view(train), va = sparse_view(validation);
+    SparseFitResult result;
+    bool ok = sparse_fit(&model, &tr, &va, &so, &result);
+    if (ok) {
+        weights_copy(&out->weights, init);
+        memcpy(out->weights.w, model.dense_w, (size_t)init->count * sizeof init->w[0]);
+        ok = weights_set_tables(&out->weights, ps, model.sparse_w);
+    }
+    free(model.sparse_w);
+    if (!ok) {
+        weights_dispose(&out->weights);
+        return tune_error_set(err, false, "out of memory fitting %zu table entries", model.num_sparse);
+    }
+    out->tables = true;
+    out->best_epoch = result.best_epoch;
+    out->iterations = result.epochs;
+    out->converged = true;
+    out->seconds = omp_get_wtime() - t0;
+    return true;
+}
