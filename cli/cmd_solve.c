@@ -6,12 +6,9 @@
 #include "cli.h"
 #include "core/solve.h"
 
-#include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { MAX_LINE = 64 };
 
@@ -19,7 +16,7 @@ typedef struct {
     const Game *game;
     Solver *solver;
     SolveMode mode;
-    atomic_bool stop;
+    double deadline;        /* cli_seconds() when --time-limit runs out; 0: none */
     uint64_t nodes;
 } SolveRun;
 
@@ -31,7 +28,10 @@ typedef struct {
 /* Solves p, counting nodes; exits 1 when the time limit stopped it. */
 static SolveResult solve_or_fail(SolveRun *run, const Position *p)
 {
-    SolveResult r = solver_run(run->solver, p, run->mode, &run->stop);
+    const double left = run->deadline > 0 ? run->deadline - cli_seconds() : 0;
+    SolveResult r = {.stopped = true};
+    if (run->deadline == 0 || left > 0)
+        r = solver_run(run->solver, p, run->mode, &(SolveLimits){NULL, left});
     run->nodes += r.nodes;
     if (r.stopped)
         cli_fail("solve", EXIT_FAILURE_RUN, "stopped by --time-limit before the position was solved");
@@ -184,57 +184,6 @@ static void read_options(int argc, char **argv, SolveOptions *o)
     }
 }
 
-/* --time-limit: a thread that sets the solver's stop flag when the time runs out, unless the
- * solve ends first and wakes it. */
-typedef struct {
-    atomic_bool *stop;
-    double seconds;
-    bool done;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    pthread_t thread;
-} StopTimer;
-
-static void *stop_timer_main(void *arg)
-{
-    StopTimer *t = arg;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    const double end = (double)until.tv_sec + until.tv_nsec * 1e-9 + t->seconds;
-    until.tv_sec = (time_t)end;
-    until.tv_nsec = (long)((end - (double)until.tv_sec) * 1e9);
-    pthread_mutex_lock(&t->lock);
-    int rc = 0;
-    while (!t->done && rc != ETIMEDOUT)
-        rc = pthread_cond_timedwait(&t->wake, &t->lock, &until);
-    if (!t->done)
-        atomic_store(t->stop, true);
-    pthread_mutex_unlock(&t->lock);
-    return NULL;
-}
-
-static void stop_timer_start(StopTimer *t, atomic_bool *stop, double seconds)
-{
-    *t = (StopTimer){.stop = stop, .seconds = seconds};
-    pthread_mutex_init(&t->lock, NULL);
-    pthread_cond_init(&t->wake, NULL);
-    if (seconds > 0 && pthread_create(&t->thread, NULL, stop_timer_main, t) != 0)
-        cli_fail("solve", EXIT_FAILURE_RUN, "cannot start the --time-limit timer");
-}
-
-static void stop_timer_end(StopTimer *t)
-{
-    if (t->seconds > 0) {
-        pthread_mutex_lock(&t->lock);
-        t->done = true;
-        pthread_cond_signal(&t->wake);
-        pthread_mutex_unlock(&t->lock);
-        pthread_join(t->thread, NULL);
-    }
-    pthread_cond_destroy(&t->wake);
-    pthread_mutex_destroy(&t->lock);
-}
-
 static int run_solve(int argc, char **argv)
 {
     SolveOptions o;
@@ -246,7 +195,6 @@ static int run_solve(int argc, char **argv)
     if (!solve_available(g))
         cli_fail("solve", EXIT_USAGE, "%s has no exact solver (only reversi has one)", g->name);
     SolveRun run = {.game = g, .mode = o.wld ? SOLVE_WLD : SOLVE_EXACT};
-    atomic_init(&run.stop, false);
     run.solver = solver_new(g, (size_t)hash_mb << 20);
     if (!run.solver)
         cli_fail("solve", EXIT_FAILURE_RUN, "out of memory for a %ld MiB table", hash_mb);
@@ -255,8 +203,7 @@ static int run_solve(int argc, char **argv)
     if (!rep.moves)
         cli_fail("solve", EXIT_FAILURE_RUN, "out of memory");
     const double start = cli_seconds();
-    StopTimer timer;
-    stop_timer_start(&timer, &run.stop, time_limit);
+    run.deadline = time_limit > 0 ? start + time_limit : 0;
     const SolveResult r = solve_or_fail(&run, &root);
     rep.score = r.score;
     rep.best = r.best;
@@ -265,7 +212,6 @@ static int run_solve(int argc, char **argv)
     if (o.all_moves && game_status(g, &root) == STATUS_ONGOING)
         rep.num_moves = score_moves(&run, &root, rep.moves);
     rep.seconds = cli_seconds() - start;
-    stop_timer_end(&timer);
     if (o.json)
         print_json(&run, &root, &rep);
     else

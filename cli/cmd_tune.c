@@ -64,6 +64,14 @@ static bool read_option(ArgReader *r, TuneOptions *o)
         o->fit_opts.max_epochs = (int)arg_integer(NAME, "--epochs", text, 0, TUNE_MAX_EPOCHS);
     else if (arg_value(r, "--patience", &text))
         o->fit_opts.patience = (int)arg_integer(NAME, "--patience", text, 0, 100);
+    else if (arg_flag(r, "--priors"))
+        o->priors = true;
+    else if (arg_value(r, "--l2-priors", &text))
+        o->policy_opts.l2 = arg_real(NAME, "--l2-priors", text, 0, 1e12);
+    else if (arg_value(r, "--priors-min-visits", &text))
+        o->policy_opts.min_visits = (int)arg_integer(NAME, "--priors-min-visits", text, 1, 1 << 30);
+    else if (arg_value(r, "--priors-positions", &text))
+        o->policy_opts.max_positions = (size_t)arg_integer(NAME, "--priors-positions", text, 1, 1L << 40);
     else if (arg_value(r, "--threads", &text))
         o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, 1024);
     else if (arg_flag(r, "--json"))
@@ -81,6 +89,7 @@ static void read_options(int argc, char **argv, TuneOptions *o)
         cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
     o->data_opts = tune_data_defaults();
     o->fit_opts = tune_fit_defaults();
+    o->policy_opts = tune_policy_defaults();
     o->argc = argc;
     o->argv = argv;
     ArgReader r = {argc, argv, 1, NAME};
@@ -207,6 +216,26 @@ static void fit_and_measure(const MpiEnv *env, TuneSummary *s, TuneSet *train, T
         fail_all(env, &err);
 }
 
+/* --priors: the move priors fitted to the games' visit lists, into the weights to save. */
+static void fit_priors(const MpiEnv *env, TuneSummary *s)
+{
+    const TuneOptions *o = s->opts;
+    if (!o->priors)
+        return;
+    TunePolicyOptions po = o->policy_opts;
+    po.skip_opening = o->data_opts.skip_opening;
+    po.validation = o->data_opts.validation;
+    po.threads = o->data_opts.threads;
+    TuneError err = {0};
+    if (!tune_fit_policy(s->game, s->games, &s->init, &po, &s->policy, &err))
+        fail_all(env, &err);
+    Weights *w = &s->fit.weights;
+    free(w->policy);
+    w->policy = s->policy.weights;
+    w->num_policy = s->policy.size;
+    w->policy_id = s->policy.id;
+}
+
 static void save(TuneSummary *s)
 {
     time_t now = time(NULL);
@@ -234,8 +263,11 @@ static int run_tune(int argc, char **argv)
     o.data_opts.mpi = &env;
     TuneSummary s = {.opts = &o, .threads = o.data_opts.threads ? o.data_opts.threads : omp_get_max_threads(),
                      .ranks = env.size};
+    if (o.priors && env.size > 1)
+        cli_fail(NAME, EXIT_USAGE, "--priors runs in one process, not under mpirun");
     TuneGames games;
     tune_games_init(&games);
+    games.keep_visits = o.priors;
     Game *g = NULL;
     TuneError err = {0};
     double t0 = omp_get_wtime();
@@ -249,6 +281,7 @@ static int run_tune(int argc, char **argv)
     step_done(&env, tune_extract(g, &games, &o.data_opts, &train, &valid, &s.data, &err), &err);
     check_enough(&env, &s);
     fit_and_measure(&env, &s, &train, &valid);
+    fit_priors(&env, &s);
     if (env.rank == 0) {
         save(&s);
         if (o.json)
@@ -272,7 +305,8 @@ const Command command_tune = {
     "usage: leuctra tune --data FILE... --out WEIGHTS [--init WEIGHTS] [--skip-opening N]\n"
     "                    [--validation F] [--l2 X] [--lambda X] [--threads N]\n"
     "                    [--max-iterations N] [--tables [--l2-tables X] [--learning-rate X]\n"
-    "                    [--batch N] [--epochs N] [--patience N]] [--json]\n\n"
+    "                    [--batch N] [--epochs N] [--patience N]] [--priors [--l2-priors X]\n"
+    "                    [--priors-min-visits N] [--priors-positions N]] [--json]\n\n"
     "Fits the weights of the evaluation, P(side to move wins) = sigmoid(w . features), to the\n"
     "positions of self-play records (docs/TUNING.md).  Every game is replayed with the rules;\n"
     "each position's target is lambda x the game's result for the side to move (1 win, 0.5\n"
@@ -304,6 +338,12 @@ const Command command_tune = {
     "  --batch N             positions a mini-batch (default 8192)\n"
     "  --epochs N            passes over the data at most (default 30)\n"
     "  --patience N          halvings without improvement before stopping (default 3)\n"
+    "  --priors              also fit learned move priors (reversi): a softmax over move features\n"
+    "                        fitted to the searches' visit distributions in the records; the\n"
+    "                        report gives top-1 and log-evidence on the held-out games\n"
+    "  --l2-priors X         the penalty on each prior weight (default 10)\n"
+    "  --priors-min-visits N positions whose search made fewer visits are left out (default 50)\n"
+    "  --priors-positions N  at most about N positions, picked by a fixed hash (default 1000000)\n"
     "  --json                the report as one JSON object (with --tables: the train and\n"
     "                        validation log-loss of every epoch)\n\n"
     "Under mpirun (a build made with `make MPI=1`; docs/CLUSTER.md) each process reads and\n"

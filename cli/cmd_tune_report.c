@@ -42,6 +42,28 @@ static void print_epochs(const TuneSummary *s, FILE *out)
     }
 }
 
+static void print_priors(const TuneSummary *s, FILE *out)
+{
+    const TunePolicyFit *p = &s->policy;
+    fprintf(out, "priors      %llu positions (%llu train, %llu validation), %u weights, %d epoch%s (best %d), %.2f s\n",
+            (unsigned long long)(p->positions_train + p->positions_validation), (unsigned long long)p->positions_train,
+            (unsigned long long)p->positions_validation, p->size, p->num_epochs - 1, p->num_epochs == 2 ? "" : "s",
+            p->best_epoch, p->seconds);
+    fprintf(out, "priors (per position)        before     after\n");
+    const struct { const char *name; double before, after; } rows[] = {
+        {"cross-entropy, train", p->train_before.loss, p->train_after.loss},
+        {"cross-entropy, validation", p->valid_before.loss, p->valid_after.loss},
+        {"top-1, train", p->train_before.top1, p->train_after.top1},
+        {"top-1, validation", p->valid_before.top1, p->valid_after.top1},
+        {"log-evidence, train", p->train_before.evidence, p->train_after.evidence},
+        {"log-evidence, validation", p->valid_before.evidence, p->valid_after.evidence},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char a[32], b[32];
+        fprintf(out, "  %-25s %9s %9s\n", rows[i].name, tune_loss_text(rows[i].before, a), tune_loss_text(rows[i].after, b));
+    }
+}
+
 static void print_weights(const TuneSummary *s, FILE *out)
 {
     fprintf(out, "weights                before      after  std.error   feature mean / sd\n");
@@ -96,6 +118,8 @@ void tune_print_text(const TuneSummary *s, FILE *out)
     }
     print_losses(s, out);
     print_weights(s, out);
+    if (s->opts->priors)
+        print_priors(s, out);
     fprintf(out, "wrote %s\n", s->opts->out);
 }
 

@@ -18,6 +18,8 @@ typedef struct {
     const char *out, *init;     /* init NULL: the shipped weights */
     TuneDataOptions data_opts;
     TuneFitOptions fit_opts;
+    bool priors;                /* also fit the learned move priors */
+    TunePolicyOptions policy_opts;
     bool json;
     int argc;                   /* the command line, for the provenance */
     char **argv;
@@ -37,6 +39,7 @@ typedef struct {
     TuneLoss train_before, train_after, train_baseline;
     TuneLoss valid_before, valid_after, valid_baseline;
     TuneWeightStat stat[MAX_FEATURES];
+    TunePolicyFit policy;       /* with --priors */
     char date[40];              /* UTC, when the fit finished */
 } TuneSummary;
 

@@ -17,22 +17,6 @@ static uint32_t power_of_three(int n)
     return p;
 }
 
-/* perm[k] for a symmetry that maps the instance's squares onto themselves: square k of the
- * instance goes to square perm[k].  False when the symmetry moves the squares elsewhere. */
-static bool stabilising_permutation(const int *squares, int cells, const int *symmetry, int *perm)
-{
-    for (int k = 0; k < cells; k++) {
-        const int image = symmetry[squares[k]];
-        perm[k] = -1;
-        for (int j = 0; j < cells; j++)
-            if (squares[j] == image)
-                perm[k] = j;
-        if (perm[k] < 0)
-            return false;
-    }
-    return true;
-}
-
 static uint32_t permuted_number(uint32_t number, int cells, const int *perm, const uint32_t *pow3)
 {
     uint32_t out = 0;
@@ -42,18 +26,14 @@ static uint32_t permuted_number(uint32_t number, int cells, const int *perm, con
 }
 
 /* canonical[raw] for one shape: the smallest number among the readings of a configuration under
- * the symmetries that fix the instance's squares, renumbered densely in increasing order. */
-static bool build_canonical(PatternShape *shape, const int *squares, const int *symmetries, int num_symmetries,
-                            int num_squares)
+ * the shape's own symmetries, renumbered densely in increasing order. */
+static bool build_canonical(PatternShape *shape, const PatternShapeSpec *spec)
 {
     uint32_t pow3[PATTERN_MAX_CELLS];
     for (int k = 0; k < shape->cells; k++)
         pow3[k] = power_of_three(k);
-    int perms[64][PATTERN_MAX_CELLS], num_perms = 0;
-    for (int s = 0; s < num_symmetries && num_perms < 64; s++)
-        if (stabilising_permutation(squares, shape->cells, symmetries + (size_t)s * (size_t)num_squares,
-                                    perms[num_perms]))
-            num_perms++;
+    const int num_perms = spec->num_self;
+    const int (*perms)[PATTERN_MAX_CELLS] = spec->self;
     shape->canonical = malloc(shape->raw_size * sizeof *shape->canonical);
     if (!shape->canonical)
         return false;
@@ -84,7 +64,7 @@ static uint64_t hash_int(uint64_t h, int64_t v)
 }
 
 bool pattern_set_init(PatternSet *set, const PatternShapeSpec *specs, int num_shapes, int num_phases,
-                      const int *symmetries, int num_symmetries, int num_squares)
+                      int num_squares)
 {
     memset(set, 0, sizeof *set);
     if (num_shapes < 1 || num_shapes > PATTERN_MAX_SHAPES || num_phases < 1 || num_phases > PATTERN_MAX_PHASES)
@@ -95,7 +75,8 @@ bool pattern_set_init(PatternSet *set, const PatternShapeSpec *specs, int num_sh
         const PatternShapeSpec *spec = &specs[s];
         PatternShape *shape = &set->shape[s];
         if (spec->cells < 1 || spec->cells > PATTERN_MAX_CELLS || spec->instances < 1 ||
-            set->num_instances + spec->instances > PATTERN_MAX_INSTANCES)
+            set->num_instances + spec->instances > PATTERN_MAX_INSTANCES || spec->num_self < 0 ||
+            spec->num_self > PATTERN_MAX_SELF)
             goto fail;
         snprintf(shape->name, sizeof shape->name, "%s", spec->name);
         shape->cells = spec->cells;
@@ -106,7 +87,11 @@ bool pattern_set_init(PatternSet *set, const PatternShapeSpec *specs, int num_sh
         for (int i = 0; i < spec->instances * spec->cells; i++)
             if (spec->squares[i] < 0 || spec->squares[i] >= num_squares)
                 goto fail;
-        if (!build_canonical(shape, spec->squares, symmetries, num_symmetries, num_squares))
+        for (int p = 0; p < spec->num_self; p++)
+            for (int k = 0; k < spec->cells; k++)
+                if (spec->self[p][k] < 0 || spec->self[p][k] >= spec->cells)
+                    goto fail;
+        if (!build_canonical(shape, spec))
             goto fail;
         set->raw_phase_size += shape->raw_size;
         set->canonical_phase_size += shape->canonical_size;

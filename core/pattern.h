@@ -22,7 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { PATTERN_MAX_SHAPES = 64, PATTERN_MAX_CELLS = 12, PATTERN_MAX_INSTANCES = 512, PATTERN_MAX_PHASES = 64 };
+enum { PATTERN_MAX_SHAPES = 64, PATTERN_MAX_CELLS = 12, PATTERN_MAX_INSTANCES = 1024, PATTERN_MAX_PHASES = 64,
+       PATTERN_MAX_SELF = 8 };
 
 typedef struct {
     char name[32];
@@ -50,19 +51,22 @@ typedef struct PatternSet {
     uint8_t instance_shape[PATTERN_MAX_INSTANCES];
 } PatternSet;
 
-/* Builds a set from shapes given by their instances: instance_cells[s] lists shape s's
- * instances, each as `cells` square numbers in reading order (the first is the lowest base-3
- * digit).  `symmetries` (n_sym permutations of the game's squares, num_squares each) give the
- * shapes' canonical numbers: a symmetry that maps an instance's squares onto themselves in
- * another order makes the two readings one configuration.  False on out-of-range input or no
- * memory. */
+/* A shape for pattern_set_init: its instances, each as `cells` square numbers in reading order
+ * (the first is the lowest base-3 digit), and the shape's own symmetries as permutations of its
+ * cells (perm[k] = the cell that cell k's content moves to): the readings of a configuration
+ * under them are one canonical configuration.  The identity need not be listed. */
 typedef struct {
     const char *name;
     int cells, instances;
     const int *squares;         /* instances x cells */
+    int num_self;
+    int self[PATTERN_MAX_SELF][PATTERN_MAX_CELLS];
 } PatternShapeSpec;
+
+/* Builds a set; num_squares bounds the square numbers (they also go into the id).  False on
+ * out-of-range input or no memory. */
 bool pattern_set_init(PatternSet *set, const PatternShapeSpec *specs, int num_shapes, int num_phases,
-                      const int *symmetries, int num_symmetries, int num_squares);
+                      int num_squares);
 void pattern_set_free(PatternSet *set);
 
 /* The game's pattern set, or NULL when it has none (core/game.h's GameOps.patterns). */

@@ -62,6 +62,8 @@ bool phalanx_setup(Game *g, const unsigned char *obstacles, Error *err)
     t->height = g->height;
     t->crossings = g->variant == VARIANT_CROSSINGS;
     build_tables(t, obstacles);
+    phalanx_policy_init(&t->policy);
+    t->patterns = phalanx_patterns_new(t);
     g->impl = t;
     g->ops = &phalanx_ops;
     return true;
@@ -70,8 +72,10 @@ bool phalanx_setup(Game *g, const unsigned char *obstacles, Error *err)
 void phalanx_teardown(Game *g)
 {
     PhalanxTables *t = g->impl;
-    if (t)
+    if (t) {
         line_table_free(t->line_table);
+        phalanx_patterns_free(t->patterns);
+    }
     free(g->impl);
     g->impl = NULL;
 }
@@ -147,6 +151,17 @@ static char ops_square(const Game *g, const Position *p, int file, int rank)
     return c == WHITE ? 'W' : 'B';
 }
 
+static const PolicySet *ops_policy(const Game *g)
+{
+    return &tables_of(g)->policy;
+}
+
+static const PatternSet *ops_patterns(const Game *g)
+{
+    const PhalanxPatterns *pp = tables_of(g)->patterns;
+    return pp ? &pp->set : NULL;
+}
+
 const GameOps phalanx_ops = {
     .start = ops_start,
     .parse_position = phalanx_parse_position,
@@ -170,6 +185,8 @@ const GameOps phalanx_ops = {
     .feature_cache_size = PHALANX_FEATURE_CACHE_SIZE,
     .features_cached = phalanx_features_cached,
     .move_priors = phalanx_move_priors,
+    .policy = ops_policy,
+    .patterns = ops_patterns,
     .playout = phalanx_playout,
     .square = ops_square,
 };

@@ -12,6 +12,8 @@
 #define LEUCTRA_PHALANX_H
 
 #include "game.h"
+#include "pattern.h"
+#include "policy.h"
 
 /* Line indexes.  Rows: bit = file.  Columns, diagonals, anti-diagonals: bit = rank. */
 enum {
@@ -33,6 +35,15 @@ typedef struct {
     uint16_t stones[2];             /* up to 256 of one colour */
 } PhalanxPos;
 
+/* phalanx_patterns.c: the pattern set of one board, and per instance its shape's raw offset and
+ * its squares in reading order in each colour's frame (Black's mirrored top to bottom). */
+typedef struct {
+    PatternSet set;
+    uint32_t offset[PATTERN_MAX_INSTANCES];
+    uint8_t squares[2][PATTERN_MAX_INSTANCES * 4];
+    char names[PATTERN_MAX_SHAPES][24];
+} PhalanxPatterns;
+
 typedef struct {
     int width, height;
     bool crossings;                 /* Crossings rules instead of Epaminondas */
@@ -45,6 +56,8 @@ typedef struct {
     uint64_t zobrist[2][256];
     uint64_t zobrist_black;         /* xor-ed in when Black is to move */
     _Atomic(struct LineTable *) line_table;   /* phalanx_line_table.c: built on first playout */
+    PolicySet policy;               /* phalanx_policy.c: the move features of learned priors */
+    PhalanxPatterns *patterns;      /* phalanx_patterns.c; NULL on a board with no segments */
 } PhalanxTables;
 
 typedef struct LineTable LineTable;
@@ -81,6 +94,9 @@ void phalanx_make(const PhalanxTables *t, PhalanxPos *p, Move m, int *captured);
 void phalanx_unmake(const PhalanxTables *t, PhalanxPos *p, Move m, int captured, uint64_t hash);
 uint64_t phalanx_hash_fresh(const PhalanxTables *t, const PhalanxPos *p);
 int home_rank_count(const PhalanxPos *p, int colour, int rank);
+/* Stones a legal move whose front lands on `land` going `dir` removes: the enemy run from there
+ * on along dir (Epaminondas), or the struck stone alone (Crossings); 0 for a plain move. */
+int phalanx_stones_captured(const PhalanxTables *t, const PhalanxPos *p, int land, int dir);
 bool is_mirror_symmetric(const PhalanxTables *t, const PhalanxPos *p);
 bool is_tower(const PhalanxTables *t, int colour, int sq);
 
@@ -120,6 +136,13 @@ void phalanx_features_cached(const Game *g, void *cache, const Position *pos, fl
 
 /* phalanx_priors.c: heuristic move scores for search */
 void phalanx_move_priors(const Game *g, const Position *pos, const Move *moves, int n, float *out);
+
+/* phalanx_policy.c: the move features of learned priors */
+void phalanx_policy_init(PolicySet *set);
+
+/* phalanx_patterns.c: the board's pattern set (NULL when it has none or memory runs out). */
+PhalanxPatterns *phalanx_patterns_new(const PhalanxTables *t);
+void phalanx_patterns_free(PhalanxPatterns *pp);
 
 /* phalanx.c */
 extern const GameOps phalanx_ops;

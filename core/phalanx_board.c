@@ -118,6 +118,21 @@ uint64_t phalanx_hash_fresh(const PhalanxTables *t, const PhalanxPos *p)
     return h;
 }
 
+int phalanx_stones_captured(const PhalanxTables *t, const PhalanxPos *p, int land, int dir)
+{
+    int them = !p->side;
+    if (colour_at(p, land) != them)
+        return 0;
+    if (t->crossings)
+        return 1;
+    int n = 0, f = sq_file(land), r = sq_rank(land);
+    for (; on_board(t, f, r) && colour_at(p, make_sq(f, r)) == them; n++) {
+        f += dir_file[dir];
+        r += dir_rank[dir];
+    }
+    return n;
+}
+
 int home_rank_count(const PhalanxPos *p, int colour, int rank)
 {
     return __builtin_popcount(p->lines[colour][ROW0 + rank]);

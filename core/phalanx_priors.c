@@ -28,30 +28,13 @@
 #define PRIOR_PER_EXTRA_STONE 0.125f   /* group of k: x (1 + 0.125 (k - 1)) */
 #define PRIOR_PER_EXTRA_STEP 0.25f     /* forward by j: x (1 + 0.25 (j - 1)) */
 
-/* Stones a capture landing on `land` removes: the enemy run from there along the move's
- * direction (Epaminondas), or the struck stone alone (Crossings). */
-static int stones_captured(const PhalanxTables *t, const PhalanxPos *p, int land, int dir)
-{
-    int them = !p->side;
-    if (colour_at(p, land) != them)
-        return 0;
-    if (t->crossings)
-        return 1;
-    int n = 0, f = sq_file(land), r = sq_rank(land);
-    for (; on_board(t, f, r) && colour_at(p, make_sq(f, r)) == them; n++) {
-        f += dir_file[dir];
-        r += dir_rank[dir];
-    }
-    return n;
-}
-
 static float move_prior(const PhalanxTables *t, const PhalanxPos *p, Move m)
 {
     int us = p->side, dir = move_dir(m), k = move_group(m), j = move_dist(m);
     int step = dir_rank[dir] * 16 + dir_file[dir];
     int land = move_rear(m) + (k - 1 + j) * step;
     int forward = dir_rank[dir] * (us == WHITE ? 1 : -1);
-    int captured = stones_captured(t, p, land, dir);
+    int captured = phalanx_stones_captured(t, p, land, dir);
     float score;
     if (forward > 0 && sq_rank(land) == t->far_rank[us])
         score = (t->crossings ? PRIOR_TOWER : PRIOR_FAR_RANK) + PRIOR_PER_CAPTURED * (float)captured;

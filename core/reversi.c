@@ -16,6 +16,7 @@
 #include "modules.h"
 #include "rng.h"
 #include "reversi.h"
+#include "policy.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -128,6 +129,7 @@ static uint64_t hash_from_scratch(const ZobristKeys *keys, const Board *b)
 typedef struct {
     ZobristKeys keys;
     ReversiPatterns patterns;
+    PolicySet policy;
 } ReversiTables;
 
 static const ZobristKeys *keys_of(const Game *g)
@@ -138,6 +140,11 @@ static const ZobristKeys *keys_of(const Game *g)
 const ReversiPatterns *reversi_patterns_of(const Game *g)
 {
     return &((const ReversiTables *)g->impl)->patterns;
+}
+
+const PolicySet *reversi_policy_set(const Game *g)
+{
+    return &((const ReversiTables *)g->impl)->policy;
 }
 
 /* ---------------------------------------------------------------- positions */
@@ -574,6 +581,7 @@ static const GameOps reversi_ops = {
     .move_priors = reversi_move_priors,
     .solver = &reversi_solver_ops,
     .patterns = reversi_pattern_set,
+    .policy = reversi_policy_set,
     .square = reversi_square,
 };
 
@@ -590,6 +598,7 @@ bool reversi_setup(Game *g, Error *err)
         return false;
     }
     zobrist_init(&tables->keys);
+    reversi_policy_init(&tables->policy);
     g->ops = &reversi_ops;
     g->impl = tables;
     return true;

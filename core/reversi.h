@@ -164,6 +164,11 @@ const PatternSet *reversi_pattern_set(const Game *g);
 /* The game's pattern tables (reversi.c keeps them with the Zobrist keys). */
 const ReversiPatterns *reversi_patterns_of(const Game *g);
 
+/* The move features of the learned priors (reversi_policy.c), and the game's copy of them. */
+struct PolicySet;
+void reversi_policy_init(struct PolicySet *set);
+const struct PolicySet *reversi_policy_set(const Game *g);
+
 /* The exact endgame solver (reversi_solve.c). */
 extern const struct SolverOps reversi_solver_ops;
 

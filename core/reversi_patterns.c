@@ -72,6 +72,31 @@ static bool same_square_set(const int *a, const int *b, int n)
     return x == y;
 }
 
+/* perm[k] for a symmetry that maps the instance's squares onto themselves: square k of the
+ * instance goes to square perm[k].  False when the symmetry moves the squares elsewhere. */
+static bool stabilising_permutation(const int *squares, int cells, const int *symmetry, int *perm)
+{
+    for (int k = 0; k < cells; k++) {
+        const int image = symmetry[squares[k]];
+        perm[k] = -1;
+        for (int j = 0; j < cells; j++)
+            if (squares[j] == image)
+                perm[k] = j;
+        if (perm[k] < 0)
+            return false;
+    }
+    return true;
+}
+
+/* The shape's own symmetries: the board symmetries that map its first instance onto itself. */
+static void shape_symmetries(PatternShapeSpec *spec, int symmetries[NUM_SYMMETRIES][SQUARES])
+{
+    spec->num_self = 0;
+    for (int s = 1; s < NUM_SYMMETRIES; s++)
+        if (stabilising_permutation(spec->squares, spec->cells, symmetries[s], spec->self[spec->num_self]))
+            spec->num_self++;
+}
+
 /* The instances of a shape: its images under the symmetries, one for each distinct square set. */
 static int place_shape(const BaseShape *base, int symmetries[NUM_SYMMETRIES][SQUARES], int *out)
 {
@@ -123,10 +148,12 @@ bool reversi_patterns_init(ReversiPatterns *rp)
     static_assert((int)NUM_SHAPES <= (int)PATTERN_MAX_SHAPES, "shapes fit");
     int squares[NUM_SHAPES][NUM_SYMMETRIES * PATTERN_MAX_CELLS];
     PatternShapeSpec specs[NUM_SHAPES];
-    for (int s = 0; s < NUM_SHAPES; s++)
+    for (int s = 0; s < NUM_SHAPES; s++) {
         specs[s] = (PatternShapeSpec){BASE_SHAPES[s].name, BASE_SHAPES[s].cells,
-                                      place_shape(&BASE_SHAPES[s], symmetries, squares[s]), squares[s]};
-    if (!pattern_set_init(&rp->set, specs, NUM_SHAPES, REVERSI_PHASES, &symmetries[0][0], NUM_SYMMETRIES, SQUARES))
+                                      place_shape(&BASE_SHAPES[s], symmetries, squares[s]), squares[s], 0, {{0}}};
+        shape_symmetries(&specs[s], symmetries);
+    }
+    if (!pattern_set_init(&rp->set, specs, NUM_SHAPES, REVERSI_PHASES, SQUARES))
         return false;
     rp->set.phase = reversi_phase;
     rp->set.raw_indices = reversi_raw_indices;

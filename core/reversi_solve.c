@@ -17,11 +17,14 @@
 #include "solve.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 enum {
     SHALLOW_EMPTIES = 6,        /* at or below: the shallow search (measured best of 5-8) */
     TABLE_MIN_EMPTIES = 10,     /* the table is probed and written from here up */
-    STOP_POLL_MASK = 4095,      /* the stop flag is read every 4096 nodes */
+    STOP_POLL_MASK = 4095,      /* the stop flag is read every 4096 nodes, the clock every 16 times that */
+    CLOCK_POLL_MASK = 65535,
     SCORE_INF = 127,
 };
 
@@ -42,6 +45,7 @@ typedef struct {
     size_t mask;                /* entries - 1 (a power of two) */
     uint64_t nodes;
     const atomic_bool *stop;
+    double deadline;            /* monotonic seconds; 0: none */
     bool stopped;
 } ReversiSolver;
 
@@ -83,9 +87,20 @@ static int parity_ordered(uint64_t empty, uint8_t *out)
     return n;
 }
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static bool poll_stop(ReversiSolver *s)
 {
-    if ((s->nodes & STOP_POLL_MASK) == 0 && s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
+    if ((s->nodes & STOP_POLL_MASK) != 0)
+        return s->stopped;
+    if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
+        s->stopped = true;
+    if (s->deadline > 0 && (s->nodes & CLOCK_POLL_MASK) == 0 && now_seconds() >= s->deadline)
         s->stopped = true;
     return s->stopped;
 }
@@ -323,12 +338,13 @@ static int sign(int v)
     return (v > 0) - (v < 0);
 }
 
-static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode mode, const atomic_bool *stop)
+static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode mode, const SolveLimits *limits)
 {
     ReversiSolver *s = impl;
     const Board b = load_board(p);
     s->nodes = 0;
-    s->stop = stop;
+    s->stop = limits->stop;
+    s->deadline = limits->seconds > 0 ? now_seconds() + limits->seconds : 0;
     s->stopped = false;
     const int alpha = mode == SOLVE_WLD ? -1 : -SQUARES, beta = mode == SOLVE_WLD ? 1 : SQUARES;
     const int empties = SQUARES - popcount64(b.own | b.opp);
@@ -350,9 +366,17 @@ static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode m
     return r;
 }
 
+static void reversi_solver_clear(void *impl)
+{
+    ReversiSolver *s = impl;
+    if (s->table)
+        memset(s->table, 0, (s->mask + 1) * sizeof *s->table);
+}
+
 const SolverOps reversi_solver_ops = {
     .create = reversi_solver_create,
     .destroy = reversi_solver_destroy,
     .empties = reversi_empties,
     .run = reversi_solver_run,
+    .clear = reversi_solver_clear,
 };

@@ -45,7 +45,13 @@ int solve_empties(const Game *g, const Position *p)
     return solve_available(g) ? g->ops->solver->empties(g, p) : -1;
 }
 
-SolveResult solver_run(Solver *s, const Position *p, SolveMode mode, const atomic_bool *stop)
+void solver_clear(Solver *s)
 {
-    return s->ops->run(s->impl, p, mode, stop);
+    s->ops->clear(s->impl);
+}
+
+SolveResult solver_run(Solver *s, const Position *p, SolveMode mode, const SolveLimits *limits)
+{
+    static const SolveLimits none = {NULL, 0};
+    return s->ops->run(s->impl, p, mode, limits ? limits : &none);
 }

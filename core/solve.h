@@ -27,15 +27,23 @@ typedef struct {
     int score;              /* exact score, or in WLD mode -1, 0 or +1 */
     Move best;              /* a move that reaches the score; MOVE_NONE when the game is over */
     uint64_t nodes;         /* positions visited */
-    bool stopped;           /* the stop flag ended the search: score and best mean nothing */
+    bool stopped;           /* a limit ended the search: score and best mean nothing */
 } SolveResult;
+
+/* When to give up: a flag another thread may set (NULL: none) and a time limit in seconds
+ * (0: none), both checked every few thousand nodes. */
+typedef struct {
+    const atomic_bool *stop;
+    double seconds;
+} SolveLimits;
 
 /* What a game module that has a solver puts in GameOps.solver (core/game.h). */
 typedef struct SolverOps {
     void *(*create)(const Game *g, size_t table_bytes);
     void (*destroy)(void *impl);
     int (*empties)(const Game *g, const Position *p);
-    SolveResult (*run)(void *impl, const Position *p, SolveMode mode, const atomic_bool *stop);
+    SolveResult (*run)(void *impl, const Position *p, SolveMode mode, const SolveLimits *limits);
+    void (*clear)(void *impl);
 } SolverOps;
 
 /* Whether the game has an exact solver. */
@@ -49,7 +57,11 @@ void solver_free(Solver *s);
 /* Empty squares of a position: what the solver's time depends on. */
 int solve_empties(const Game *g, const Position *p);
 
-/* Solves p.  `stop` (may be NULL) is polled every few thousand nodes. */
-SolveResult solver_run(Solver *s, const Position *p, SolveMode mode, const atomic_bool *stop);
+/* Forgets the table: later solves then do not depend on earlier ones (which move of several
+ * equally good ones is found first can). */
+void solver_clear(Solver *s);
+
+/* Solves p within the limits (NULL: none). */
+SolveResult solver_run(Solver *s, const Position *p, SolveMode mode, const SolveLimits *limits);
 
 #endif

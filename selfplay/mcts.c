@@ -13,7 +13,9 @@
 #include "mcts.h"
 
 #include "core/playout.h"
+#include "core/policy.h"
 #include "core/rng.h"
+#include "core/solve.h"
 #include "mcts_tree.h"
 
 #include <math.h>
@@ -41,11 +43,18 @@ struct Mcts {
     _Alignas(64) char padding;
     atomic_bool done;
     double start_time;
+    /* Exact solvers, made on first use: the root's, and one for each search thread's leaves. */
+    Solver *root_solver;
+    Solver **leaf_solver;
 };
+
+/* Transposition tables: the root's solves reach ~18 empties, the leaves' ~12. */
+enum { ROOT_SOLVER_BYTES = 8 << 20, LEAF_SOLVER_BYTES = 1 << 20 };
 
 typedef struct {
     Rng rng;
     ValueFeatureCache *features;    /* this thread's incremental features (NULL: computed in full) */
+    Solver *solver;                 /* this thread's leaf solver (NULL: leaves are not solved) */
     Move moves[MAX_MOVES];
     float priors[MAX_MOVES];
     uint32_t path[MAX_DEPTH];
@@ -71,6 +80,8 @@ void mcts_default_config(MctsConfig *cfg)
     cfg->seed = 1;
     cfg->noise_alpha = 0.3;
     cfg->contempt = 0.5;
+    cfg->solve_empties = 12;
+    cfg->root_solve_empties = 18;
 }
 
 Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
@@ -91,7 +102,9 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
         m->cfg.threads = 1;
     /* An expanded node lists ~100 moves in the phalanx games; 16 edges a node is room enough
      * since most nodes are leaves. */
-    if (!tree_init(&m->tree, m->cfg.max_nodes, m->cfg.max_nodes * 16)) {
+    m->leaf_solver = calloc((size_t)m->cfg.threads, sizeof *m->leaf_solver);
+    if (!m->leaf_solver || !tree_init(&m->tree, m->cfg.max_nodes, m->cfg.max_nodes * 16)) {
+        free(m->leaf_solver);
         free(m);
         return NULL;
     }
@@ -103,6 +116,10 @@ void mcts_free(Mcts *m)
     if (!m)
         return;
     tree_free(&m->tree);
+    solver_free(m->root_solver);
+    for (int i = 0; i < m->cfg.threads; i++)
+        solver_free(m->leaf_solver[i]);
+    free(m->leaf_solver);
     free(m);
 }
 
@@ -114,6 +131,9 @@ void mcts_restart(Mcts *m, uint64_t seed)
     tree_reset(&m->tree);
     m->has_root = false;
     mcts_set_history(m, NULL, 0);
+    /* A game's moves must not depend on the games this search played before. */
+    if (m->root_solver)
+        solver_clear(m->root_solver);
 }
 
 /* --- tree reuse ------------------------------------------------------------------------------- */
@@ -233,28 +253,51 @@ static double leaf_value(const Mcts *m, Worker *w, const Position *pos)
     return 1.0 - evaluate(m, w, pos);
 }
 
-/* First visit of a node: a finished game is proven, anything else evaluated. */
-static double evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos)
+static double prove_leaf(Node *node, int result)
 {
-    if (game_status(m->game, pos) != STATUS_ONGOING) {
-        int result = terminal_result(m->game, pos);
-        atomic_store(&node->proven, (uint8_t)result);
-        atomic_store_explicit(&node->state, NODE_EXPANDED, memory_order_release);
-        return proven_value(result);
-    }
+    atomic_store(&node->proven, (uint8_t)result);
+    atomic_store_explicit(&node->state, NODE_EXPANDED, memory_order_release);
+    return proven_value(result);
+}
+
+/* The solver's result for the player who moved into pos, or PROVEN_NONE when pos is not for it. */
+static int solved_result(const Mcts *m, Worker *w, const Position *pos)
+{
+    if (!w->solver || solve_empties(m->game, pos) > m->cfg.solve_empties)
+        return PROVEN_NONE;
+    const SolveResult r = solver_run(w->solver, pos, SOLVE_WLD, NULL);
+    return r.score > 0 ? PROVEN_LOSS : r.score < 0 ? PROVEN_WIN : PROVEN_DRAW;
+}
+
+/* First visit of a node: a finished game is proven, an endgame the solver takes is solved
+ * (but never the root, which needs moves to choose from), anything else evaluated. */
+static double evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos, bool root)
+{
+    if (game_status(m->game, pos) != STATUS_ONGOING)
+        return prove_leaf(node, terminal_result(m->game, pos));
+    const int solved = root ? PROVEN_NONE : solved_result(m, w, pos);
+    if (solved != PROVEN_NONE)
+        return prove_leaf(node, solved);
     uint8_t fresh = NODE_FRESH;
     atomic_compare_exchange_strong(&node->state, &fresh, NODE_EVALUATED);
     return leaf_value(m, w, pos);
 }
 
-static void score_priors(const Game *g, const Position *pos, const Move *moves, int n, float *priors)
+/* The learned priors where the weights have them for this game, else the game's heuristic ones
+ * (or uniform without either), normalised. */
+static void score_priors(const Game *g, const Weights *w, const Position *pos, const Move *moves, int n,
+                         float *priors)
 {
-    if (g->ops->move_priors)
+    const PolicySet *learned = w && w->policy ? policy_set_of(g) : NULL;
+    const bool scored = learned || g->ops->move_priors;
+    if (learned && learned->id == w->policy_id)
+        policy_priors(learned, w->policy, g, pos, moves, n, priors);
+    else if (g->ops->move_priors)
         g->ops->move_priors(g, pos, moves, n, priors);
     double sum = 0;
     for (int i = 0; i < n; i++) {
-        if (!g->ops->move_priors || !(priors[i] > 0) || !isfinite(priors[i]))
-            priors[i] = g->ops->move_priors ? 0.0f : 1.0f;
+        if (!scored || !(priors[i] > 0) || !isfinite(priors[i]))
+            priors[i] = scored ? 0.0f : 1.0f;
         sum += priors[i];
     }
     for (int i = 0; i < n; i++)
@@ -291,7 +334,7 @@ static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos)
         atomic_store_explicit(&node->state, NODE_FULL, memory_order_release);
         return false;
     }
-    score_priors(m->game, pos, w->moves, n, w->priors);
+    score_priors(m->game, m->weights, pos, w->moves, n, w->priors);
     Edge *edges = &m->tree.edges[first];
     for (int i = 0; i < n; i++) {
         edges[i].move = w->moves[i];
@@ -434,7 +477,7 @@ static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
             return proven_value(proven);
         uint8_t state = atomic_load_explicit(&node->state, memory_order_acquire);
         if (state == NODE_FRESH)
-            return evaluate_fresh(m, w, node, pos);
+            return evaluate_fresh(m, w, node, pos, *depth == 1);
         if (state != NODE_EXPANDED && !(state == NODE_EVALUATED && expand(m, w, node, pos)))
             return leaf_value(m, w, pos);
         if (*depth >= MAX_DEPTH)
@@ -622,11 +665,19 @@ static void report_progress(Mcts *m, const SearchRun *run)
     free(so_far);
 }
 
-static Worker *worker_new(const Mcts *m)
+/* thread < 0: a worker for the root's preparation, which solves nothing. */
+static Worker *worker_new(Mcts *m, int thread)
 {
     Worker *w = malloc(sizeof *w);
-    if (w)
-        w->features = m->weights && m->game->ops->features ? value_feature_cache_new(m->game) : NULL;
+    if (!w)
+        return NULL;
+    w->features = m->weights && m->game->ops->features ? value_feature_cache_new(m->game) : NULL;
+    w->solver = NULL;
+    if (thread >= 0 && m->cfg.solve_empties > 0 && solve_available(m->game)) {
+        if (!m->leaf_solver[thread])
+            m->leaf_solver[thread] = solver_new(m->game, LEAF_SOLVER_BYTES);
+        w->solver = m->leaf_solver[thread];
+    }
     return w;
 }
 
@@ -638,7 +689,7 @@ static void worker_free(Worker *w)
 
 static void search_thread(Mcts *m, const SearchRun *run, int thread)
 {
-    Worker *w = worker_new(m);
+    Worker *w = worker_new(m, thread);
     if (!w) {
         atomic_store(&m->done, true);
         return;
@@ -669,7 +720,7 @@ static void search_thread(Mcts *m, const SearchRun *run, int thread)
 /* Evaluates and expands the root before threads start, so root noise has edges to act on. */
 static void prepare_root(Mcts *m)
 {
-    Worker *w = worker_new(m);
+    Worker *w = worker_new(m, -1);
     if (!w)
         return;
     /* Seeded by the root too: each move of a game gets its own root noise. */
@@ -679,13 +730,54 @@ static void prepare_root(Mcts *m)
         if (atomic_load(&root->state) == NODE_FRESH) {
             atomic_fetch_add(&root->visits, 1);
             uint32_t path = 0;
-            backup(m, &path, 1, evaluate_fresh(m, w, root, &m->root_pos));
+            backup(m, &path, 1, evaluate_fresh(m, w, root, &m->root_pos, true));
         } else {
             expand(m, w, root, &m->root_pos);
         }
     }
     add_root_noise(m, &w->rng);
     worker_free(w);
+}
+
+/* The root solved win/loss/draw before any visit, when it is in the solver's reach: true with
+ * *out filled when it is won or drawn (the move is then known); false to search (too many
+ * empties, out of time, or lost: the search may still find the opponent's mistakes). */
+static bool solve_root(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, MctsResult *out)
+{
+    if (m->cfg.root_solve_empties <= 0 || !solve_available(m->game) ||
+        solve_empties(m->game, &m->root_pos) > m->cfg.root_solve_empties ||
+        game_status(m->game, &m->root_pos) != STATUS_ONGOING)
+        return false;
+    if (!m->root_solver && !(m->root_solver = solver_new(m->game, ROOT_SOLVER_BYTES)))
+        return false;
+    const SolveResult r = solver_run(m->root_solver, &m->root_pos, SOLVE_WLD, &(SolveLimits){stop, limits->seconds});
+    if (r.stopped || r.score < 0 || r.best == MOVE_NONE)
+        return false;
+    const Proven proven = r.score > 0 ? PROVEN_WIN : PROVEN_DRAW;
+    memset(out, 0, sizeof *out);
+    out->best = r.best;
+    out->value = proven_value(proven);
+    out->proven = proven;
+    out->solved = true;
+    out->tree_visits = m->tree.nodes[0].visits;
+    out->nodes = atomic_load(&m->tree.nodes_used);
+    out->pv_length = 1;
+    out->pv[0] = r.best;
+    out->num_stats = 1;
+    out->stats[0] = (MoveStat){r.best, 0, 0, out->value, proven};
+    out->seconds = now_seconds() - m->start_time;
+    return true;
+}
+
+/* A kept root that a leaf solve proved has no edges, and a search needs moves to choose from:
+ * it becomes an evaluated node again, to be expanded by the next visit. */
+static void reopen_solved_root(Mcts *m)
+{
+    Node *root = &m->tree.nodes[0];
+    if (!node_expanded(root) || root->num_edges > 0 || game_status(m->game, &m->root_pos) != STATUS_ONGOING)
+        return;
+    atomic_store(&root->proven, PROVEN_NONE);
+    atomic_store(&root->state, NODE_EVALUATED);
 }
 
 MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *stop, MctsInfoFn info,
@@ -703,6 +795,10 @@ MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *
     atomic_store(&m->started, 0);
     atomic_store(&m->completed, 0);
     atomic_store(&m->done, false);
+    MctsResult solved;
+    if (solve_root(m, &limits, stop, &solved))
+        return solved;
+    reopen_solved_root(m);
     prepare_root(m);
     SearchRun run = {&limits, stop, info, info_interval, info_ctx};
     int threads = m->cfg.threads;

@@ -27,6 +27,12 @@ typedef struct {
     double root_noise;      /* fraction of Dirichlet noise mixed into the root priors (0 = off) */
     double noise_alpha;     /* Dirichlet alpha for the root noise */
     double contempt;        /* a repetition draw is worth 0.5 - contempt to the root side (default 0.5: a loss) */
+    /* Exact endgame search, for games that have one (core/solve.h; Reversi): a new leaf with at
+     * most solve_empties empty squares is solved win/loss/draw and proven in the tree, and a
+     * root with at most root_solve_empties is solved before any visit: a win or a draw is played
+     * at once, a loss is searched as usual (the solver knows no swindles).  0 turns either off. */
+    int solve_empties;      /* default 12 */
+    int root_solve_empties; /* default 18 */
 } MctsConfig;
 
 typedef struct {
@@ -58,6 +64,7 @@ typedef struct {
     Move pv[MCTS_MAX_PV];
     int num_stats;          /* root moves, most visited first */
     MoveStat stats[MCTS_MAX_STATS];
+    bool solved;            /* the root solve decided the move: no visits, one stat */
 } MctsResult;
 
 typedef struct Mcts Mcts;

@@ -171,9 +171,13 @@ static void test_stop_flag(TestContext *t)
     Error err;
     CHECK(t, game_parse_position(g, FFO_40.position, &p, &err));
     atomic_bool stop = true;
-    const SolveResult r = solver_run(s, &p, SOLVE_EXACT, &stop);
+    SolveResult r = solver_run(s, &p, SOLVE_EXACT, &(SolveLimits){&stop, 0});
     CHECK(t, r.stopped);
     CHECK(t, r.nodes < 10000);
+    /* A time limit far below FFO #40's second: stopped after a few clock polls. */
+    r = solver_run(s, &p, SOLVE_EXACT, &(SolveLimits){NULL, 0.001});
+    CHECK(t, r.stopped);
+    CHECK(t, r.nodes < 5000000);
     solver_free(s);
     game_free(g);
 }

@@ -71,6 +71,14 @@ typedef struct {
     RecordMove *move;       /* every game's moves, one game after the other */
     int32_t *value;         /* the root value of each ply (RecordPly.value) */
     size_t plies, move_capacity, value_capacity;
+    /* Visit lists, kept only when keep_visits is set (after tune_games_init, before reading):
+     * ply i's is visit[visit_at[i] .. + visit_count[i]). */
+    bool keep_visits;
+    RecordVisit *visit;
+    size_t num_visits, visit_capacity;
+    uint64_t *visit_at;
+    uint16_t *visit_count;
+    size_t visit_at_capacity, visit_count_capacity;
     Position *start;        /* distinct start positions (consecutive games share one) */
     size_t num_starts, start_capacity;
     char last_start[RECORD_MAX_POSITION];   /* the text of start[num_starts - 1] */
@@ -256,6 +264,45 @@ bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validat
 /* Sets set->offset to each row's table sum under w's tables (canonical, through the entries);
  * frees it (NULL) when w has none.  False when memory runs out. */
 bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w);
+
+/* ---------------------------------------------------------------- move priors (tune_policy.c) */
+
+typedef struct {
+    int skip_opening;       /* as the data options' */
+    double validation;      /* as the data options': the same games are held out */
+    int min_visits;         /* positions whose visit list sums to fewer are left out */
+    size_t max_positions;   /* at most about this many positions (a fixed hash picks them) */
+    double l2, learning_rate;
+    size_t batch;           /* positions a mini-batch */
+    int max_epochs, patience;
+    int threads;
+} TunePolicyOptions;
+
+/* Defaults: skip 0, validation 0 (set both from the data options), 50 visits, 1,000,000
+ * positions, l2 10, rate 0.02, batch 1024, 20 epochs, patience 2, threads 0. */
+TunePolicyOptions tune_policy_defaults(void);
+
+typedef struct {
+    double loss;            /* mean cross-entropy against the visit distribution (nats) */
+    double top1;            /* share of positions whose highest prior is the most visited move */
+    double evidence;        /* mean log-probability of the most visited move */
+} TunePolicyScore;
+
+typedef struct {
+    float *weights;         /* size entries (malloc'd; the caller frees) */
+    uint32_t size;
+    uint64_t id;            /* the game's PolicySet id */
+    uint64_t positions_train, positions_validation;
+    TunePolicyScore train_before, train_after, valid_before, valid_after;
+    int num_epochs, best_epoch;
+    TuneEpoch epoch[TUNE_MAX_EPOCHS + 1];
+    double seconds;
+} TunePolicyFit;
+
+/* Fits the game's learned priors to the visit lists of `games` (read with keep_visits), from
+ * init's priors where it has some, else from zero (uniform).  One process. */
+bool tune_fit_policy(const Game *g, const TuneGames *games, const Weights *init, const TunePolicyOptions *opts,
+                     TunePolicyFit *out, TuneError *err);
 
 /* ---------------------------------------------------------------- statistics (tune_stats.c) */
 

@@ -1,8 +1,8 @@
 /*
  * tune_games.c - the tuner's compact copy of recorded games: per game its start position, result
  * and the range of its moves; per ply the stored move and the search's value.  Visit
- * distributions are not kept (the tuner fits values, not policies), which makes a ply 6 bytes
- * instead of hundreds, so millions of positions fit in memory before replaying them.
+ * distributions are kept only for fitting move priors (keep_visits): without them a ply is 6
+ * bytes instead of hundreds, so millions of positions fit in memory before replaying them.
  */
 #include "tune.h"
 
@@ -20,6 +20,9 @@ void tune_games_free(TuneGames *games)
     free(games->game);
     free(games->move);
     free(games->value);
+    free(games->visit);
+    free(games->visit_at);
+    free(games->visit_count);
     free(games->start);
     tune_games_init(games);
 }
@@ -75,6 +78,26 @@ static bool start_index(TuneGames *games, const Game *g, const GameRecord *r, co
     return true;
 }
 
+/* The record's visit lists after those already kept. */
+static bool add_visits(TuneGames *games, const GameRecord *record)
+{
+    const size_t need = games->plies + (size_t)record->plies;
+    if (!reserve((void **)&games->visit_at, &games->visit_at_capacity, need, sizeof *games->visit_at) ||
+        !reserve((void **)&games->visit_count, &games->visit_count_capacity, need, sizeof *games->visit_count) ||
+        !reserve((void **)&games->visit, &games->visit_capacity, games->num_visits + record->num_visits,
+                 sizeof *games->visit))
+        return false;
+    for (int i = 0; i < record->plies; i++) {
+        const RecordPly *ply = &record->ply[i];
+        const uint32_t n = ply->num_visits > UINT16_MAX ? UINT16_MAX : ply->num_visits;
+        games->visit_at[games->plies + (size_t)i] = games->num_visits;
+        games->visit_count[games->plies + (size_t)i] = (uint16_t)n;
+        memcpy(games->visit + games->num_visits, record->visit + ply->first_visit, n * sizeof *games->visit);
+        games->num_visits += n;
+    }
+    return true;
+}
+
 bool tune_games_add(TuneGames *games, const Game *g, const GameRecord *record, int source, TuneError *err)
 {
     const char *name = games->source[source].name;
@@ -93,6 +116,8 @@ bool tune_games_add(TuneGames *games, const Game *g, const GameRecord *record, i
         games->move[games->plies + (size_t)i] = record->ply[i].move;
         games->value[games->plies + (size_t)i] = record->ply[i].value;
     }
+    if (games->keep_visits && !add_visits(games, record))
+        return out_of_memory(err);
     games->game[games->count++] = (TuneGame){record->index, record->seed, games->plies, record->plies, start, source,
                                              record->result};
     games->plies = need;
@@ -127,6 +152,19 @@ bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last
         !append_items((void **)&dst->start, &dst->start_capacity, start_base, src->start, src->num_starts,
                       sizeof *src->start))
         return out_of_memory(err);
+    if (dst->keep_visits) {
+        const size_t visit_base = dst->num_visits;
+        if (!append_items((void **)&dst->visit, &dst->visit_capacity, visit_base, src->visit, src->num_visits,
+                          sizeof *src->visit) ||
+            !append_items((void **)&dst->visit_at, &dst->visit_at_capacity, ply_base, src->visit_at, src->plies,
+                          sizeof *src->visit_at) ||
+            !append_items((void **)&dst->visit_count, &dst->visit_count_capacity, ply_base, src->visit_count,
+                          src->plies, sizeof *src->visit_count))
+            return out_of_memory(err);
+        for (size_t i = 0; i < src->plies; i++)
+            dst->visit_at[ply_base + i] += visit_base;
+        dst->num_visits += src->num_visits;
+    }
     for (size_t i = 0; i < src->count; i++) {
         TuneGame *g = &dst->game[game_base + i];
         g->first_ply += ply_base;

@@ -153,6 +153,8 @@ static bool read_share(const char *const *paths, int n, int threads, int rank, i
     TuneError *errs = calloc((size_t)tasks, sizeof *errs);
     uint8_t *failed = calloc((size_t)tasks, 1);
     bool ok = fc && part && errs && failed ? list_chunks(paths, n, fc, err) : tune_error_set(err, false, "out of memory");
+    for (int k = 0; ok && k < tasks; k++)
+        part[k].keep_visits = games->keep_visits;
     if (ok) {
         uint64_t total = fc[n - 1].first + fc[n - 1].games;
         uint64_t lo = share_bound(total, rank, ranks), hi = share_bound(total, rank + 1, ranks);

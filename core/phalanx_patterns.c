@@ -1,0 +1,162 @@
+/*
+ * phalanx_patterns.c - the phalanx games' pattern set (core/pattern.h): line segments of four
+ * squares along ranks, files and diagonals, read from the mover's side (its home rank at the
+ * bottom, its stones as digit 1), with one table for each kind of segment at each distance from
+ * the mover's home rank, so that a configuration's worth can depend on how far it is from both
+ * home ranks; one set of tables per phase of the game (stones left).
+ *
+ *   rank R      the four squares f .. f+3 of the R-th rank from home, for every f; a rank and
+ *               its mirror image (read right to left) are one configuration
+ *   file R      the four squares of one file from the R-th rank up, for every file
+ *   diagonal R  four squares up a diagonal from the R-th rank, north-east or north-west (a
+ *               north-west segment is a north-east one in the mirror, so they share a table)
+ *
+ * Four squares hold the shapes the rules turn on (a group of up to three facing a shorter
+ * enemy line, the empty squares a group may cross), in 81 configurations a table, so that tens
+ * of thousands of self-play positions fill every table; longer segments were not better on the
+ * data we have (docs/FEATURES.md).  A segment that holds an obstacle is left out.  The tables
+ * depend on the board: a weights file's tables serve only the board (and obstacles) they were
+ * made for.
+ */
+#include "phalanx.h"
+#include "pattern.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { SEGMENT = 4, PHALANX_PHASES = 4 };
+
+typedef struct {
+    int df, dr;                 /* step from one cell to the next, White's frame */
+    const char *name;
+} Kind;
+
+static const Kind KINDS[] = {{1, 0, "rank"}, {0, 1, "file"}, {1, 1, "diagonal"}};
+enum { NUM_KINDS = sizeof KINDS / sizeof KINDS[0] };
+
+static bool segment_clear(const PhalanxTables *t, int f, int r, int df, int dr)
+{
+    for (int k = 0; k < SEGMENT; k++, f += df, r += dr)
+        if (!on_board(t, f, r) || is_obstacle(t, make_sq(f, r)))
+            return false;
+    return true;
+}
+
+/* Appends the segments of one kind that start `dist` ranks from White's home rank; for the
+ * diagonal kind both the north-east ones and their mirrors. */
+static int add_segments(const PhalanxTables *t, const Kind *kind, int dist, int *squares)
+{
+    int n = 0;
+    const int mirrors = kind->df && kind->dr ? 2 : 1;
+    for (int m = 0; m < mirrors; m++) {
+        const int df = m ? -kind->df : kind->df;
+        for (int f = 0; f < t->width; f++) {
+            if (!segment_clear(t, f, dist, df, kind->dr))
+                continue;
+            for (int k = 0; k < SEGMENT; k++)
+                squares[n * SEGMENT + k] = make_sq(f + k * df, dist + k * kind->dr);
+            n++;
+        }
+    }
+    return n;
+}
+
+static int phalanx_phase(const Game *g, const Position *pos)
+{
+    const PhalanxTables *t = tables_of(g);
+    const PhalanxPos *p = cpos_of(pos);
+    const int left = p->stones[WHITE] + p->stones[BLACK], start = 4 * t->width;
+    const int phase = PHALANX_PHASES - 1 - left * PHALANX_PHASES / (start + 1);
+    return phase < 0 ? 0 : phase;
+}
+
+/* A square in the mover's frame: Black sees the board upside down. */
+static inline int cell(const PhalanxPos *p, int us, int sq)
+{
+    const uint32_t bit = 1u << sq_file(sq);
+    const int rank = sq_rank(sq);
+    return (p->lines[us][ROW0 + rank] & bit ? 1 : 0) + (p->lines[!us][ROW0 + rank] & bit ? 2 : 0);
+}
+
+static void phalanx_raw_indices(const Game *g, const Position *pos, uint32_t *out)
+{
+    const PhalanxTables *t = tables_of(g);
+    const PhalanxPatterns *pp = t->patterns;
+    const PhalanxPos *p = cpos_of(pos);
+    const int us = p->side;
+    const uint8_t *sq = pp->squares[us];
+    for (int i = 0; i < pp->set.num_instances; i++, sq += SEGMENT) {
+        uint32_t index = 0;
+        for (int k = SEGMENT - 1; k >= 0; k--)
+            index = index * 3 + (uint32_t)cell(p, us, sq[k]);
+        out[i] = pp->offset[i] + index;
+    }
+}
+
+/* The mirror of a rank segment reads its cells backwards. */
+static void reversal(PatternShapeSpec *spec)
+{
+    spec->num_self = 1;
+    for (int k = 0; k < SEGMENT; k++)
+        spec->self[0][k] = SEGMENT - 1 - k;
+}
+
+static bool build(const PhalanxTables *t, PhalanxPatterns *pp)
+{
+    enum { MAX_SHAPES = NUM_KINDS * 16 };
+    static_assert((int)MAX_SHAPES <= (int)PATTERN_MAX_SHAPES, "every kind at every rank fits");
+    PatternShapeSpec specs[MAX_SHAPES];
+    int *squares = malloc((size_t)PATTERN_MAX_INSTANCES * SEGMENT * sizeof *squares);
+    if (!squares)
+        return false;
+    int shapes = 0, used = 0;
+    for (int k = 0; k < NUM_KINDS; k++)
+        for (int dist = 0; dist < t->height; dist++) {
+            int *at = squares + used * SEGMENT;
+            const int n = used + 2 * t->width <= PATTERN_MAX_INSTANCES ? add_segments(t, &KINDS[k], dist, at) : 0;
+            if (n == 0)
+                continue;
+            PatternShapeSpec *s = &specs[shapes++];
+            *s = (PatternShapeSpec){.cells = SEGMENT, .instances = n, .squares = at};
+            snprintf(pp->names[shapes - 1], sizeof pp->names[0], "%s%d", KINDS[k].name, dist + 1);
+            s->name = pp->names[shapes - 1];
+            if (KINDS[k].dr == 0)
+                reversal(s);
+            used += n;
+        }
+    const bool ok = shapes > 0 && pattern_set_init(&pp->set, specs, shapes, PHALANX_PHASES, 256);
+    for (int i = 0; ok && i < used; i++) {
+        const PatternShape *shape = &pp->set.shape[pp->set.instance_shape[i]];
+        pp->offset[i] = shape->raw_offset;
+        for (int k = 0; k < SEGMENT; k++) {
+            const int sq = squares[i * SEGMENT + k];
+            pp->squares[WHITE][i * SEGMENT + k] = (uint8_t)sq;
+            pp->squares[BLACK][i * SEGMENT + k] = (uint8_t)make_sq(sq_file(sq), t->height - 1 - sq_rank(sq));
+        }
+    }
+    free(squares);
+    return ok;
+}
+
+PhalanxPatterns *phalanx_patterns_new(const PhalanxTables *t)
+{
+    PhalanxPatterns *pp = calloc(1, sizeof *pp);
+    if (!pp)
+        return NULL;
+    if (!build(t, pp)) {
+        free(pp);
+        return NULL;
+    }
+    pp->set.phase = phalanx_phase;
+    pp->set.raw_indices = phalanx_raw_indices;
+    return pp;
+}
+
+void phalanx_patterns_free(PhalanxPatterns *pp)
+{
+    if (!pp)
+        return;
+    pattern_set_free(&pp->set);
+    free(pp);
+}

@@ -1,0 +1,457 @@
+/*
+ * test_tables.c - pattern tables and learned priors: the canonical numbering against counts
+ * worked out by hand (Burnside's lemma), the symmetries the tables must respect (the eight of
+ * the Reversi board, colours and ranks swapped in the phalanx games), feature entries inside
+ * their columns, and table weights files: round trips, and every kind of damage refused with
+ * its reason.
+ */
+#include "core/pattern.h"
+#include "core/policy.h"
+#include "core/rng.h"
+#include "core/value.h"
+#include "data/weights.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static Game *open_game(TestContext *t, const char *variant)
+{
+    Error err;
+    Game *g = game_new(variant, 0, 0, &err);
+    CHECK(t, g != NULL);
+    return g;
+}
+
+/* A position after `plies` random moves (fewer if the game ends). */
+static void random_position(const Game *g, Rng *rng, int plies, Position *p)
+{
+    game_start(g, p);
+    Move moves[MAX_MOVES];
+    for (int i = 0; i < plies && game_status(g, p) == STATUS_ONGOING; i++) {
+        const int n = game_gen_moves(g, p, moves);
+        Undo undo;
+        game_make(g, p, moves[rng_next(rng) % (uint64_t)n], &undo);
+    }
+}
+
+/* Tables of small random values (canonical, expanded to raw), owned by the caller. */
+static float *random_tables(const PatternSet *ps, uint64_t seed)
+{
+    const size_t canonical = (size_t)ps->num_phases * ps->canonical_phase_size;
+    float *c = malloc(canonical * sizeof *c), *raw = malloc((size_t)ps->num_phases * ps->raw_phase_size * sizeof *raw);
+    Rng rng = rng_seed(seed, 0);
+    for (size_t i = 0; c && i < canonical; i++)
+        c[i] = (float)(rng_double(&rng) - 0.5);
+    if (c && raw)
+        pattern_expand(ps, c, raw);
+    free(c);
+    return raw;
+}
+
+/* --- the canonical numbering ------------------------------------------------------------------- */
+
+static uint32_t power3(int n)
+{
+    uint32_t p = 1;
+    while (n-- > 0)
+        p *= 3;
+    return p;
+}
+
+/* Orbits under one reflection that fixes f of n cells: (3^n + 3^(f + (n - f) / 2)) / 2. */
+static uint32_t orbits(int n, int fixed)
+{
+    return (power3(n) + power3(fixed + (n - fixed) / 2)) / 2;
+}
+
+static void test_reversi_canonical_counts(TestContext *t)
+{
+    Game *g = open_game(t, "reversi");
+    const PatternSet *ps = pattern_set_of(g);
+    CHECK(t, ps && ps->num_instances == 46 && ps->num_phases == 12);
+    /* corner3x3: the diagonal fixes a1, b2, c3; edge2x and the rows: a mirror fixes nothing;
+     * corner2x5: no symmetry; the diagonals: the reversal fixes nothing (even) or the middle. */
+    const struct { const char *name; uint32_t size; } want[] = {
+        {"corner3x3", orbits(9, 3)}, {"corner2x5", power3(10)}, {"edge2x", orbits(10, 0)}, {"row2", orbits(8, 0)},
+        {"diag8", orbits(8, 0)},     {"diag7", orbits(7, 1)},   {"diag5", orbits(5, 1)},   {"diag4", orbits(4, 0)},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        for (int s = 0; ps && s < ps->num_shapes; s++)
+            if (strcmp(ps->shape[s].name, want[i].name) == 0 && ps->shape[s].canonical_size != want[i].size) {
+                fprintf(stderr, "  %s: %u canonical entries, want %u\n", want[i].name, ps->shape[s].canonical_size,
+                        want[i].size);
+                t->failures++;
+            }
+    game_free(g);
+}
+
+static void test_expand_compress_round_trip(TestContext *t)
+{
+    const char *variants[] = {"reversi", "epaminondas", "crossings"};
+    for (int v = 0; v < 3; v++) {
+        Game *g = open_game(t, variants[v]);
+        const PatternSet *ps = pattern_set_of(g);
+        const size_t n = (size_t)ps->num_phases * ps->canonical_phase_size;
+        float *raw = random_tables(ps, 3), *back = malloc(n * sizeof *back), *again = malloc(n * sizeof *again);
+        pattern_compress(ps, raw, back);
+        float *raw2 = malloc((size_t)ps->num_phases * ps->raw_phase_size * sizeof *raw2);
+        pattern_expand(ps, back, raw2);
+        pattern_compress(ps, raw2, again);
+        CHECK(t, memcmp(back, again, n * sizeof *back) == 0);
+        CHECK(t, memcmp(raw, raw2, (size_t)ps->num_phases * ps->raw_phase_size * sizeof *raw) == 0);
+        free(raw);
+        free(raw2);
+        free(back);
+        free(again);
+        game_free(g);
+    }
+}
+
+/* --- symmetries ------------------------------------------------------------------------------- */
+
+/* Position text of the Reversi board under symmetry s (0-7) of the square. */
+static void reversi_image(const Game *g, const Position *p, int s, char *out, size_t len)
+{
+    char grid[8][8];
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 8; c++)
+            grid[r][c] = game_square(g, p, c, 7 - r);   /* file c, rank counted from the bottom */
+    char image[8][8];
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 8; c++) {
+            const int rr[8] = {r, r, 7 - r, 7 - r, c, 7 - c, c, 7 - c}, cc[8] = {c, 7 - c, c, 7 - c, r, 7 - r, 7 - r, r};
+            image[rr[s]][cc[s]] = grid[r][c];
+        }
+    size_t n = 0;
+    for (int r = 0; r < 8; r++) {
+        int empty = 0;
+        for (int c = 0; c < 8; c++) {
+            if (image[r][c] == '.') {
+                empty++;
+                continue;
+            }
+            if (empty)
+                n += (size_t)snprintf(out + n, len - n, "%d", empty);
+            empty = 0;
+            n += (size_t)snprintf(out + n, len - n, "%c", image[r][c]);
+        }
+        if (empty)
+            n += (size_t)snprintf(out + n, len - n, "%d", empty);
+        n += (size_t)snprintf(out + n, len - n, r < 7 ? "/" : "");
+    }
+    snprintf(out + n, len - n, " %c", game_side_to_move(g, p) == WHITE ? 'w' : 'b');
+}
+
+/* Random tables score a position and its seven images the same: every instance of a shape
+ * reads one table, and a shape's own symmetries share entries. */
+static void test_reversi_tables_symmetric(TestContext *t)
+{
+    Game *g = open_game(t, "reversi");
+    const PatternSet *ps = pattern_set_of(g);
+    float *tables = random_tables(ps, 11);
+    Rng rng = rng_seed(5, 0);
+    for (int k = 0; k < 40; k++) {
+        Position p, q;
+        random_position(g, &rng, 4 + k, &p);
+        const double sum = pattern_sum(ps, tables, g, &p);
+        for (int s = 1; s < 8; s++) {
+            char text[128];
+            Error err;
+            reversi_image(g, &p, s, text, sizeof text);
+            CHECK(t, game_parse_position(g, text, &q, &err));
+            if (fabs(pattern_sum(ps, tables, g, &q) - sum) > 1e-4) {
+                fprintf(stderr, "  symmetry %d of %s: %g, want %g\n", s, text, pattern_sum(ps, tables, g, &q), sum);
+                t->failures++;
+            }
+        }
+    }
+    free(tables);
+    game_free(g);
+}
+
+/* The phalanx position seen from the other side: ranks upside down, colours swapped. */
+static bool phalanx_flip(const Game *g, const Position *p, Position *out)
+{
+    char text[600], flipped[600];
+    game_format_position(g, p, text, sizeof text);
+    char *ranks[16];
+    int n = 0;
+    char *side = strchr(text, ' ');
+    *side++ = '\0';
+    for (char *r = strtok(text, "/"); r && n < 16; r = strtok(NULL, "/"))
+        ranks[n++] = r;
+    size_t used = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        for (char *c = ranks[i]; *c; c++)
+            flipped[used++] = *c == 'W' ? 'B' : *c == 'B' ? 'W' : *c;
+        flipped[used++] = i ? '/' : ' ';
+    }
+    flipped[used++] = *side == 'w' ? 'b' : 'w';
+    flipped[used] = '\0';
+    Error err;
+    return game_parse_position(g, flipped, out, &err);
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_phalanx_entries_colour_blind(TestContext *t)
+{
+    const char *variants[] = {"epaminondas", "crossings"};
+    for (int v = 0; v < 2; v++) {
+        Game *g = open_game(t, variants[v]);
+        const PatternSet *ps = pattern_set_of(g);
+        Rng rng = rng_seed(9, (uint64_t)v);
+        for (int k = 0; k < 30; k++) {
+            Position p, q;
+            random_position(g, &rng, 1 + k, &p);
+            CHECK(t, phalanx_flip(g, &p, &q));
+            uint32_t a[PATTERN_MAX_INSTANCES], b[PATTERN_MAX_INSTANCES];
+            const int n = pattern_canonical_entries(ps, g, &p, a);
+            CHECK(t, pattern_canonical_entries(ps, g, &q, b) == n);
+            /* The same configurations, up to the left-right mirror's renumbering of instances. */
+            qsort(a, (size_t)n, sizeof a[0], compare_u32);
+            qsort(b, (size_t)n, sizeof b[0], compare_u32);
+            CHECK(t, memcmp(a, b, (size_t)n * sizeof a[0]) == 0);
+        }
+        game_free(g);
+    }
+}
+
+static void test_phalanx_obstacles_left_out(TestContext *t)
+{
+    Error err;
+    Position p;
+    Game *plain = game_new("epaminondas", 8, 8, &err);
+    Game *blocked = game_new_for_position("epaminondas", "BBBBBBBB/BBBBBBBB/8/3x4/4x3/8/WWWWWWWW/WWWWWWWW w", &p, &err);
+    CHECK(t, plain && blocked);
+    const PatternSet *a = pattern_set_of(plain), *b = pattern_set_of(blocked);
+    CHECK(t, a && b && b->num_instances < a->num_instances && a->id != b->id);
+    game_free(plain);
+    game_free(blocked);
+}
+
+/* --- learned priors --------------------------------------------------------------------------- */
+
+static void test_policy_entries_in_columns(TestContext *t)
+{
+    const char *variants[] = {"reversi", "epaminondas", "crossings"};
+    for (int v = 0; v < 3; v++) {
+        Game *g = open_game(t, variants[v]);
+        const PolicySet *set = policy_set_of(g);
+        CHECK(t, set && set->columns <= POLICY_MAX_COLUMNS && set->column_offset[set->columns] == set->size);
+        Rng rng = rng_seed(13, (uint64_t)v);
+        Move *moves = malloc(MAX_MOVES * sizeof *moves);
+        uint32_t *entries = malloc((size_t)MAX_MOVES * POLICY_MAX_COLUMNS * sizeof *entries);
+        for (int k = 0; k < 60; k++) {
+            Position p;
+            random_position(g, &rng, k, &p);
+            const int n = game_gen_moves(g, &p, moves);
+            set->move_entries(g, &p, moves, n, entries);
+            for (int i = 0; i < n; i++)
+                for (int c = 0; c < set->columns; c++) {
+                    const uint32_t e = entries[i * set->columns + c];
+                    if (e < set->column_offset[c] || e >= set->column_offset[c + 1]) {
+                        fprintf(stderr, "  %s: move %d column %s entry %u outside [%u, %u)\n", variants[v], i,
+                                set->column_names[c], e, set->column_offset[c], set->column_offset[c + 1]);
+                        t->failures++;
+                    }
+                }
+        }
+        free(moves);
+        free(entries);
+        game_free(g);
+    }
+}
+
+/* Zero weights give every move the same prior; a weight on one entry favours exactly the moves
+ * that have it, by e^w. */
+static void test_policy_priors(TestContext *t)
+{
+    Game *g = open_game(t, "reversi");
+    const PolicySet *set = policy_set_of(g);
+    float *w = calloc(set->size, sizeof *w);
+    Position p;
+    game_start(g, &p);
+    Move moves[MAX_MOVES];
+    float priors[MAX_MOVES];
+    uint32_t entries[MAX_MOVES * POLICY_MAX_COLUMNS];
+    const int n = game_gen_moves(g, &p, moves);
+    policy_priors(set, w, g, &p, moves, n, priors);
+    for (int i = 0; i < n; i++)
+        CHECK(t, priors[i] == 1.0f);
+    set->move_entries(g, &p, moves, n, entries);
+    w[entries[0]] = 1.0f;   /* the first move's square class */
+    policy_priors(set, w, g, &p, moves, n, priors);
+    for (int i = 0; i < n; i++) {
+        const bool shares = entries[i * set->columns] == entries[0];
+        CHECK(t, fabsf(priors[i] - (shares ? 1.0f : expf(-1.0f))) < 1e-6f);
+    }
+    free(w);
+    game_free(g);
+}
+
+/* --- table weights files ----------------------------------------------------------------------- */
+
+typedef struct {
+    char dir[64];
+} TempDir;
+
+static void path_in(const TempDir *d, const char *name, char *out, size_t len)
+{
+    snprintf(out, len, "%s/%s", d->dir, name);
+}
+
+static unsigned char *read_all(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    unsigned char *buf = malloc(1 << 24);
+    *size = buf ? fread(buf, 1, 1 << 24, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+static void write_all(const char *path, const unsigned char *bytes, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(bytes, 1, size, f);
+        fclose(f);
+    }
+}
+
+/* Weights with random tables and priors for g. */
+static void table_weights(const Game *g, Weights *w)
+{
+    weights_zero(g, w);
+    for (int i = 0; i < w->count; i++)
+        w->w[i] = (i + 1) / 8.0;
+    const PatternSet *ps = pattern_set_of(g);
+    w->tables = random_tables(ps, 17);
+    w->num_tables = (size_t)ps->num_phases * ps->raw_phase_size;
+    w->pattern_id = ps->id;
+    const PolicySet *pol = policy_set_of(g);
+    w->policy = malloc(pol->size * sizeof *w->policy);
+    for (uint32_t i = 0; i < pol->size; i++)
+        w->policy[i] = (float)i / (float)pol->size - 0.5f;
+    w->num_policy = pol->size;
+    w->policy_id = pol->id;
+}
+
+static void test_table_file_round_trip(TestContext *t)
+{
+    TempDir d = {"/tmp/leuctra-tables-XXXXXX"};
+    CHECK(t, mkdtemp(d.dir) != NULL);
+    const char *variants[] = {"reversi", "epaminondas"};
+    for (int v = 0; v < 2; v++) {
+        Game *g = open_game(t, variants[v]);
+        Weights w, back;
+        table_weights(g, &w);
+        char path[128];
+        path_in(&d, "w.lwt", path, sizeof path);
+        Error err;
+        CHECK(t, weights_save(g, &w, "made by test_tables.c\nsecond line", path, &err));
+        CHECK(t, weights_load(g, path, &back, &err));
+        CHECK(t, back.tables && back.num_tables == w.num_tables &&
+                     memcmp(back.tables, w.tables, w.num_tables * sizeof *w.tables) == 0);
+        CHECK(t, back.policy && back.num_policy == w.num_policy &&
+                     memcmp(back.policy, w.policy, w.num_policy * sizeof *w.policy) == 0);
+        CHECK(t, memcmp(back.w, w.w, sizeof w.w) == 0 && weights_id(&back) == weights_id(&w));
+        Weights linear = w;
+        linear.tables = NULL;
+        linear.policy = NULL;
+        CHECK(t, weights_id(&linear) != weights_id(&w));
+        Position p;
+        game_start(g, &p);
+        CHECK(t, value_logit(g, &back, &p) == value_logit(g, &w, &p));
+        weights_dispose(&w);
+        weights_dispose(&back);
+        unlink(path);
+        game_free(g);
+    }
+    rmdir(d.dir);
+}
+
+/* Writes `bytes` changed by `damage` and returns the load's error message. */
+static const char *load_damaged(const Game *g, const TempDir *d, unsigned char *bytes, size_t size, Error *err)
+{
+    char path[128];
+    path_in(d, "bad.lwt", path, sizeof path);
+    write_all(path, bytes, size);
+    Weights w;
+    err->msg[0] = '\0';
+    if (weights_load(g, path, &w, err)) {
+        weights_dispose(&w);
+        snprintf(err->msg, sizeof err->msg, "(loaded)");
+    }
+    unlink(path);
+    return err->msg;
+}
+
+static void test_table_file_damage(TestContext *t)
+{
+    TempDir d = {"/tmp/leuctra-tables-XXXXXX"};
+    CHECK(t, mkdtemp(d.dir) != NULL);
+    Game *g = open_game(t, "reversi"), *other = open_game(t, "epaminondas");
+    Weights w;
+    table_weights(g, &w);
+    char path[128];
+    path_in(&d, "good.lwt", path, sizeof path);
+    Error err;
+    CHECK(t, weights_save(g, &w, NULL, path, &err));
+    size_t size = 0;
+    unsigned char *good = read_all(path, &size), *bad = malloc(size ? size : 1);
+    CHECK(t, good && bad && size > 100);
+    const struct { size_t at; int flip; size_t cut; const char *want; } cases[] = {
+        {0, 0, size / 2, "truncated weights file"},
+        {0, 0, 30, "truncated weights file"},
+        {size - 10, 0x40, size, "checksum mismatch"},
+        {70, 0x01, size, "checksum mismatch"},
+        {9, 0x01, size, "header checksum mismatch"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(bad, good, size);
+        bad[cases[i].at] ^= (unsigned char)cases[i].flip;
+        const char *msg = load_damaged(g, &d, bad, cases[i].cut, &err);
+        if (!strstr(msg, cases[i].want) || !strstr(msg, "bad.lwt")) {
+            fprintf(stderr, "  case %zu: \"%s\", want \"%s\"\n", i, msg, cases[i].want);
+            t->failures++;
+        }
+    }
+    /* Whole and sound, but for another game's pattern set. */
+    memcpy(bad, good, size);
+    CHECK(t, strstr(load_damaged(other, &d, bad, size, &err), "another pattern set") != NULL);
+    /* One byte longer than the header says. */
+    unsigned char *longer = malloc(size + 1);
+    memcpy(longer, good, size);
+    longer[size] = 0;
+    CHECK(t, strstr(load_damaged(g, &d, longer, size + 1, &err), "overlong weights file") != NULL);
+    free(longer);
+    weights_dispose(&w);
+    free(good);
+    free(bad);
+    unlink(path);
+    rmdir(d.dir);
+    game_free(g);
+    game_free(other);
+}
+
+const TestCase tables_tests[] = {
+    {"reversi_canonical_counts", test_reversi_canonical_counts},
+    {"expand_compress_round_trip", test_expand_compress_round_trip},
+    {"reversi_tables_symmetric", test_reversi_tables_symmetric},
+    {"phalanx_entries_colour_blind", test_phalanx_entries_colour_blind},
+    {"phalanx_obstacles_left_out", test_phalanx_obstacles_left_out},
+    {"policy_entries_in_columns", test_policy_entries_in_columns},
+    {"policy_priors", test_policy_priors},
+    {"table_file_round_trip", test_table_file_round_trip},
+    {"table_file_damage", test_table_file_damage},
+    TEST_END,
+};
