@@ -111,7 +111,7 @@ static void print_ratings(const MatchRun *run)
 {
     ResultTable *table = results_new();
     if (!table)
-        cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
     for (int i = 0; i < run->options->players; i++)
         results_player(table, run->options->name[i]);
     for (int k = 0; k < run->total; k++) {
@@ -128,7 +128,7 @@ static void print_ratings(const MatchRun *run)
     Ratings r;
     Error err;
     if (!ratings_fit(table, &ro, &r, &err))
-        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
     printf("\n%-32s %9s %7s %7s %7s\n", "name", "Elo", "+/-", "games", "score");
     for (int i = 0; i < r.players; i++) {
         Trinomial c = results_player_totals(table, i);
