@@ -1,9 +1,9 @@
 /*
  * cmd_engine.c - `leuctra engine`: serve the engine protocol (docs/PROTOCOL.md) on stdin and
- * stdout, for match tools and GUIs.  The protocol itself lives in cli/engine*.c.
+ * stdout, for match tools and GUIs.  The protocol itself lives in engine/.
  */
 #include "cli.h"
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <signal.h>
 #include <stdio.h>

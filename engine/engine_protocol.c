@@ -5,7 +5,6 @@
  * run while a search does (those that read nothing the search could be using the old value of).
  */
 #include "engine.h"
-#include "cli.h"
 #include "core/perft.h"
 
 #include <stdlib.h>
