@@ -29,7 +29,7 @@ BUILD   := build-mpi
 override CFLAGS += -DLEUCTRA_MPI
 endif
 
-LIB_DIRS := core data selfplay tuner eval engine
+LIB_DIRS := core data selfplay tuner eval engine pictures
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/unit_main.c

@@ -3,9 +3,9 @@
  * training_loop.sh) drawn as one SVG chart: per generation the tuner's log-losses before and
  * after (genK/tune.json) and the Elo against gen0 with its interval, rated from every
  * genK/match.txt as `leuctra ratings --anchor gen0` rates them, marked by genK/verdict.
- * The layout is charts.c's; this file reads and checks the folder.
+ * The layout is pictures/charts.c's; this file reads and checks the folder.
  */
-#include "charts.h"
+#include "pictures/charts.h"
 #include "json_read.h"
 #include "ratings_cli.h"
 

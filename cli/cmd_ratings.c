@@ -5,7 +5,7 @@
  * eval/ratings.h; this file reads the arguments and the files and formats the answer.  It also
  * lends its reading and fitting to `leuctra chart training` (ratings_cli.h).
  */
-#include "charts.h"
+#include "pictures/charts.h"
 #include "ratings_cli.h"
 
 #include <errno.h>

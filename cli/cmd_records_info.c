@@ -4,7 +4,7 @@
  * total, as text or JSON, and the total's lengths and results as an SVG chart (--svg).  Reads
  * each file once, one chunk at a time.
  */
-#include "charts.h"
+#include "pictures/charts.h"
 #include "records_cli.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * cmd_render.c - `leuctra render`: one position as an SVG picture (cli/svg_board.c), from
+ * cmd_render.c - `leuctra render`: one position as an SVG picture (pictures/svg_board.c), from
  * --position or from a ply of a stored game, with the last move marked and optionally arrows
  * for the engine's top moves.
  */
@@ -8,7 +8,7 @@
 #include "record_replay.h"
 #include "records_cli.h"
 #include "selfplay/mcts.h"
-#include "svg_board.h"
+#include "pictures/svg_board.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 /*
  * cmd_view.c - `leuctra view`: stored games as one self-contained HTML page to step through
- * (cli/view_template.h holds the page).  Each game is replayed here by the rules engine and
+ * (pictures/view_template.h holds the page).  Each game is replayed here by the rules engine and
  * every position embedded as its string and its squares, so the page shows exactly what
  * `leuctra apply` gives and needs no rules of its own.
  */
 #include "cli.h"
 #include "record_replay.h"
 #include "records_cli.h"
-#include "view_template.h"
+#include "pictures/view_template.h"
 
 #include <math.h>
 #include <stdio.h>
