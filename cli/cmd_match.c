@@ -2,11 +2,11 @@
  * cmd_match.c - `leuctra match`: players against each other over N games (two players, a
  * gauntlet or a round robin), colours swapped in pairs from shared openings, games played
  * concurrently; optional SPRT stop, records and results files, resume.  This file reads the
- * options and runs the steps; cli/match_*.c hold the steps (cli/match.h), docs/MATCHES.md the
- * manual.
+ * options and runs the steps; eval/match_*.c hold the steps (eval/match.h), cmd_match_report.c
+ * prints the result, docs/MATCHES.md is the manual.
  */
 #include "cli/cli.h"
-#include "cli/match.h"
+#include "cli/match_cli.h"
 #include "selfplay/player_external.h"
 
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
- * match.h - what the files of `leuctra match` share (cli/cmd_match.c reads the options and runs
- * the steps; cli/match_*.c hold one step each): the options, the table of games, the pair-order
- * SPRT, the concurrent game loop, the records and results files, the report and the opening
- * generator.  docs/MATCHES.md describes the command.
+ * match.h - the match runner behind `leuctra match` (cli/cmd_match.c reads the options and runs
+ * the steps; eval/match_*.c hold one step each; cli/cmd_match_report.c prints the result): the
+ * options, the table of games, the pair-order SPRT, the concurrent game loop, the records and
+ * results files and the opening generator.  docs/MATCHES.md describes the command.
  *
  * Game k of a run belongs to matchup k / games (a pair of players, the first of them first);
  * within it, game i = k % games has the first player White when i is even, and games 2j and
@@ -104,8 +104,5 @@ const char *match_sprt_decision_name(SprtDecision d);
 RecordsWriter *match_open_records(MatchRun *run);
 void match_close_records(MatchRun *run, RecordsWriter *w);
 void match_write_results(const MatchRun *run);
-
-/* --- match_report.c */
-void match_report(const MatchRun *run, double seconds);
 
 #endif

@@ -4,10 +4,12 @@
  * plays it; finished games go to the records file at once (crash safety, --resume) and into the
  * pair-order SPRT, which may stop the loop.
  */
-#include "cli/cli.h"
-#include "cli/match.h"
-#include "selfplay/player_external.h"
+#include "eval/match.h"
+
+#include "core/clock.h"
+#include "core/error.h"
 #include "core/rng.h"
+#include "selfplay/player_external.h"
 
 #include <omp.h>
 #include <stdio.h>

@@ -3,8 +3,9 @@
  * game, appended as games finish, canonical at the end; --resume reads back what an interrupted
  * run played) and the results file in the format of `leuctra ratings` (docs/RATINGS.md).
  */
-#include "cli/cli.h"
-#include "cli/match.h"
+#include "eval/match.h"
+
+#include "core/error.h"
 
 #include <errno.h>
 #include <stdio.h>

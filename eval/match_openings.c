@@ -3,8 +3,9 @@
  * the start position), and `leuctra match --make-openings`: random openings kept only when a
  * short search finds them balanced, written as a suite (data/openings.h).
  */
-#include "cli/cli.h"
-#include "cli/match.h"
+#include "eval/match.h"
+
+#include "core/error.h"
 #include "core/rng.h"
 
 #include <errno.h>

@@ -1,11 +1,11 @@
 /*
- * match_report.c - what `leuctra match` prints at the end: for two players, the first player's
- * wins, draws and losses, Elo from games and from pairs, and the SPRT state (text or --json);
- * for a tournament, one line per matchup and a ratings table of all players (eval/ratings.h).
+ * cmd_match_report.c - what `leuctra match` prints at the end (cli/match_cli.h): for two
+ * players, the first player's wins, draws and losses, Elo from games and from pairs, and the
+ * SPRT state (text or --json); for a tournament, one line per matchup and a ratings table of all
+ * players (eval/ratings.h).
  * Only counted games enter (match_mark_counted: an SPRT stop leaves games in flight out).
  */
-#include "cli/cli.h"
-#include "cli/match.h"
+#include "cli/match_cli.h"
 #include "eval/ratings.h"
 
 #include <math.h>
