@@ -80,11 +80,13 @@ typedef struct {
     int played;                 /* games played by this run */
 } MatchRun;
 
-/* --- match_play.c: plays every game not yet done, options->concurrency at a time */
-void match_play(MatchRun *run);
+/* --- match_games.c */
 bool match_first_is_white(const MatchRun *run, int k);
 /* +1 the first player of k's matchup won, 0 a draw, -1 lost. */
 int match_first_score(const MatchRun *run, int k);
+
+/* --- match_play.c: plays every game not yet done, options->concurrency at a time */
+void match_play(MatchRun *run);
 
 /* --- match_openings.c */
 Position match_opening(const MatchRun *run, int k);

@@ -24,20 +24,6 @@ typedef struct {
     bool failed;        /* a move could not be stored: the record is not written */
 } MatchWorker;
 
-bool match_first_is_white(const MatchRun *run, int k)
-{
-    return k % run->options->games % 2 == 0;
-}
-
-int match_first_score(const MatchRun *run, int k)
-{
-    const MatchGame *m = &run->games[k];
-    if (m->result == STATUS_DRAW)
-        return 0;
-    bool white_won = m->result == STATUS_WHITE_WINS;
-    return white_won == match_first_is_white(run, k) ? 1 : -1;
-}
-
 static Player *worker_player(MatchWorker *w, const MatchRun *run, int index)
 {
     if (!w->player[index]) {
