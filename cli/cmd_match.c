@@ -1,16 +1,15 @@
 /*
  * cmd_match.c - `leuctra match`: players against each other over N games (two players, a
  * gauntlet or a round robin), colours swapped in pairs from shared openings, games played
- * concurrently; optional SPRT stop, records and results files, resume.  This file reads the
- * options and runs the steps; eval/match_*.c hold the steps (eval/match.h), cmd_match_report.c
- * prints the result, docs/MATCHES.md is the manual.
+ * concurrently; optional SPRT stop, records and results files, resume.  This file reads and
+ * checks the options; eval/match_run.c plays the match (eval/match.h), cmd_match_report.c prints
+ * the result, docs/MATCHES.md is the manual.
  */
 #include "cli/cli.h"
 #include "cli/match_cli.h"
 #include "selfplay/player_external.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* `--sprt` takes the key=value words after it: elo0, elo1, alpha, beta, model. */
@@ -170,17 +169,6 @@ static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *g
     check_options(o, names);
 }
 
-/* Gauntlet: the first player against each other; round robin: every pair once. */
-static int make_matchups(const MatchOptions *o, Matchup *out)
-{
-    int n = 0;
-    for (int i = 0; i < o->players; i++)
-        for (int j = i + 1; j < o->players; j++)
-            if (i == 0 || (o->tournament && strcmp(o->tournament, "round-robin") == 0))
-                out[n++] = (Matchup){i, j};
-    return n;
-}
-
 static void check_players(const Game *g, const MatchOptions *o)
 {
     for (int i = 0; i < o->players; i++) {
@@ -200,32 +188,6 @@ static void load_suite(const Game *g, const Position *start, const MatchOptions 
         fail_exit("match", EXIT_USAGE, "%s", err.msg);
 }
 
-static void play_match(const Game *g, const Position *start, const MatchOptions *o, const OpeningSuite *suite)
-{
-    Matchup *matchups = malloc(sizeof(Matchup) * MATCH_MAX_PLAYERS * MATCH_MAX_PLAYERS / 2);
-    int num = matchups ? make_matchups(o, matchups) : 0;
-    MatchGame *games = calloc((size_t)num * (size_t)o->games, sizeof *games);
-    if (!games)
-        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
-    MatchSprt sprt;
-    match_sprt_init(&sprt, &o->sprt);
-    MatchRun run = {.game = g, .start = start, .options = o, .suite = suite, .matchup = matchups,
-                    .num_matchups = num, .total = num * o->games, .games = games,
-                    .sprt = o->sprt_on ? &sprt : NULL};
-    if (o->out_path)
-        run.writer = match_open_records(&run);
-    double t0 = clock_seconds();
-    match_play(&run);
-    if (run.writer)
-        match_close_records(&run, run.writer);
-    match_mark_counted(&run);
-    if (o->results_path)
-        match_write_results(&run);
-    match_report(&run, clock_seconds() - t0);
-    free(games);
-    free(matchups);
-}
-
 static int run_match(int argc, char **argv)
 {
     GameOptions gopts = {0};
@@ -236,12 +198,14 @@ static int run_match(int argc, char **argv)
     Position start;
     Game *g = cli_open_game("match", &gopts, &start);
     if (o.make_openings) {
-        match_make_openings(g, &start, &o);
+        int count = match_make_openings(g, &start, &o);
+        if (!o.json)
+            printf("%d openings written to %s\n", count, o.out_path);
     } else {
         check_players(g, &o);
         OpeningSuite suite;
         load_suite(g, &start, &o, &suite);
-        play_match(g, &start, &o, &suite);
+        match_run(g, &start, &o, &suite, match_report);
         openings_free(&suite);
     }
     game_free(g);

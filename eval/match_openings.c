@@ -99,7 +99,7 @@ static void write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECOR
         fail_exit("match", EXIT_FAILURE_RUN, "%s: write failed", o->out_path);
 }
 
-void match_make_openings(const Game *g, const Position *start, const MatchOptions *o)
+int match_make_openings(const Game *g, const Position *start, const MatchOptions *o)
 {
     char spec[64];
     snprintf(spec, sizeof spec, "mcts:visits=%d", o->make_visits);
@@ -115,6 +115,5 @@ void match_make_openings(const Game *g, const Position *start, const MatchOption
                   count, o->make_openings);
     write_suite(g, o, kept, count);
     free(kept);
-    if (!o->json)
-        printf("%d openings written to %s\n", count, o->out_path);
+    return count;
 }
