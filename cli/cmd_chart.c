@@ -5,9 +5,9 @@
  * genK/match.txt as `leuctra ratings --anchor gen0` rates them, marked by genK/verdict.
  * The layout is pictures/charts.c's; this file reads and checks the folder.
  */
-#include "pictures/charts.h"
-#include "json_read.h"
 #include "ratings_cli.h"
+#include "data/json_read.h"
+#include "pictures/charts.h"
 
 #include <errno.h>
 #include <math.h>
