@@ -6,25 +6,9 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-_Noreturn void cli_fail(const char *command, int status, const char *fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    for (char *c = line; *c; c++)     /* one line, whatever the input held */
-        if ((unsigned char)*c < 32 || *c == 127)
-            *c = '?';
-    fprintf(stderr, "leuctra%s%s: %s\n", *command ? " " : "", command, line);
-    exit(status);
-}
 
 bool arg_flag(ArgReader *r, const char *name)
 {
@@ -51,7 +35,7 @@ bool arg_value(ArgReader *r, const char *name, const char **value)
     if (arg[n] != '\0')
         return false;
     if (r->index + 1 >= r->argc)
-        cli_fail(r->command, EXIT_USAGE, "option %s needs a value", name);
+        fail_exit(r->command, EXIT_USAGE, "option %s needs a value", name);
     *value = r->argv[r->index + 1];
     r->index += 2;
     return true;
@@ -70,7 +54,7 @@ void arg_common(ArgReader *r, const Command *cmd)
         fputs(cmd->usage, stdout);
         exit(0);
     }
-    cli_fail(r->command, EXIT_USAGE, "unknown option '%s' (see leuctra %s --help)", arg, r->command);
+    fail_exit(r->command, EXIT_USAGE, "unknown option '%s' (see leuctra %s --help)", arg, r->command);
 }
 
 long arg_integer(const char *command, const char *option, const char *text, long min, long max)
@@ -79,7 +63,7 @@ long arg_integer(const char *command, const char *option, const char *text, long
     errno = 0;
     long v = strtol(text, &end, 10);
     if (errno || end == text || *end != '\0' || v < min || v > max)
-        cli_fail(command, EXIT_USAGE, "%s must be an integer from %ld to %ld, got '%s'", option, min, max, text);
+        fail_exit(command, EXIT_USAGE, "%s must be an integer from %ld to %ld, got '%s'", option, min, max, text);
     return v;
 }
 
@@ -89,15 +73,8 @@ double arg_real(const char *command, const char *option, const char *text, doubl
     errno = 0;
     double v = strtod(text, &end);
     if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
-        cli_fail(command, EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
+        fail_exit(command, EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
     return v;
-}
-
-double cli_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos)
@@ -107,7 +84,7 @@ Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos)
     Error err;
     int w = 0, h = 0;
     if (opts->size && !game_parse_size(opts->size, &w, &h, &err))
-        cli_fail(command, EXIT_USAGE, "--size: %s", err.msg);
+        fail_exit(command, EXIT_USAGE, "--size: %s", err.msg);
     Game *g;
     if (strcmp(position, "start") == 0) {
         g = game_new(variant, w, h, &err);
@@ -118,10 +95,10 @@ Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos)
         if (g && opts->size && (g->width != w || g->height != h)) {
             int gw = g->width, gh = g->height;
             game_free(g);
-            cli_fail(command, EXIT_USAGE, "--size %s does not match the position's %dx%d board", opts->size, gw, gh);
+            fail_exit(command, EXIT_USAGE, "--size %s does not match the position's %dx%d board", opts->size, gw, gh);
         }
     }
     if (!g)
-        cli_fail(command, EXIT_USAGE, "%s", err.msg);
+        fail_exit(command, EXIT_USAGE, "%s", err.msg);
     return g;
 }

@@ -8,13 +8,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* Reversi names rows from the top (Othello style); the phalanx games number ranks from White's
- * side.  Either way the top of the drawing is the first rank of the position string. */
-int cli_row_label(const Game *g, int rank)
-{
-    return g->variant == VARIANT_REVERSI ? g->height - rank : rank + 1;
-}
-
 static void print_files(const Game *g)
 {
     printf("    ");
@@ -47,7 +40,7 @@ void cli_draw_board(const Game *g, const Position *pos, bool color)
 {
     print_files(g);
     for (int rank = g->height - 1; rank >= 0; rank--) {
-        printf(" %2d ", cli_row_label(g, rank));
+        printf(" %2d ", game_rank_label(g, rank));
         for (int f = 0; f < g->width; f++) {
             char c = game_square(g, pos, f, rank);
             if (color)
@@ -55,7 +48,7 @@ void cli_draw_board(const Game *g, const Position *pos, bool color)
             else
                 printf(" %c", c);
         }
-        printf("  %-2d\n", cli_row_label(g, rank));
+        printf("  %-2d\n", game_rank_label(g, rank));
     }
     print_files(g);
 }

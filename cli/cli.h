@@ -1,16 +1,17 @@
 /*
  * cli.h - what the subcommands of `leuctra` share: the command table, option reading, opening
- * the game and position that --variant/--size/--position describe, and failing with one line.
+ * the game and position that --variant/--size/--position describe, output files and the text
+ * board.  Failing with one line is core/error.h's fail_exit, the clock core/clock.h's.
  */
 #ifndef LEUCTRA_CLI_H
 #define LEUCTRA_CLI_H
 
+#include "core/clock.h"
+#include "core/error.h"
 #include "core/game.h"
 
 #include <stdbool.h>
 #include <stdio.h>
-
-enum { EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
 
 typedef struct {
     const char *name;
@@ -32,10 +33,6 @@ typedef struct {
     int index;              /* next argument to read */
     const char *command;
 } ArgReader;
-
-/* Prints "leuctra CMD: message" on stderr and exits with `status`. */
-_Noreturn void cli_fail(const char *command, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* True when the argument at the reader is `name` (a long option); its value, for options that
  * take one, comes from "--name=value" or the next argument. */
@@ -63,16 +60,12 @@ FILE *cli_output_open(const char *command, const char *path, CliOutput *o);
 void cli_output_commit(const char *command, CliOutput *o);
 void cli_output_discard(CliOutput *o);
 
-/* Monotonic seconds, for rates and progress lines. */
-double cli_seconds(void);
-
 /* Builds the game and position; on bad input prints the error and exits 2. */
 Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos);
 
-/* board_text.c: the board with coordinates on stdout, coloured if `color`; the label of a rank
- * (Reversi counts rows from the top); whether colour is wanted (stdout a terminal, no NO_COLOR). */
+/* board_text.c: the board with coordinates on stdout, coloured if `color`; whether colour is
+ * wanted (stdout a terminal, no NO_COLOR). */
 void cli_draw_board(const Game *g, const Position *pos, bool color);
-int cli_row_label(const Game *g, int rank);
 bool cli_color_wanted(void);
 
 /* One per subcommand file (cli/cmd_*.c); main.c lists them. */

@@ -121,10 +121,10 @@ static int run_analyze(int argc, char **argv)
     Weights w;
     Error err;
     if (weights_path ? !weights_load(g, weights_path, &w, &err) : !weights_default(g, &w))
-        cli_fail("analyze", EXIT_USAGE, "%s", weights_path ? err.msg : "no shipped weights for this game");
+        fail_exit("analyze", EXIT_USAGE, "%s", weights_path ? err.msg : "no shipped weights for this game");
     Mcts *m = mcts_new(g, &w, &cfg);
     if (!m)
-        cli_fail("analyze", EXIT_FAILURE_RUN, "cannot allocate the search tree (%zu nodes)", cfg.max_nodes);
+        fail_exit("analyze", EXIT_FAILURE_RUN, "cannot allocate the search tree (%zu nodes)", cfg.max_nodes);
     mcts_set_position(m, &pos);
     Report rep = {g, &pos, top};
     bool live = !json && isatty(2);

@@ -26,7 +26,7 @@ static int run_apply(int argc, char **argv)
         Error err;
         if (!game_parse_move(g, &pos, argv[i], &m, &err)) {
             game_free(g);
-            cli_fail("apply", EXIT_USAGE, "%s (move %d of the list)", err.msg, i - first_move + 1);
+            fail_exit("apply", EXIT_USAGE, "%s (move %d of the list)", err.msg, i - first_move + 1);
         }
         Undo undo;
         game_make(g, &pos, m, &undo);

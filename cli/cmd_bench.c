@@ -20,7 +20,7 @@ static Game *open_variant(const char *variant, int w, int h, Position *pos)
     Error err;
     Game *g = game_new(variant, w, h, &err);
     if (!g)
-        cli_fail("bench", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("bench", EXIT_FAILURE_RUN, "%s", err.msg);
     game_start(g, pos);
     return g;
 }
@@ -29,9 +29,9 @@ static void bench_perft(const char *variant, int depth, int threads, uint64_t ex
 {
     Position pos;
     Game *g = open_variant(variant, 0, 0, &pos);
-    double start = cli_seconds();
+    double start = clock_seconds();
     uint64_t n = perft_parallel(g, &pos, depth, threads, NULL, NULL);
-    double secs = cli_seconds() - start;
+    double secs = clock_seconds() - start;
     printf("perft   %-12s %dx%-2d depth %2d  %d thread%s  %12llu leaves  %7.3f s  %7.1f M leaves/s%s\n", variant,
            g->width, g->height, depth, threads, threads == 1 ? " " : "s", (unsigned long long)n, secs,
            (double)n / secs / 1e6, n == expect ? "" : "  WRONG COUNT");
@@ -44,22 +44,22 @@ static void bench_playouts(const char *variant, int w, int h, int games)
     Game *g = open_variant(variant, w, h, &start);
     Move *moves = malloc(MAX_MOVES * sizeof *moves);
     if (!moves)
-        cli_fail("bench", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("bench", EXIT_FAILURE_RUN, "out of memory");
     /* One game first, timed apart: a game's first playout builds its tables (the phalanx
      * games' line tables, core/phalanx_line_table.c), a one-time cost per process. */
     Rng rng = rng_seed(2025, 0);
     Position pos = start;
-    double t0 = cli_seconds();
+    double t0 = clock_seconds();
     playout_random(g, &pos, &rng, 1000, moves);
-    double setup = cli_seconds() - t0;
+    double setup = clock_seconds() - t0;
     rng = rng_seed(2026, 0);
     long plies = 0;
-    t0 = cli_seconds();
+    t0 = clock_seconds();
     for (int i = 0; i < games; i++) {
         pos = start;
         plies += playout_random(g, &pos, &rng, 1000, moves).plies;
     }
-    double secs = cli_seconds() - t0;
+    double secs = clock_seconds() - t0;
     printf("playout %-12s %dx%-2d %6d games  %7.3f s  %9.0f games/s  %6.2f M plies/s  mean %.1f plies  "
            "(first game %.3f s)\n", variant, g->width, g->height, games, secs, games / secs,
            (double)plies / secs / 1e6, (double)plies / games, setup);
@@ -122,12 +122,12 @@ static void bench_search(long visits)
         Game *g = game_new_for_position(bench_positions[i].variant, bench_positions[i].position, &pos, &err);
         Weights w;
         if (!g || !weights_default(g, &w))
-            cli_fail("bench", EXIT_FAILURE_RUN, "bench position %zu: %s", i + 1, g ? "no default weights" : err.msg);
+            fail_exit("bench", EXIT_FAILURE_RUN, "bench position %zu: %s", i + 1, g ? "no default weights" : err.msg);
         MctsConfig cfg;
         mcts_default_config(&cfg);
         Mcts *m = mcts_new(g, &w, &cfg);
         if (!m)
-            cli_fail("bench", EXIT_FAILURE_RUN, "cannot allocate the search tree");
+            fail_exit("bench", EXIT_FAILURE_RUN, "cannot allocate the search tree");
         mcts_set_position(m, &pos);
         MctsLimits limits = {visits, 0};
         MctsResult r = mcts_search(m, &limits, NULL, NULL, 0, NULL);
@@ -171,7 +171,7 @@ static int run_bench(int argc, char **argv)
     else if (strcmp(what, "rules") == 0)
         bench_rules(threads);
     else
-        cli_fail("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search or rules)", what);
+        fail_exit("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search or rules)", what);
     return 0;
 }
 

@@ -3,11 +3,11 @@
  * training_loop.sh) drawn as one SVG chart: per generation the tuner's log-losses before and
  * after (genK/tune.json) and the Elo against gen0 with its interval, rated from every
  * genK/match.txt as `leuctra ratings --anchor gen0` rates them, marked by genK/verdict.
- * The layout is charts.c's; this file reads and checks the folder.
+ * The layout is pictures/charts.c's; this file reads and checks the folder.
  */
-#include "charts.h"
-#include "json_read.h"
 #include "ratings_cli.h"
+#include "data/json_read.h"
+#include "pictures/charts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -48,17 +48,17 @@ static void read_options(int argc, char **argv, ChartOptions *o)
         else if (argv[r.index][0] != '-' && !o->dir)
             o->dir = argv[r.index++];
         else if (argv[r.index][0] != '-')
-            cli_fail(NAME, EXIT_USAGE, "one DIR only, got '%s' too", argv[r.index]);
+            fail_exit(NAME, EXIT_USAGE, "one DIR only, got '%s' too", argv[r.index]);
         else
             arg_common(&r, &command_chart);
     }
     if (!o->dir)
-        cli_fail(NAME, EXIT_USAGE, "missing DIR, the training loop's folder (see leuctra chart --help)");
+        fail_exit(NAME, EXIT_USAGE, "missing DIR, the training loop's folder (see leuctra chart --help)");
     struct stat st;
     if (stat(o->dir, &st) != 0)
-        cli_fail(NAME, EXIT_USAGE, "%s: %s", o->dir, strerror(errno));
+        fail_exit(NAME, EXIT_USAGE, "%s: %s", o->dir, strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        cli_fail(NAME, EXIT_USAGE, "%s: not a folder (expected the training loop's output folder)", o->dir);
+        fail_exit(NAME, EXIT_USAGE, "%s: not a folder (expected the training loop's output folder)", o->dir);
     if (o->out)
         cli_output_check(NAME, "-o", o->out);
 }
@@ -87,7 +87,7 @@ static double tune_loss(const char *path, const char *text, const char *set, con
     const char *keys[3] = {"log_loss", set, when};
     double v;
     if (!json_number_at(text, keys, 3, &v))
-        cli_fail(NAME, EXIT_USAGE, "%s: no log_loss.%s.%s (not the output of leuctra tune --json?)", path, set, when);
+        fail_exit(NAME, EXIT_USAGE, "%s: no log_loss.%s.%s (not the output of leuctra tune --json?)", path, set, when);
     return v;
 }
 
@@ -98,7 +98,7 @@ static void read_tune(const char *dir, int k, ChartGeneration *g)
     errno = 0;
     char *text = read_text(path, MAX_TUNE_JSON);
     if (!text)
-        cli_fail(NAME, EXIT_USAGE, "%s: %s", path, strerror(errno));
+        fail_exit(NAME, EXIT_USAGE, "%s: %s", path, strerror(errno));
     g->train_before = tune_loss(path, text, "train", "before");
     g->train_after = tune_loss(path, text, "train", "after");
     g->valid_before = tune_loss(path, text, "validation", "before");
@@ -120,7 +120,7 @@ static const char *read_verdict(const char *dir, int k)
     for (int i = 0; got == 1 && i < 3; i++)
         if (strcmp(word, verdicts[i]) == 0)
             return verdicts[i];
-    cli_fail(NAME, EXIT_USAGE, "%s: expected promoted, rejected or undecided, got '%s'", path, word);
+    fail_exit(NAME, EXIT_USAGE, "%s: expected promoted, rejected or undecided, got '%s'", path, word);
 }
 
 /* gen0 and every finished generation after it (those with a verdict), in order. */
@@ -128,14 +128,14 @@ static Generation *read_generations(const char *dir, int *count)
 {
     Generation *gens = calloc(1, sizeof *gens);
     if (!gens)
-        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
     int n = 1;
     const char *verdict;
     snprintf(gens[0].name, sizeof gens[0].name, "gen0");
     while (n < MAX_GENERATIONS && (verdict = read_verdict(dir, n)) != NULL) {
         Generation *grown = realloc(gens, (size_t)(n + 1) * sizeof *gens);
         if (!grown)
-            cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+            fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
         gens = grown;
         memset(&gens[n], 0, sizeof gens[n]);
         gens[n].chart.verdict = verdict;
@@ -145,7 +145,7 @@ static Generation *read_generations(const char *dir, int *count)
         n++;
     }
     if (n == 1)
-        cli_fail(NAME, EXIT_USAGE, "%s: no finished generation (no %s/gen1/verdict)", dir, dir);
+        fail_exit(NAME, EXIT_USAGE, "%s: no finished generation (no %s/gen1/verdict)", dir, dir);
     gens[0].chart.train_before = gens[0].chart.train_after = NAN;
     gens[0].chart.valid_before = gens[0].chart.valid_after = NAN;
     *count = n;
@@ -157,13 +157,13 @@ static void rate(Generation *gens, int n, const ChartOptions *opt)
 {
     const char **files = malloc((size_t)n * sizeof *files);
     if (!files)
-        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
     for (int k = 1; k < n; k++)
         files[k - 1] = gens[k].match;
     ResultTable *t = ratings_read_files(NAME, files, n - 1);
     int anchor = results_find(t, "gen0");
     if (anchor < 0)
-        cli_fail(NAME, EXIT_USAGE, "gen0 plays in none of the match results");
+        fail_exit(NAME, EXIT_USAGE, "gen0 plays in none of the match results");
     RatingsOptions o = {.anchor = anchor, .confidence = opt->confidence, .prior_draws = opt->prior};
     Ratings r;
     ratings_fit_or_fail(NAME, t, &o, &r);
@@ -182,7 +182,7 @@ static void write_chart(const ChartOptions *o, const Generation *gens, int n)
 {
     ChartGeneration *chart = malloc((size_t)n * sizeof *chart);
     if (!chart)
-        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
     int best = 0;
     for (int k = 0; k < n; k++) {
         chart[k] = gens[k].chart;
@@ -194,7 +194,7 @@ static void write_chart(const ChartOptions *o, const Generation *gens, int n)
     CliOutput out;
     if (!chart_training(cli_output_open(NAME, o->out ? o->out : "-", &out), title, chart, n, o->confidence)) {
         cli_output_discard(&out);
-        cli_fail(NAME, EXIT_FAILURE_RUN, "cannot write %s: %s", o->out ? o->out : "stdout", strerror(errno));
+        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot write %s: %s", o->out ? o->out : "stdout", strerror(errno));
     }
     cli_output_commit(NAME, &out);
     free(chart);
@@ -207,7 +207,7 @@ static int run_chart(int argc, char **argv)
             fputs(command_chart.usage, stdout);
             return 0;
         }
-        cli_fail("chart", EXIT_USAGE, "expected 'training' (see leuctra chart --help)");
+        fail_exit("chart", EXIT_USAGE, "expected 'training' (see leuctra chart --help)");
     }
     ChartOptions o = {NULL, NULL, 0.95, 0};
     read_options(argc - 1, argv + 1, &o);

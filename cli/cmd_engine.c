@@ -1,9 +1,9 @@
 /*
  * cmd_engine.c - `leuctra engine`: serve the engine protocol (docs/PROTOCOL.md) on stdin and
- * stdout, for match tools and GUIs.  The protocol itself lives in cli/engine*.c.
+ * stdout, for match tools and GUIs.  The protocol itself lives in engine/.
  */
 #include "cli.h"
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@ static int run_engine(int argc, char **argv)
     Engine *e = engine_new(stdin, stdout, g, &pos, &err);
     if (!e) {
         game_free(g);
-        cli_fail("engine", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("engine", EXIT_FAILURE_RUN, "%s", err.msg);
     }
     /* A peer that goes away must end the session through a failed write, not kill the process
      * halfway through a reply. */

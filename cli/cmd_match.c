@@ -1,16 +1,15 @@
 /*
  * cmd_match.c - `leuctra match`: players against each other over N games (two players, a
  * gauntlet or a round robin), colours swapped in pairs from shared openings, games played
- * concurrently; optional SPRT stop, records and results files, resume.  This file reads the
- * options and runs the steps; cli/match_*.c hold the steps (cli/match.h), docs/MATCHES.md the
- * manual.
+ * concurrently; optional SPRT stop, records and results files, resume.  This file reads and
+ * checks the options; eval/match_run.c plays the match (eval/match.h), cmd_match_report.c prints
+ * the result, docs/MATCHES.md is the manual.
  */
 #include "cli/cli.h"
-#include "cli/match.h"
+#include "cli/match_cli.h"
 #include "selfplay/player_external.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* `--sprt` takes the key=value words after it: elo0, elo1, alpha, beta, model. */
@@ -35,7 +34,7 @@ static void read_sprt(ArgReader *r, MatchOptions *o)
         else if (n == 5 && strncmp(word, "model", 5) == 0 && (!strcmp(v, "normalized") || !strcmp(v, "logistic")))
             o->sprt.model = strcmp(v, "logistic") == 0 ? ELO_LOGISTIC : ELO_NORMALIZED;
         else
-            cli_fail("match", EXIT_USAGE, "--sprt: unknown setting '%s' (elo0, elo1, alpha, beta, model)", word);
+            fail_exit("match", EXIT_USAGE, "--sprt: unknown setting '%s' (elo0, elo1, alpha, beta, model)", word);
         r->index++;
     }
 }
@@ -52,7 +51,7 @@ static void read_resign(ArgReader *r, MatchOptions *o)
         else if (strncmp(word, "value=", 6) == 0)
             o->resign_value = arg_real("match", "--resign value", word + 6, 0, 0.5);
         else if (strchr(word, '=') && !strchr(word, ':'))
-            cli_fail("match", EXIT_USAGE, "--resign: unknown setting '%s' (movecount, value)", word);
+            fail_exit("match", EXIT_USAGE, "--resign: unknown setting '%s' (movecount, value)", word);
         else
             break;
         r->index++;
@@ -62,8 +61,8 @@ static void read_resign(ArgReader *r, MatchOptions *o)
 static void set_name(MatchOptions *o, int i, const char *name)
 {
     if (strlen(name) == 0 || strlen(name) > RESULTS_NAME_MAX || strpbrk(name, " \t\r\n#"))
-        cli_fail("match", EXIT_USAGE, "bad player name '%s' (no blanks or '#', at most %d bytes)", name,
-                 RESULTS_NAME_MAX);
+        fail_exit("match", EXIT_USAGE, "bad player name '%s' (no blanks or '#', at most %d bytes)", name,
+                  RESULTS_NAME_MAX);
     snprintf(o->name[i], sizeof o->name[i], "%s", name);
 }
 
@@ -112,7 +111,7 @@ static bool read_text_option(ArgReader *r, MatchOptions *o, const char **names)
         names[1] = t;
     else if (arg_value(r, "--tournament", &t)) {
         if (strcmp(t, "gauntlet") != 0 && strcmp(t, "round-robin") != 0)
-            cli_fail("match", EXIT_USAGE, "--tournament: '%s' is not gauntlet or round-robin", t);
+            fail_exit("match", EXIT_USAGE, "--tournament: '%s' is not gauntlet or round-robin", t);
         o->tournament = t;
     } else if (arg_flag(r, "--sprt"))
         read_sprt(r, o);
@@ -127,29 +126,29 @@ static void check_options(MatchOptions *o, const char **names)
 {
     if (o->make_openings) {
         if (!o->out_path)
-            cli_fail("match", EXIT_USAGE, "--make-openings needs --out FILE");
+            fail_exit("match", EXIT_USAGE, "--make-openings needs --out FILE");
         return;
     }
     if (o->players < 2)
-        cli_fail("match", EXIT_USAGE, "expected two players (see leuctra match --help)");
+        fail_exit("match", EXIT_USAGE, "expected two players (see leuctra match --help)");
     if (o->players > 2 && !o->tournament)
-        cli_fail("match", EXIT_USAGE, "more than two players need --tournament gauntlet|round-robin");
+        fail_exit("match", EXIT_USAGE, "more than two players need --tournament gauntlet|round-robin");
     if (o->tournament && (o->sprt_on || o->json))
-        cli_fail("match", EXIT_USAGE, "--tournament takes neither --sprt nor --json");
+        fail_exit("match", EXIT_USAGE, "--tournament takes neither --sprt nor --json");
     if (o->resume && !o->out_path)
-        cli_fail("match", EXIT_USAGE, "--resume needs --out FILE");
+        fail_exit("match", EXIT_USAGE, "--resume needs --out FILE");
     const char *why = o->sprt_on ? sprt_invalid(&o->sprt) : NULL;
     if (why)
-        cli_fail("match", EXIT_USAGE, "--sprt: %s", why);
+        fail_exit("match", EXIT_USAGE, "--sprt: %s", why);
     if (o->sprt_on && o->games < 2)
-        cli_fail("match", EXIT_USAGE, "--sprt needs --games of at least 2 (it counts pairs)");
+        fail_exit("match", EXIT_USAGE, "--sprt needs --games of at least 2 (it counts pairs)");
     for (int i = 0; i < o->players; i++)
         set_name(o, i, i < 2 && names[i] ? names[i] : o->spec[i]);
     bool named_apart = o->results_path || o->tournament;    /* results and ratings tell players by name */
     for (int i = 0; named_apart && i < o->players; i++)
         for (int j = 0; j < i; j++)
             if (strcmp(o->name[i], o->name[j]) == 0)
-                cli_fail("match", EXIT_USAGE, "two players named '%s' (see --name1, --name2)", o->name[i]);
+                fail_exit("match", EXIT_USAGE, "two players named '%s' (see --name1, --name2)", o->name[i]);
 }
 
 static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *gopts)
@@ -161,7 +160,7 @@ static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *g
             continue;
         if (argv[r.index][0] != '-') {
             if (o->players == MATCH_MAX_PLAYERS)
-                cli_fail("match", EXIT_USAGE, "more than %d players", MATCH_MAX_PLAYERS);
+                fail_exit("match", EXIT_USAGE, "more than %d players", MATCH_MAX_PLAYERS);
             o->spec[o->players++] = argv[r.index++];
         } else {
             arg_common(&r, &command_match);
@@ -170,24 +169,13 @@ static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *g
     check_options(o, names);
 }
 
-/* Gauntlet: the first player against each other; round robin: every pair once. */
-static int make_matchups(const MatchOptions *o, Matchup *out)
-{
-    int n = 0;
-    for (int i = 0; i < o->players; i++)
-        for (int j = i + 1; j < o->players; j++)
-            if (i == 0 || (o->tournament && strcmp(o->tournament, "round-robin") == 0))
-                out[n++] = (Matchup){i, j};
-    return n;
-}
-
 static void check_players(const Game *g, const MatchOptions *o)
 {
     for (int i = 0; i < o->players; i++) {
         Error err;
         Player *check = player_create(g, o->spec[i], &err);
         if (!check)
-            cli_fail("match", EXIT_USAGE, "%s", err.msg);
+            fail_exit("match", EXIT_USAGE, "%s", err.msg);
         player_free(check);
     }
 }
@@ -197,33 +185,7 @@ static void load_suite(const Game *g, const Position *start, const MatchOptions 
     openings_init(suite);
     Error err;
     if (o->openings_path && !openings_load(suite, g, start, o->openings_path, &err))
-        cli_fail("match", EXIT_USAGE, "%s", err.msg);
-}
-
-static void play_match(const Game *g, const Position *start, const MatchOptions *o, const OpeningSuite *suite)
-{
-    Matchup *matchups = malloc(sizeof(Matchup) * MATCH_MAX_PLAYERS * MATCH_MAX_PLAYERS / 2);
-    int num = matchups ? make_matchups(o, matchups) : 0;
-    MatchGame *games = calloc((size_t)num * (size_t)o->games, sizeof *games);
-    if (!games)
-        cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
-    MatchSprt sprt;
-    match_sprt_init(&sprt, &o->sprt);
-    MatchRun run = {.game = g, .start = start, .options = o, .suite = suite, .matchup = matchups,
-                    .num_matchups = num, .total = num * o->games, .games = games,
-                    .sprt = o->sprt_on ? &sprt : NULL};
-    if (o->out_path)
-        run.writer = match_open_records(&run);
-    double t0 = cli_seconds();
-    match_play(&run);
-    if (run.writer)
-        match_close_records(&run, run.writer);
-    match_mark_counted(&run);
-    if (o->results_path)
-        match_write_results(&run);
-    match_report(&run, cli_seconds() - t0);
-    free(games);
-    free(matchups);
+        fail_exit("match", EXIT_USAGE, "%s", err.msg);
 }
 
 static int run_match(int argc, char **argv)
@@ -236,12 +198,14 @@ static int run_match(int argc, char **argv)
     Position start;
     Game *g = cli_open_game("match", &gopts, &start);
     if (o.make_openings) {
-        match_make_openings(g, &start, &o);
+        int count = match_make_openings(g, &start, &o);
+        if (!o.json)
+            printf("%d openings written to %s\n", count, o.out_path);
     } else {
         check_players(g, &o);
         OpeningSuite suite;
         load_suite(g, &start, &o, &suite);
-        play_match(g, &start, &o, &suite);
+        match_run(g, &start, &o, &suite, match_report);
         openings_free(&suite);
     }
     game_free(g);

@@ -17,7 +17,7 @@ static int run_moves(int argc, char **argv)
     Game *g = cli_open_game("moves", &opts, &pos);
     Move *moves = malloc(MAX_MOVES * sizeof *moves);
     if (!moves)
-        cli_fail("moves", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("moves", EXIT_FAILURE_RUN, "out of memory");
     int n = game_gen_moves(g, &pos, moves);
     for (int i = 0; i < n; i++) {
         char text[16];

@@ -27,7 +27,7 @@ static int run_perft(int argc, char **argv)
             arg_common(&r, &command_perft);
     }
     if (!depth_text)
-        cli_fail("perft", EXIT_USAGE, "missing DEPTH (see leuctra perft --help)");
+        fail_exit("perft", EXIT_USAGE, "missing DEPTH (see leuctra perft --help)");
     int depth = (int)arg_integer("perft", "DEPTH", depth_text, 0, 64);
     int threads = (int)arg_integer("perft", "--threads", threads_text, 1, 1024);
     Position pos;
@@ -35,11 +35,11 @@ static int run_perft(int argc, char **argv)
     uint64_t *per_move = divide ? malloc(MAX_MOVES * sizeof *per_move) : NULL;
     Move *moves = divide ? malloc(MAX_MOVES * sizeof *moves) : NULL;
     if (divide && (!per_move || !moves))
-        cli_fail("perft", EXIT_FAILURE_RUN, "out of memory");
-    double start = cli_seconds();
+        fail_exit("perft", EXIT_FAILURE_RUN, "out of memory");
+    double start = clock_seconds();
     int n = 0;
     uint64_t total = perft_parallel(g, &pos, depth, threads, per_move, &n);
-    double elapsed = cli_seconds() - start;
+    double elapsed = clock_seconds() - start;
     if (divide) {
         game_gen_moves(g, &pos, moves);
         for (int i = 0; i < n; i++) {

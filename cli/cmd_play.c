@@ -119,17 +119,17 @@ static int run_play(int argc, char **argv)
         arg_common(&r, &command_play);
     }
     if (strcmp(colour, "white") != 0 && strcmp(colour, "black") != 0)
-        cli_fail("play", EXIT_USAGE, "--colour must be white or black, got '%s'", colour);
+        fail_exit("play", EXIT_USAGE, "--colour must be white or black, got '%s'", colour);
     Session *s = malloc(sizeof *s);
     if (!s)
-        cli_fail("play", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("play", EXIT_FAILURE_RUN, "out of memory");
     Game *g = cli_open_game("play", &gopts, &s->history[0]);
     s->game = g;
     s->ply = 0;
     Error err;
     Player *engine = player_create(g, engine_spec, &err);
     if (!engine)
-        cli_fail("play", EXIT_USAGE, "%s", err.msg);
+        fail_exit("play", EXIT_USAGE, "%s", err.msg);
     int human = strcmp(colour, "white") == 0 ? WHITE : BLACK;
     show_board(s);
     while (s->ply < MAX_GAME && game_count_moves(g, &s->history[s->ply]) > 0) {

@@ -5,7 +5,7 @@
  * eval/ratings.h; this file reads the arguments and the files and formats the answer.  It also
  * lends its reading and fitting to `leuctra chart training` (ratings_cli.h).
  */
-#include "charts.h"
+#include "pictures/charts.h"
 #include "ratings_cli.h"
 
 #include <errno.h>
@@ -39,7 +39,7 @@ static double parse_double(const char *option, const char *text, double min, dou
     errno = 0;
     double v = strtod(text, &end);
     if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
-        cli_fail("ratings", EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
+        fail_exit("ratings", EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
     return v;
 }
 
@@ -49,7 +49,7 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
     const char *text;
     a->files = calloc((size_t)argc, sizeof *a->files);
     if (!a->files)
-        cli_fail("ratings", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("ratings", EXIT_FAILURE_RUN, "out of memory");
     while (r.index < argc) {
         if (arg_value(&r, "--anchor", &a->anchor))
             continue;
@@ -69,9 +69,9 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
             arg_common(&r, &command_ratings);
     }
     if (a->num_files == 0)
-        cli_fail("ratings", EXIT_USAGE, "expected a results file (see leuctra ratings --help)");
+        fail_exit("ratings", EXIT_USAGE, "expected a results file (see leuctra ratings --help)");
     if (a->svg && strcmp(a->svg, "-") == 0)
-        cli_fail("ratings", EXIT_USAGE, "--svg needs a file: stdout carries the table");
+        fail_exit("ratings", EXIT_USAGE, "--svg needs a file: stdout carries the table");
     if (a->svg)
         cli_output_check("ratings", "--svg", a->svg);
 }
@@ -80,21 +80,21 @@ ResultTable *ratings_read_files(const char *command, const char *const *files, i
 {
     ResultTable *t = results_new();
     if (!t)
-        cli_fail(command, EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(command, EXIT_FAILURE_RUN, "out of memory");
     for (int i = 0; i < n; i++) {
         bool is_stdin = strcmp(files[i], "-") == 0;
         FILE *in = is_stdin ? stdin : fopen(files[i], "r");
         if (!in)
-            cli_fail(command, EXIT_USAGE, "cannot open '%s': %s", files[i], strerror(errno));
+            fail_exit(command, EXIT_USAGE, "cannot open '%s': %s", files[i], strerror(errno));
         Error err;
         bool ok = results_read(t, in, is_stdin ? "stdin" : files[i], &err);
         if (!is_stdin)
             fclose(in);
         if (!ok)
-            cli_fail(command, EXIT_USAGE, "%s", err.msg);
+            fail_exit(command, EXIT_USAGE, "%s", err.msg);
     }
     if (results_num_games(t) == 0)
-        cli_fail(command, EXIT_USAGE, "no games in the results");
+        fail_exit(command, EXIT_USAGE, "no games in the results");
     return t;
 }
 
@@ -102,7 +102,7 @@ void ratings_fit_or_fail(const char *command, const ResultTable *t, const Rating
 {
     Error err;
     if (!ratings_fit(t, o, r, &err))
-        cli_fail(command, EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit(command, EXIT_FAILURE_RUN, "%s", err.msg);
 }
 
 ChartRating ratings_chart_entry(const ResultTable *t, const Ratings *r, int player, int anchor)
@@ -136,7 +136,7 @@ static Row *ranked_rows(const Ratings *r)
 {
     Row *rows = malloc((size_t)r->players * sizeof *rows + 1);
     if (!rows)
-        cli_fail("ratings", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("ratings", EXIT_FAILURE_RUN, "out of memory");
     for (int i = 0; i < r->players; i++)
         rows[i] = (Row){i, status_order(r->rating[i].status), r->rating[i].elo, 0};
     qsort(rows, (size_t)r->players, sizeof *rows, compare_rows);
@@ -264,13 +264,13 @@ static void write_chart(const RatingsArgs *a, const ResultTable *t, const Rating
 {
     ChartRating *entries = malloc((size_t)r->players * sizeof *entries);
     if (!entries)
-        cli_fail("ratings", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("ratings", EXIT_FAILURE_RUN, "out of memory");
     for (int i = 0; i < r->players; i++)
         entries[i] = ratings_chart_entry(t, r, rows[i].player, anchor);
     CliOutput out;
     if (!chart_ratings(cli_output_open("ratings", a->svg, &out), entries, r->players, a->confidence)) {
         cli_output_discard(&out);
-        cli_fail("ratings", EXIT_FAILURE_RUN, "cannot write %s: %s", a->svg, strerror(errno));
+        fail_exit("ratings", EXIT_FAILURE_RUN, "cannot write %s: %s", a->svg, strerror(errno));
     }
     cli_output_commit("ratings", &out);
     free(entries);
@@ -283,7 +283,7 @@ static int run_ratings(int argc, char **argv)
     ResultTable *t = ratings_read_files("ratings", a.files, a.num_files);
     int anchor = a.anchor ? results_find(t, a.anchor) : 0;
     if (anchor < 0)
-        cli_fail("ratings", EXIT_USAGE, "--anchor '%s' is not a player in the results", a.anchor);
+        fail_exit("ratings", EXIT_USAGE, "--anchor '%s' is not a player in the results", a.anchor);
     RatingsOptions o = {anchor, a.anchor_elo, a.confidence, a.prior};
     Ratings r;
     ratings_fit_or_fail("ratings", t, &o, &r);

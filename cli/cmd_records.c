@@ -41,7 +41,7 @@ static int run_verify(int argc, char **argv)
     ArgReader r = {argc, argv, 1, "records verify"};
     int n = records_paths(&r, &records_verify_command, argv);
     if (n == 0)
-        cli_fail("records verify", EXIT_USAGE, "missing FILE (see leuctra records verify --help)");
+        fail_exit("records verify", EXIT_USAGE, "missing FILE (see leuctra records verify --help)");
     bool all_ok = true;
     for (int i = 0; i < n; i++)
         all_ok = verify_one(argv[i]) && all_ok;
@@ -72,7 +72,7 @@ static void report_written(const char *command, const char *path)
     bool damaged = rep.num_damaged > 0;
     records_verify_report_free(&rep);
     if (damaged)
-        cli_fail(command, EXIT_FAILURE_RUN, "%s: the file written does not verify", path);
+        fail_exit(command, EXIT_FAILURE_RUN, "%s: the file written does not verify", path);
 }
 
 static int run_merge(int argc, char **argv)
@@ -80,7 +80,7 @@ static int run_merge(int argc, char **argv)
     ArgReader r = {argc, argv, 1, "records merge"};
     int n = records_paths(&r, &records_merge_command, argv);
     if (n < 2)
-        cli_fail("records merge", EXIT_USAGE, "needs OUT and at least one IN (see leuctra records merge --help)");
+        fail_exit("records merge", EXIT_USAGE, "needs OUT and at least one IN (see leuctra records merge --help)");
     RecordsError err = {0};
     if (!records_merge(argv[0], (const char *const *)argv + 1, n - 1, &err))
         records_fail("records merge", &err);
@@ -105,7 +105,7 @@ static int run_canonicalize(int argc, char **argv)
     ArgReader r = {argc, argv, 1, "records canonicalize"};
     int n = records_paths(&r, &records_canonicalize_command, argv);
     if (n == 0)
-        cli_fail("records canonicalize", EXIT_USAGE, "missing FILE (see leuctra records canonicalize --help)");
+        fail_exit("records canonicalize", EXIT_USAGE, "missing FILE (see leuctra records canonicalize --help)");
     for (int i = 0; i < n; i++) {
         RecordsError err = {0};
         if (!records_canonicalize(argv[i], &err))
@@ -140,7 +140,7 @@ static int run_records(int argc, char **argv)
     for (int i = 0; i < NUM_SUBCOMMANDS; i++)
         if (strcmp(argv[1], subcommands[i]->name) == 0)
             return subcommands[i]->run(argc - 1, argv + 1);
-    cli_fail("records", EXIT_USAGE, "unknown subcommand '%s' (see leuctra records --help)", argv[1]);
+    fail_exit("records", EXIT_USAGE, "unknown subcommand '%s' (see leuctra records --help)", argv[1]);
 }
 
 const Command command_records = {

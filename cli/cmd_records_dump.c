@@ -68,7 +68,7 @@ static void read_options(int argc, char **argv, DumpOptions *o, const char **pat
         const char *game = NULL;
         if (!records_is_option(&r)) {
             if (*path)
-                cli_fail("records dump", EXIT_USAGE, "one FILE only, got '%s' too", argv[r.index]);
+                fail_exit("records dump", EXIT_USAGE, "one FILE only, got '%s' too", argv[r.index]);
             *path = argv[r.index++];
         } else if (arg_flag(&r, "--values")) {
             o->values = true;
@@ -82,7 +82,7 @@ static void read_options(int argc, char **argv, DumpOptions *o, const char **pat
         }
     }
     if (!*path)
-        cli_fail("records dump", EXIT_USAGE, "missing FILE (see leuctra records dump --help)");
+        fail_exit("records dump", EXIT_USAGE, "missing FILE (see leuctra records dump --help)");
 }
 
 static int run_dump(int argc, char **argv)
@@ -111,7 +111,7 @@ static int run_dump(int argc, char **argv)
     game_record_free(&r);
     records_close(rd);
     if (o.one_game && !found)
-        cli_fail("records dump", EXIT_FAILURE_RUN, "%s: no game with index %llu", path, (unsigned long long)o.game);
+        fail_exit("records dump", EXIT_FAILURE_RUN, "%s: no game with index %llu", path, (unsigned long long)o.game);
     return 0;
 }
 

@@ -28,7 +28,7 @@ static const char *result_for(GameStatus result, int side)
 static _Noreturn void export_fail(Export *x, int status, const char *msg)
 {
     cli_output_discard(&x->output);
-    cli_fail("records export", status, "%s", msg);
+    fail_exit("records export", status, "%s", msg);
 }
 
 static void write_row(Export *x, const GameRecord *r, int ply, const char *position, int side)
@@ -110,9 +110,9 @@ static int run_export(int argc, char **argv)
             arg_common(&r, &records_export_command);
     }
     if (n == 0)
-        cli_fail("records export", EXIT_USAGE, "missing FILE (see leuctra records export --help)");
+        fail_exit("records export", EXIT_USAGE, "missing FILE (see leuctra records export --help)");
     if (!x.out_path)
-        cli_fail("records export", EXIT_USAGE, "missing -o OUT.csv (see leuctra records export --help)");
+        fail_exit("records export", EXIT_USAGE, "missing -o OUT.csv (see leuctra records export --help)");
     x.out = cli_output_open("records export", x.out_path, &x.output);
     fputs("game,ply,position,side,move,result,value,visits\n", x.out);
     for (int i = 0; i < n; i++)

@@ -4,7 +4,7 @@
  * total, as text or JSON, and the total's lengths and results as an SVG chart (--svg).  Reads
  * each file once, one chunk at a time.
  */
-#include "charts.h"
+#include "pictures/charts.h"
 #include "records_cli.h"
 
 #include <errno.h>
@@ -32,7 +32,7 @@ static void grow_lengths(Stats *s, int max)
         return;
     uint64_t *grown = realloc(s->length_count, ((size_t)max + 1) * sizeof *grown);
     if (!grown)
-        cli_fail("records info", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("records info", EXIT_FAILURE_RUN, "out of memory");
     memset(grown + old + 1, 0, (size_t)(max - old) * sizeof *grown);
     s->length_count = grown;
     s->max_length = max;
@@ -104,7 +104,7 @@ static void collect(const char *path, Stats *s, RecordsHeader *header)
     *header = *h;
     header->settings = strdup(h->settings);
     if (!header->settings)
-        cli_fail("records info", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("records info", EXIT_FAILURE_RUN, "out of memory");
     game_record_free(&r);
     records_close(rd);
 }
@@ -248,7 +248,7 @@ static void print_json(const char *name, const Stats *s, const RecordsHeader *h)
 static void write_chart(const char *path, const Stats *total, int files, const char *first)
 {
     if (total->games == 0)
-        cli_fail("records info", EXIT_USAGE, "--svg: no games to chart in %s", files == 1 ? first : "these files");
+        fail_exit("records info", EXIT_USAGE, "--svg: no games to chart in %s", files == 1 ? first : "these files");
     uint64_t bins[HISTOGRAM_BINS];
     int width = 1, n = histogram(total, bins, &width);
     ChartBin chart_bins[HISTOGRAM_BINS];
@@ -262,7 +262,7 @@ static void write_chart(const char *path, const Stats *total, int files, const c
     CliOutput out;
     if (!chart_records(cli_output_open("records info", path, &out), title, chart_bins, n, total->results)) {
         cli_output_discard(&out);
-        cli_fail("records info", EXIT_FAILURE_RUN, "cannot write %s: %s", path, strerror(errno));
+        fail_exit("records info", EXIT_FAILURE_RUN, "cannot write %s: %s", path, strerror(errno));
     }
     cli_output_commit("records info", &out);
 }
@@ -283,9 +283,9 @@ static int read_options(int argc, char **argv, bool *json, const char **svg)
             arg_common(&r, &records_info_command);
     }
     if (n == 0)
-        cli_fail("records info", EXIT_USAGE, "missing FILE (see leuctra records info --help)");
+        fail_exit("records info", EXIT_USAGE, "missing FILE (see leuctra records info --help)");
     if (*svg && strcmp(*svg, "-") == 0)
-        cli_fail("records info", EXIT_USAGE, "--svg needs a file: stdout carries the report");
+        fail_exit("records info", EXIT_USAGE, "--svg needs a file: stdout carries the report");
     if (*svg)
         cli_output_check("records info", "--svg", *svg);
     return n;

@@ -1,5 +1,5 @@
 /*
- * cmd_render.c - `leuctra render`: one position as an SVG picture (cli/svg_board.c), from
+ * cmd_render.c - `leuctra render`: one position as an SVG picture (pictures/svg_board.c), from
  * --position or from a ply of a stored game, with the last move marked and optionally arrows
  * for the engine's top moves.
  */
@@ -8,7 +8,7 @@
 #include "record_replay.h"
 #include "records_cli.h"
 #include "selfplay/mcts.h"
-#include "svg_board.h"
+#include "pictures/svg_board.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +49,12 @@ static void read_options(int argc, char **argv, RenderOptions *o)
             arg_common(&r, &command_render);
     }
     if ((o->records != NULL) != o->from_record)
-        cli_fail("render", EXIT_USAGE, "--game and --records go together");
+        fail_exit("render", EXIT_USAGE, "--game and --records go together");
     if (o->ply >= 0 && !o->from_record)
-        cli_fail("render", EXIT_USAGE, "--ply needs --records and --game");
+        fail_exit("render", EXIT_USAGE, "--ply needs --records and --game");
     if (o->from_record && (o->game.position || o->game.variant || o->game.size))
-        cli_fail("render", EXIT_USAGE, "--game takes the board from the records file, not --variant/--size/--position");
+        fail_exit("render", EXIT_USAGE,
+                  "--game takes the board from the records file, not --variant/--size/--position");
 }
 
 /* Arrows from a short search of the position: share = the move's part of the root's visits. */
@@ -61,18 +62,18 @@ static int search_arrows(const Game *g, const Position *pos, const RenderOptions
 {
     Weights w;
     if (!weights_default(g, &w))
-        cli_fail("render", EXIT_USAGE, "no shipped weights for this game, so no arrows");
+        fail_exit("render", EXIT_USAGE, "no shipped weights for this game, so no arrows");
     MctsConfig cfg;
     mcts_default_config(&cfg);
     cfg.max_nodes = (size_t)o->visits * 4 + 1024;
     Mcts *m = mcts_new(g, &w, &cfg);
     if (!m)
-        cli_fail("render", EXIT_FAILURE_RUN, "cannot allocate the search tree");
+        fail_exit("render", EXIT_FAILURE_RUN, "cannot allocate the search tree");
     mcts_set_position(m, pos);
     MctsLimits limits = {o->visits, 0};
     MctsResult *res = malloc(sizeof *res);      /* a few tens of KiB: not for the stack */
     if (!res)
-        cli_fail("render", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("render", EXIT_FAILURE_RUN, "out of memory");
     *res = mcts_search(m, &limits, NULL, NULL, 0, NULL);
     long total = 0;
     for (int i = 0; i < res->num_stats; i++)
@@ -110,11 +111,11 @@ static Game *open_record(const RenderOptions *o, Position *pos, char *last, SvgA
     GameRecord r;
     game_record_init(&r);
     if (!replay_find_game("render", rd, o->game_index, &r))
-        cli_fail("render", EXIT_FAILURE_RUN, "%s: no game with index %llu", o->records,
-                 (unsigned long long)o->game_index);
+        fail_exit("render", EXIT_FAILURE_RUN, "%s: no game with index %llu", o->records,
+                  (unsigned long long)o->game_index);
     int ply = o->ply < 0 ? r.plies : o->ply;
     if (ply > r.plies)
-        cli_fail("render", EXIT_USAGE, "--ply %d: game %llu has %d plies", ply, (unsigned long long)r.index, r.plies);
+        fail_exit("render", EXIT_USAGE, "--ply %d: game %llu has %d plies", ply, (unsigned long long)r.index, r.plies);
     Game *g = replay_start("render", records_reader_header(rd), &r, pos);
     for (int i = 0; i < ply; i++)
         replay_ply("render", g, pos, &r, i, last);
@@ -145,7 +146,7 @@ static int run_render(int argc, char **argv)
     if (o.last) {
         int files[2], ranks[2];
         if (svg_move_squares(g, o.last, files, ranks) < 0)
-            cli_fail("render", EXIT_USAGE, "--last '%s' is not a move on a %dx%d board", o.last, g->width, g->height);
+            fail_exit("render", EXIT_USAGE, "--last '%s' is not a move on a %dx%d board", o.last, g->width, g->height);
         snprintf(last, sizeof last, "%s", o.last);
     }
     if (o.arrows && (!o.from_record || num_arrows < 0))

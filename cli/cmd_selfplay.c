@@ -121,7 +121,7 @@ static char *recorded_command_line(int argc, char **argv)
         len += strlen(argv[i]) + 3;
     char *line = malloc(len);
     if (!line)
-        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
     snprintf(line, len, "leuctra selfplay");
     for (int i = 1; i < argc;) {
         int skip = run_option_arity(argv[i]);
@@ -220,7 +220,7 @@ static void load_weights(const Game *g, const char *path, Weights *w)
 {
     Error err;
     if (path ? !weights_load(g, path, w, &err) : !weights_default(g, w))
-        cli_fail(NAME, EXIT_USAGE, "%s", path ? err.msg : "no shipped weights for this variant");
+        fail_exit(NAME, EXIT_USAGE, "%s", path ? err.msg : "no shipped weights for this variant");
 }
 
 static void parse_options(int argc, char **argv, SelfplayOptions *o)
@@ -230,9 +230,9 @@ static void parse_options(int argc, char **argv, SelfplayOptions *o)
         if (!read_option(&r, o))
             arg_common(&r, &command_selfplay);
     if (o->games == 0)
-        cli_fail(NAME, EXIT_USAGE, "--games N is required (see leuctra selfplay --help)");
+        fail_exit(NAME, EXIT_USAGE, "--games N is required (see leuctra selfplay --help)");
     if (!o->out || !*o->out)
-        cli_fail(NAME, EXIT_USAGE, "--out FILE is required (see leuctra selfplay --help)");
+        fail_exit(NAME, EXIT_USAGE, "--out FILE is required (see leuctra selfplay --help)");
 }
 
 /* The end on every rank: MPI stopped first (a rank that exits without it makes mpirun abort the
@@ -246,8 +246,8 @@ static void finish(MpiEnv *env, const SelfplayOptions *o, const SelfplayProgress
         records_fail(NAME, err);
     if (!all_ok) {
         if (rank == 0)
-            cli_fail(NAME, EXIT_FAILURE_RUN, "another process failed (its message is above); the finished games "
-                     "are in %s.rank*-of-%d: run the same command with --resume", o->out, ranks);
+            fail_exit(NAME, EXIT_FAILURE_RUN, "another process failed (its message is above); the finished games "
+                      "are in %s.rank*-of-%d: run the same command with --resume", o->out, ranks);
         exit(EXIT_FAILURE_RUN);
     }
     if (!o->quiet && rank == 0)
@@ -265,11 +265,11 @@ static int run_selfplay(int argc, char **argv)
     Weights weights;
     load_weights(g, o.weights_path, &weights);
     if (!o.resume && access(o.out, F_OK) == 0)
-        cli_fail(NAME, EXIT_USAGE, "%s already exists (--resume completes it; or choose another name)", o.out);
+        fail_exit(NAME, EXIT_USAGE, "%s already exists (--resume completes it; or choose another name)", o.out);
     char *command_line = recorded_command_line(argc, argv);
     char *settings = selfplay_settings_text(g, &start, &weights, &cfg, command_line);
     if (!settings)
-        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
     MpiEnv env = mpi_env_start();
     bool tty = isatty(STDERR_FILENO);
     ProgressLine line = {0, tty ? 0.25 : LOG_PROGRESS_SECONDS, 0, tty};

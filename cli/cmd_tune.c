@@ -86,7 +86,7 @@ static void read_options(int argc, char **argv, TuneOptions *o)
     memset(o, 0, sizeof *o);
     o->data = malloc((size_t)argc * sizeof *o->data);
     if (!o->data)
-        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
     o->data_opts = tune_data_defaults();
     o->fit_opts = tune_fit_defaults();
     o->policy_opts = tune_policy_defaults();
@@ -97,9 +97,9 @@ static void read_options(int argc, char **argv, TuneOptions *o)
         if (!read_option(&r, o))
             arg_common(&r, &command_tune);
     if (o->num_data == 0)
-        cli_fail(NAME, EXIT_USAGE, "no data files (--data FILE...; see leuctra tune --help)");
+        fail_exit(NAME, EXIT_USAGE, "no data files (--data FILE...; see leuctra tune --help)");
     if (!o->out)
-        cli_fail(NAME, EXIT_USAGE, "--out WEIGHTS is required (see leuctra tune --help)");
+        fail_exit(NAME, EXIT_USAGE, "--out WEIGHTS is required (see leuctra tune --help)");
 }
 
 /* Fails now, not after the fit, when --out's directory cannot take the file or --out names one
@@ -110,7 +110,7 @@ static void check_out(const TuneOptions *o)
     for (int i = 0; i < o->num_data; i++)
         if (stat(o->out, &out) == 0 && stat(o->data[i], &data) == 0 && out.st_dev == data.st_dev &&
             out.st_ino == data.st_ino)
-            cli_fail(NAME, EXIT_USAGE, "--out %s is one of the data files", o->out);
+            fail_exit(NAME, EXIT_USAGE, "--out %s is one of the data files", o->out);
     cli_output_check(NAME, "--out", o->out);
 }
 
@@ -120,7 +120,7 @@ _Noreturn static void fail_tune(const TuneError *e)
 {
     if (e->from_records)
         records_fail(NAME, &e->records);
-    cli_fail(NAME, e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", e->msg);
+    fail_exit(NAME, e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", e->msg);
 }
 
 /* A failure that every process meets alike (the same options, the same sums): rank 0 says it,
@@ -144,7 +144,7 @@ static void step_done(const MpiEnv *env, bool ok, const TuneError *e)
     }
     uint64_t *status = malloc((size_t)env->size * sizeof *status);
     if (!status)
-        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
     mpi_env_gather_u64(env, ok || e->elsewhere ? 0 : e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN, status);
     int first = 0;
     while (first < env->size && status[first] == 0)
@@ -177,10 +177,10 @@ static void check_enough(const MpiEnv *env, const TuneSummary *s)
     if (s->data.positions_train < need && env->rank != 0)
         exit(EXIT_USAGE);
     if (s->data.positions_train < need)
-        cli_fail(NAME, EXIT_USAGE,
-                 "too few positions: %llu for training (of %llu read), at least %llu needed for %d features",
-                 (unsigned long long)s->data.positions_train, (unsigned long long)s->data.positions_read,
-                 (unsigned long long)need, s->init.count);
+        fail_exit(NAME, EXIT_USAGE,
+                  "too few positions: %llu for training (of %llu read), at least %llu needed for %d features",
+                  (unsigned long long)s->data.positions_train, (unsigned long long)s->data.positions_read,
+                  (unsigned long long)need, s->init.count);
 }
 
 /* Both sets' fixed table part of the log-odds under w (no tables: none). */
@@ -245,9 +245,9 @@ static void save(TuneSummary *s)
     char *comments = tune_provenance(s);
     Error err;
     if (!comments)
-        cli_fail(NAME, EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
     if (!weights_save(s->game, &s->fit.weights, comments, s->opts->out, &err))
-        cli_fail(NAME, EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit(NAME, EXIT_FAILURE_RUN, "%s", err.msg);
     free(comments);
 }
 

@@ -1,13 +1,13 @@
 /*
  * cmd_view.c - `leuctra view`: stored games as one self-contained HTML page to step through
- * (cli/view_template.h holds the page).  Each game is replayed here by the rules engine and
+ * (pictures/view_template.h holds the page).  Each game is replayed here by the rules engine and
  * every position embedded as its string and its squares, so the page shows exactly what
  * `leuctra apply` gives and needs no rules of its own.
  */
 #include "cli.h"
 #include "record_replay.h"
 #include "records_cli.h"
-#include "view_template.h"
+#include "pictures/view_template.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,13 +27,13 @@ static void read_range(const char *text, ViewOptions *o)
     const char *dash = strchr(text, '-');
     size_t n = dash ? (size_t)(dash - text) : 0;
     if (!dash || n == 0 || n >= sizeof first)
-        cli_fail("view", EXIT_USAGE, "--games must be A-B (game indices), got '%s'", text);
+        fail_exit("view", EXIT_USAGE, "--games must be A-B (game indices), got '%s'", text);
     memcpy(first, text, n);
     first[n] = '\0';
     o->first = (uint64_t)arg_integer("view", "--games", first, 0, 0x7FFFFFFFFFFFFFFF);
     o->last = (uint64_t)arg_integer("view", "--games", dash + 1, 0, 0x7FFFFFFFFFFFFFFF);
     if (o->last < o->first)
-        cli_fail("view", EXIT_USAGE, "--games %s: the range is empty", text);
+        fail_exit("view", EXIT_USAGE, "--games %s: the range is empty", text);
 }
 
 static void read_options(int argc, char **argv, ViewOptions *o)
@@ -43,7 +43,7 @@ static void read_options(int argc, char **argv, ViewOptions *o)
     while (r.index < argc) {
         if (!records_is_option(&r)) {
             if (o->records)
-                cli_fail("view", EXIT_USAGE, "one RECORDS file only, got '%s' too", argv[r.index]);
+                fail_exit("view", EXIT_USAGE, "one RECORDS file only, got '%s' too", argv[r.index]);
             o->records = argv[r.index++];
         } else if (arg_value(&r, "-o", &o->out) || arg_value(&r, "--out", &o->out)) {
             continue;
@@ -56,9 +56,9 @@ static void read_options(int argc, char **argv, ViewOptions *o)
         }
     }
     if (!o->records)
-        cli_fail("view", EXIT_USAGE, "missing RECORDS file (see leuctra view --help)");
+        fail_exit("view", EXIT_USAGE, "missing RECORDS file (see leuctra view --help)");
     if (!o->out)
-        cli_fail("view", EXIT_USAGE, "missing -o FILE.html");
+        fail_exit("view", EXIT_USAGE, "missing -o FILE.html");
 }
 
 /* The squares top row first, as the page draws them. */
@@ -131,7 +131,7 @@ static int write_games(FILE *out, RecordsReader *rd, const ViewOptions *o)
     Error err;
     Game *g = records_header_game(h, &err);
     if (!g)
-        cli_fail("view", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("view", EXIT_FAILURE_RUN, "%s", err.msg);
     fprintf(out, "{\"variant\":\"%s\",\"width\":%d,\"height\":%d,\"reversi\":%s,\"games\":[\n", g->name, g->width,
             g->height, g->variant == VARIANT_REVERSI ? "true" : "false");
     game_free(g);
@@ -163,7 +163,7 @@ static int run_view(int argc, char **argv)
     records_close(rd);
     if (count == 0) {
         cli_output_discard(&page);
-        cli_fail("view", EXIT_FAILURE_RUN, "%s: no games in the chosen range", o.records);
+        fail_exit("view", EXIT_FAILURE_RUN, "%s: no games in the chosen range", o.records);
     }
     cli_output_commit("view", &page);
     return 0;

@@ -41,5 +41,5 @@ int main(int argc, char **argv)
     for (int i = 0; i < NUM_COMMANDS; i++)
         if (strcmp(argv[1], commands[i]->name) == 0)
             return commands[i]->run(argc - 1, argv + 1);
-    cli_fail("", EXIT_USAGE, "unknown command '%s' (see leuctra --help)", argv[1]);
+    fail_exit("", EXIT_USAGE, "unknown command '%s' (see leuctra --help)", argv[1]);
 }

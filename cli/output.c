@@ -24,7 +24,7 @@ void cli_output_check(const char *command, const char *option, const char *path)
     else
         snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
     if (access(dir, W_OK) != 0)
-        cli_fail(command, EXIT_USAGE, "%s %s: cannot write in '%s': %s", option, path, dir, strerror(errno));
+        fail_exit(command, EXIT_USAGE, "%s %s: cannot write in '%s': %s", option, path, dir, strerror(errno));
 }
 
 FILE *cli_output_open(const char *command, const char *path, CliOutput *o)
@@ -34,7 +34,7 @@ FILE *cli_output_open(const char *command, const char *path, CliOutput *o)
     if (strcmp(path, "-") == 0)
         return o->file = stdout;
     if (snprintf(o->temp, sizeof o->temp, "%s.tmp.XXXXXX", path) >= (int)sizeof o->temp)
-        cli_fail(command, EXIT_USAGE, "%s: path too long", path);
+        fail_exit(command, EXIT_USAGE, "%s: path too long", path);
     int fd = mkstemp(o->temp);
     o->file = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!o->file) {
@@ -43,7 +43,7 @@ FILE *cli_output_open(const char *command, const char *path, CliOutput *o)
             close(fd);
             unlink(o->temp);
         }
-        cli_fail(command, EXIT_USAGE, "cannot write %s: %s", path, strerror(saved));
+        fail_exit(command, EXIT_USAGE, "cannot write %s: %s", path, strerror(saved));
     }
     fchmod(fd, 0644);       /* mkstemp makes 0600; a picture is for everyone to read */
     return o->file;
@@ -53,7 +53,7 @@ void cli_output_commit(const char *command, CliOutput *o)
 {
     if (!o->temp[0]) {
         if (fflush(stdout) != 0 || ferror(stdout))
-            cli_fail(command, EXIT_FAILURE_RUN, "writing stdout: %s", strerror(errno));
+            fail_exit(command, EXIT_FAILURE_RUN, "writing stdout: %s", strerror(errno));
         return;
     }
     bool ok = fflush(o->file) == 0 && !ferror(o->file) && fsync(fileno(o->file)) == 0;
@@ -62,7 +62,7 @@ void cli_output_commit(const char *command, CliOutput *o)
     if (!ok || rename(o->temp, o->path) != 0) {
         saved = ok ? errno : saved;
         unlink(o->temp);
-        cli_fail(command, EXIT_FAILURE_RUN, "cannot write %s: %s", o->path, strerror(saved));
+        fail_exit(command, EXIT_FAILURE_RUN, "cannot write %s: %s", o->path, strerror(saved));
     }
 }
 

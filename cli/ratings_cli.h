@@ -6,7 +6,7 @@
 #ifndef LEUCTRA_RATINGS_CLI_H
 #define LEUCTRA_RATINGS_CLI_H
 
-#include "charts.h"
+#include "pictures/charts.h"
 #include "cli.h"
 #include "eval/ratings.h"
 

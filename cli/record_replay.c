@@ -9,12 +9,12 @@ Game *replay_start(const char *command, const RecordsHeader *h, const GameRecord
     Error err;
     Game *g = records_header_game(h, &err);
     if (!g)
-        cli_fail(command, EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit(command, EXIT_FAILURE_RUN, "%s", err.msg);
     if (r->start[0] == '\0') {
         game_start(g, pos);
     } else if (!game_parse_position(g, r->start, pos, &err)) {
         game_free(g);
-        cli_fail(command, EXIT_FAILURE_RUN, "game %llu: start position: %s", (unsigned long long)r->index, err.msg);
+        fail_exit(command, EXIT_FAILURE_RUN, "game %llu: start position: %s", (unsigned long long)r->index, err.msg);
     }
     return g;
 }
@@ -25,7 +25,7 @@ void replay_ply(const char *command, const Game *g, Position *pos, const GameRec
     Move m;
     Error err;
     if (!game_parse_move(g, pos, move, &m, &err))
-        cli_fail(command, EXIT_FAILURE_RUN, "game %llu ply %d: %s", (unsigned long long)r->index, ply + 1, err.msg);
+        fail_exit(command, EXIT_FAILURE_RUN, "game %llu ply %d: %s", (unsigned long long)r->index, ply + 1, err.msg);
     Undo undo;
     game_make(g, pos, m, &undo);
 }

@@ -24,7 +24,7 @@ int records_exit_status(const RecordsError *e)
 
 _Noreturn void records_fail(const char *command, const RecordsError *e)
 {
-    cli_fail(command, records_exit_status(e), "%s", e->msg);
+    fail_exit(command, records_exit_status(e), "%s", e->msg);
 }
 
 RecordsReader *records_open_or_fail(const char *command, const char *path)

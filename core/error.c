@@ -1,15 +1,25 @@
 /*
- * error.c - error text for rejected input: error_set (declared in game.h, which every module
- * includes) writes one line into an Error.  It sits in its own file, below game.c, because
- * game.c calls the game modules' setup while the modules report their errors through it.
+ * error.c - error text, always one line: error_set (declared in game.h, which every module
+ * includes) writes it into an Error; fail_exit (error.h) prints a command's failure and exits.
+ * error_set sits here, below game.c, because game.c calls the game modules' setup while the
+ * modules report their errors through it.
  */
+#include "error.h"
 #include "game.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Control characters from the input (a newline in a move, say) would break the promise of one
  * line per error; they are shown as '?'. */
+static void one_line(char *text)
+{
+    for (char *c = text; *c; c++)
+        if ((unsigned char)*c < 32 || *c == 127)
+            *c = '?';
+}
+
 void error_set(Error *err, const char *fmt, ...)
 {
     if (!err)
@@ -18,7 +28,17 @@ void error_set(Error *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
-    for (char *c = err->msg; *c; c++)
-        if ((unsigned char)*c < 32 || *c == 127)
-            *c = '?';
+    one_line(err->msg);
+}
+
+_Noreturn void fail_exit(const char *command, int status, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    one_line(line);
+    fprintf(stderr, "leuctra%s%s: %s\n", *command ? " " : "", command, line);
+    exit(status);
 }

@@ -128,6 +128,14 @@ static inline bool game_parse_move(const Game *g, const Position *p, const char 
 static inline uint64_t game_perft(const Game *g, const Position *p, int d) { return g->ops->perft(g, p, d); }
 static inline char game_square(const Game *g, const Position *p, int f, int r) { return g->ops->square(g, p, f, r); }
 
+/* The number a rank goes by in the notation and beside a drawn board: Reversi names rows from the
+ * top (Othello style, "d3"); the phalanx games number ranks from White's side, from 1.  Either
+ * way the top of a drawing is the first rank of the position string. */
+static inline int game_rank_label(const Game *g, int rank)
+{
+    return g->variant == VARIANT_REVERSI ? g->height - rank : rank + 1;
+}
+
 /* "ongoing", "white-wins", "black-wins", "draw".  Inline, so that the modules' notation code can
  * name a state without calling back into game.c. */
 static inline const char *game_status_name(GameStatus s)

@@ -22,17 +22,10 @@
 
 extern char **environ;
 
-double engine_process_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Milliseconds left before a deadline, for poll(); 0 when it has passed. */
 static int millis_left(double deadline)
 {
-    double left = deadline - engine_process_clock();
+    double left = deadline - clock_seconds();
     if (left <= 0)
         return 0;
     return left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
@@ -214,7 +207,7 @@ static bool reaped_before(pid_t pid, double deadline, int *status)
         pid_t r = waitpid(pid, status, WNOHANG);
         if (r == pid || (r < 0 && errno != EINTR))
             return true;
-        if (engine_process_clock() >= deadline)
+        if (clock_seconds() >= deadline)
             return false;
         struct timespec nap = {0, 2000000};
         nanosleep(&nap, NULL);
@@ -225,7 +218,7 @@ void engine_process_stop(EngineProcess *ep, const char *quit_line, double grace,
 {
     if (ep->pid == 0)
         return;
-    double deadline = engine_process_clock() + grace;
+    double deadline = clock_seconds() + grace;
     if (quit_line && grace > 0)
         engine_process_send(ep, quit_line, deadline);
     close_fd(&ep->to_child);    /* end of input asks a protocol engine to exit too */

@@ -3,10 +3,12 @@
  * send a line, read a line before a deadline, and end it (kill and reap, so no zombie is left).
  * The external-engine player (player_external.c) is built on it.  One EngineProcess belongs to
  * one thread; there is no shared state, and a dead peer never raises SIGPIPE in the process.
+ * Deadlines are seconds on core/clock.h's clock_seconds().
  */
 #ifndef LEUCTRA_ENGINE_PROCESS_H
 #define LEUCTRA_ENGINE_PROCESS_H
 
+#include "core/clock.h"
 #include "core/game.h"
 
 #include <stddef.h>
@@ -29,9 +31,6 @@ typedef enum {
     PROCESS_TIMEOUT,        /* the deadline passed first */
     PROCESS_GARBLED         /* a line with a NUL or control byte, or longer than the limit */
 } ProcessRead;
-
-/* Seconds on a monotonic clock, for deadlines. */
-double engine_process_clock(void);
 
 /* Starts argv[0] (searched in PATH) with argv; its stderr goes to the file `log` (appended) or to
  * /dev/null when log is NULL.  False with *err when it cannot be started. */

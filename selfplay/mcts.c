@@ -11,6 +11,7 @@
  * relaxed adds, a node's state with acquire/release so that whoever sees EXPANDED sees the edges.
  */
 #include "mcts.h"
+#include "core/clock.h"
 
 #include "core/playout.h"
 #include "core/policy.h"
@@ -22,7 +23,6 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { MAX_DEPTH = 1024, MAX_HISTORY = 4096 };
 
@@ -62,13 +62,6 @@ typedef struct {
 } Worker;
 
 size_t mcts_node_bytes(void) { return sizeof(Node); }
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void mcts_default_config(MctsConfig *cfg)
 {
@@ -639,7 +632,7 @@ static bool out_of_budget(Mcts *m, const MctsLimits *limits, const atomic_bool *
         return true;
     bool over = (stop && atomic_load_explicit(stop, memory_order_relaxed)) ||
                 atomic_load_explicit(&m->tree.nodes[0].proven, memory_order_relaxed) != PROVEN_NONE ||
-                (limits->seconds > 0 && (slot & 15) == 0 && now_seconds() - m->start_time >= limits->seconds);
+                (limits->seconds > 0 && (slot & 15) == 0 && clock_seconds() - m->start_time >= limits->seconds);
     if (over)
         atomic_store(&m->done, true);
     return over;
@@ -660,7 +653,7 @@ static void report_progress(Mcts *m, const SearchRun *run)
         return;
     collect_result(m, so_far, false);
     so_far->visits = atomic_load(&m->completed);
-    so_far->seconds = now_seconds() - m->start_time;
+    so_far->seconds = clock_seconds() - m->start_time;
     run->info(so_far, run->ctx);
     free(so_far);
 }
@@ -707,9 +700,9 @@ static void search_thread(Mcts *m, const SearchRun *run, int thread)
                 break;
             visit(m, w);
             done++;
-            if (thread == 0 && run->info && (slot & 63) == 0 && now_seconds() >= next_info) {
+            if (thread == 0 && run->info && (slot & 63) == 0 && clock_seconds() >= next_info) {
                 report_progress(m, run);
-                next_info = now_seconds() + run->interval;
+                next_info = clock_seconds() + run->interval;
             }
         }
         atomic_fetch_add_explicit(&m->completed, done, memory_order_relaxed);
@@ -791,7 +784,7 @@ MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *
         game_start(m->game, &start);
         mcts_set_position(m, &start);
     }
-    m->start_time = now_seconds();
+    m->start_time = clock_seconds();
     atomic_store(&m->started, 0);
     atomic_store(&m->completed, 0);
     atomic_store(&m->done, false);
@@ -814,6 +807,6 @@ MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *
         free(r);
     }
     out.visits = atomic_load(&m->completed);
-    out.seconds = now_seconds() - m->start_time;
+    out.seconds = clock_seconds() - m->start_time;
     return out;
 }

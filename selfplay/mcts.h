@@ -11,8 +11,8 @@
 #ifndef LEUCTRA_MCTS_H
 #define LEUCTRA_MCTS_H
 
-#include "core/value.h"
 #include "core/game.h"
+#include "core/value.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>

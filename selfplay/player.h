@@ -6,8 +6,8 @@
 #ifndef LEUCTRA_PLAYER_H
 #define LEUCTRA_PLAYER_H
 
-#include "core/value.h"
 #include "core/game.h"
+#include "core/value.h"
 #include "selfplay/mcts.h"
 
 typedef struct {

@@ -245,7 +245,7 @@ static bool start_engine(ExternalState *s, Trouble *t)
         trouble(t, INCIDENT_CRASH, err.msg, NULL);
         return false;
     }
-    double deadline = engine_process_clock() + fmax(s->timeout, STARTUP_TIMEOUT);
+    double deadline = clock_seconds() + fmax(s->timeout, STARTUP_TIMEOUT);
     return send_or_trouble(s, "leuctra\n", deadline, t) && wait_for(s, "leuctraok", deadline, t) &&
            (!s->setoptions[0] || send_or_trouble(s, s->setoptions, deadline, t)) &&
            send_or_trouble(s, "isready\n", deadline, t) && wait_for(s, "readyok", deadline, t);
@@ -404,7 +404,7 @@ static Move ask_move(Player *p, const Position *pos, MoveInfo *info, Trouble *t)
     char go[96], word[64];
     Error err;
     Move m;
-    double deadline = engine_process_clock() + s->seconds + s->timeout;
+    double deadline = clock_seconds() + s->seconds + s->timeout;
     go_command(s, go, sizeof go);
     if (!update_history(p, pos) || !append(s, go)) {
         trouble(t, INCIDENT_CRASH, "out of memory for the game's moves", NULL);
@@ -459,7 +459,7 @@ static bool begin_game(Player *p, Trouble *t)
         snprintf(command, sizeof command, "newgame variant %s\nisready\n", g->name);
     else
         snprintf(command, sizeof command, "newgame variant %s size %dx%d\nisready\n", g->name, g->width, g->height);
-    double deadline = engine_process_clock() + fmax(s->timeout, STARTUP_TIMEOUT);
+    double deadline = clock_seconds() + fmax(s->timeout, STARTUP_TIMEOUT);
     return send_or_trouble(s, command, deadline, t) && wait_for(s, "readyok", deadline, t);
 }
 

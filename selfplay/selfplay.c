@@ -9,6 +9,7 @@
  * others at their next game; every game appended so far is already on disk.
  */
 #include "selfplay.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <omp.h>
@@ -17,14 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static bool file_exists(const char *path)
 {
@@ -157,7 +150,7 @@ static void count_game(RunState *s, const GameRecord *r)
         p->results[r->result == STATUS_WHITE_WINS ? 0 : r->result == STATUS_BLACK_WINS ? 1 : 2]++;
         p->ends[r->end]++;
         p->plies += (uint64_t)r->plies;
-        p->seconds = seconds_now() - s->start_time;
+        p->seconds = clock_seconds() - s->start_time;
         if (s->run->progress)
             s->run->progress(p, s->run->progress_ctx);
     }
@@ -188,7 +181,7 @@ static void play_games(RunState *s)
     const SelfplayRun *run = s->run;
     uint64_t games = s->progress.to_play;
     int threads = run->threads < 1 ? 1 : (uint64_t)run->threads > games ? (int)games : run->threads;
-    s->start_time = seconds_now();
+    s->start_time = clock_seconds();
 #pragma omp parallel num_threads(threads)
     {
         SelfplayGame *sg = selfplay_game_new(run->game, run->weights, run->config);
@@ -202,7 +195,7 @@ static void play_games(RunState *s)
         game_record_free(&record);
         selfplay_game_free(sg);
     }
-    s->progress.seconds = seconds_now() - s->start_time;
+    s->progress.seconds = clock_seconds() - s->start_time;
 }
 
 bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, RecordsError *err)

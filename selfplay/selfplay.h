@@ -18,8 +18,8 @@
 #ifndef LEUCTRA_SELFPLAY_H
 #define LEUCTRA_SELFPLAY_H
 
-#include "core/value.h"
 #include "core/game.h"
+#include "core/value.h"
 #include "data/mpi_env.h"
 #include "data/records.h"
 #include "selfplay/driver.h"

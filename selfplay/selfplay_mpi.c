@@ -13,12 +13,12 @@
  * canonical (sorted by index), so it equals the single-process file byte for byte.
  */
 #include "selfplay.h"
+#include "core/clock.h"
 
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 void selfplay_shard_path(const char *out, int rank, int ranks, char *buf, size_t len)
@@ -72,13 +72,6 @@ typedef struct {
     bool live;                  /* progress messages between the final ones */
 } Tracker;
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The whole run's counts from the latest messages, as one SelfplayProgress. */
 static SelfplayProgress whole_run(const Tracker *t)
 {
@@ -86,7 +79,7 @@ static SelfplayProgress whole_run(const Tracker *t)
     sum.total = t->run->games;
     for (int r = 0; r < t->env->size; r++)
         add_counts(&sum, t->latest[r]);
-    sum.seconds = seconds_now() - t->start;
+    sum.seconds = clock_seconds() - t->start;
     return sum;
 }
 
@@ -355,7 +348,7 @@ bool selfplay_mpi_run(const MpiEnv *env, const SelfplayRun *run, SelfplayProgres
         *all_ok = ok;
         return ok;
     }
-    Tracker t = {env, run, NULL, {0}, seconds_now(), run->progress != NULL && env->serialized};
+    Tracker t = {env, run, NULL, {0}, clock_seconds(), run->progress != NULL && env->serialized};
     t.latest = calloc((size_t)env->size, sizeof *t.latest);
     if (!t.latest) {
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);

@@ -2,7 +2,7 @@
  * fuzz_files.c - libFuzzer harness for the parsers of the files the toolkit reads, beyond the
  * rules' own notation (tests/fuzz_parsers.c): weights files (data/weights.h), results lines
  * (eval/results.h), opening-suite lines (data/openings.h), one stored game of a records file
- * (record_decode, docs/FORMAT.md) and the JSON scanner of `leuctra chart` (cli/json_read.h).
+ * (record_decode, docs/FORMAT.md) and the JSON scanner of `leuctra chart` (data/json_read.h).
  *
  * Input: one selector byte, then the text or bytes the chosen parser gets.  For each parser:
  *   - a rejection comes with a message that is present, terminated and one line;
@@ -14,7 +14,7 @@
  *   - JSON: the scanner neither reads past the text nor fails to terminate.
  * Any broken invariant stops the run with __builtin_trap().  Built and run by `make fuzz`.
  */
-#include "cli/json_read.h"
+#include "data/json_read.h"
 #include "data/openings.h"
 #include "data/record_internal.h"
 #include "data/weights.h"

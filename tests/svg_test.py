@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""svg_test.py - tests of the pictures: `leuctra render` and `leuctra view` (cli/svg_board.c,
-cmd_render.c, cmd_view.c) and the charts (cli/svg_chart.c, charts.c: ratings --svg, records
-info --svg, chart training).  Every SVG parses as XML; a board shows the squares that `leuctra
+"""svg_test.py - tests of the pictures: `leuctra render` and `leuctra view` (pictures/svg_board.c,
+cli/cmd_render.c, cli/cmd_view.c) and the charts (pictures/svg_chart.c, charts.c: ratings --svg,
+records info --svg, chart training).  Every SVG parses as XML; a board shows the squares that `leuctra
 show` prints, for all three games and board shapes (16x16 with obstacles, Crossings towers);
 the viewer page is one self-contained file whose embedded positions are those `leuctra apply`
 gives; each chart draws what the JSON of its command says (one point and error bar per rated

@@ -6,8 +6,8 @@
  * a plain grid, bounds on thousands of random-playout positions, and the orderings the priors
  * promise.
  */
-#include "core/value.h"
 #include "core/rng.h"
+#include "core/value.h"
 #include "test.h"
 
 #include <math.h>

@@ -3,8 +3,9 @@
  * the start position), and `leuctra match --make-openings`: random openings kept only when a
  * short search finds them balanced, written as a suite (data/openings.h).
  */
-#include "cli/cli.h"
-#include "cli/match.h"
+#include "eval/match.h"
+
+#include "core/error.h"
 #include "core/rng.h"
 
 #include <errno.h>
@@ -20,7 +21,7 @@ static Position random_opening(const Game *g, const Position *start, int plies, 
     Rng rng = rng_seed(seed ^ 0x0BE1157ull, stream);
     Move *moves = malloc(MAX_MOVES * sizeof *moves);
     if (!moves)
-        cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
     for (int i = 0; i < plies && game_status(g, &pos) == STATUS_ONGOING; i++) {
         int n = game_gen_moves(g, &pos, moves);
         if (n == 0)
@@ -87,7 +88,7 @@ static void write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECOR
 {
     FILE *out = fopen(o->out_path, "w");
     if (!out)
-        cli_fail("match", EXIT_FAILURE_RUN, "%s: %s", o->out_path, strerror(errno));
+        fail_exit("match", EXIT_FAILURE_RUN, "%s: %s", o->out_path, strerror(errno));
     fprintf(out, "# %d openings: %d random plies, kept when mcts:visits=%d gives the side to move\n"
                  "# a value in [%.2f, %.2f] (leuctra match --make-openings, seed %llu)\n",
             count, o->opening_plies, o->make_visits, o->make_low, o->make_high, (unsigned long long)o->seed);
@@ -95,10 +96,10 @@ static void write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECOR
     for (int i = 0; i < count; i++)
         fprintf(out, "%s\n", kept[i]);
     if (fclose(out) != 0)
-        cli_fail("match", EXIT_FAILURE_RUN, "%s: write failed", o->out_path);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s: write failed", o->out_path);
 }
 
-void match_make_openings(const Game *g, const Position *start, const MatchOptions *o)
+int match_make_openings(const Game *g, const Position *start, const MatchOptions *o)
 {
     char spec[64];
     snprintf(spec, sizeof spec, "mcts:visits=%d", o->make_visits);
@@ -106,14 +107,13 @@ void match_make_openings(const Game *g, const Position *start, const MatchOption
     Player *judge = player_create(g, spec, &err);
     char (*kept)[RECORD_MAX_POSITION] = malloc((size_t)o->make_openings * sizeof *kept);
     if (!judge || !kept)
-        cli_fail("match", EXIT_FAILURE_RUN, "%s", judge ? "out of memory" : err.msg);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s", judge ? "out of memory" : err.msg);
     int count = find_balanced(g, start, o, judge, kept);
     player_free(judge);
     if (count < o->make_openings)
-        cli_fail("match", EXIT_FAILURE_RUN, "found only %d balanced openings of %d; try fewer --opening-plies",
-                 count, o->make_openings);
+        fail_exit("match", EXIT_FAILURE_RUN, "found only %d balanced openings of %d; try fewer --opening-plies",
+                  count, o->make_openings);
     write_suite(g, o, kept, count);
     free(kept);
-    if (!o->json)
-        printf("%d openings written to %s\n", count, o->out_path);
+    return count;
 }

@@ -3,7 +3,7 @@
  * pentanomial counts only once both its games and every earlier pair are done, so the point
  * where the test stops depends on the games alone, never on which game finished first.
  */
-#include "cli/match.h"
+#include "eval/match.h"
 
 void match_sprt_init(MatchSprt *s, const SprtTest *test)
 {

@@ -2,9 +2,9 @@
  * view_template.h - the page around the games that `leuctra view` embeds: HTML, CSS and the
  * vanilla JavaScript that draws the board, the value curve and the top moves from the embedded
  * JSON.  No network, no external files.  The page uses only single quotes and no backslashes,
- * so it sits in C string literals unescaped; the board drawing mirrors cli/svg_board.c.
+ * so it sits in C string literals unescaped; the board drawing mirrors pictures/svg_board.c.
  *
- * The JSON (cmd_view.c writes it) goes between VIEW_PAGE_HEAD and VIEW_PAGE_TAIL:
+ * The JSON (cli/cmd_view.c writes it) goes between VIEW_PAGE_HEAD and VIEW_PAGE_TAIL:
  *   {"variant", "width", "height", "reversi", "games": [{"index", "result", "end",
  *    "frames": [{"pos", "board", "stm", "move", "value", "total", "top": [[move, visits]...]}]}]}
  * frame i is the position before ply i (the last frame: the final position, with move "").

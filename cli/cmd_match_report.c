@@ -1,46 +1,15 @@
 /*
- * match_report.c - what `leuctra match` prints at the end: for two players, the first player's
- * wins, draws and losses, Elo from games and from pairs, and the SPRT state (text or --json);
- * for a tournament, one line per matchup and a ratings table of all players (eval/ratings.h).
+ * cmd_match_report.c - what `leuctra match` prints at the end (cli/match_cli.h): for two
+ * players, the first player's wins, draws and losses, Elo from games and from pairs, and the
+ * SPRT state (text or --json); for a tournament, one line per matchup and a ratings table of all
+ * players (eval/ratings.h).
  * Only counted games enter (match_mark_counted: an SPRT stop leaves games in flight out).
  */
-#include "cli/cli.h"
-#include "cli/match.h"
+#include "cli/match_cli.h"
 #include "eval/ratings.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-
-typedef struct {
-    Trinomial games;
-    Pentanomial pairs;
-    int counted, adjudicated, resigned;   /* adjudicated: draws; resigned: losses by --resign */
-    long plies;
-} MatchTotals;
-
-/* Counted games of matchup m from its first player's side; a pair counts when both games do. */
-static MatchTotals matchup_totals(const MatchRun *run, int m)
-{
-    MatchTotals t = {{0, 0, 0}, {{0, 0, 0, 0, 0}}, 0, 0, 0, 0};
-    int base = m * run->options->games;
-    for (int k = base; k < base + run->options->games; k++) {
-        const MatchGame *g = &run->games[k];
-        if (!g->counted)
-            continue;
-        int s = match_first_score(run, k);
-        t.games.wins += s > 0;
-        t.games.draws += s == 0;
-        t.games.losses += s < 0;
-        t.counted++;
-        t.adjudicated += g->reason == END_PLY_LIMIT || g->reason == END_REPETITION;
-        t.resigned += g->reason == END_RESIGN;
-        t.plies += g->plies;
-        if ((k - base) % 2 == 1 && run->games[k - 1].counted)
-            t.pairs.pairs[match_first_score(run, k - 1) + s + 2]++;
-    }
-    return t;
-}
 
 /* JSON has no infinities: a score of 0 or 1 gives an unbounded Elo, written as null. */
 static void json_number(const char *key, double v)
@@ -109,26 +78,14 @@ static void print_text(const MatchRun *run, int m, const MatchTotals *t, const E
 /* The ratings of every player from the counted games, the first player anchored at 0. */
 static void print_ratings(const MatchRun *run)
 {
-    ResultTable *table = results_new();
+    ResultTable *table = match_results_table(run);
     if (!table)
-        cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
-    for (int i = 0; i < run->options->players; i++)
-        results_player(table, run->options->name[i]);
-    for (int k = 0; k < run->total; k++) {
-        if (!run->games[k].counted)
-            continue;
-        const Matchup *m = &run->matchup[k / run->options->games];
-        bool fw = match_first_is_white(run, k);
-        GameStatus s = run->games[k].result;
-        results_add_game(table, fw ? m->first : m->second, fw ? m->second : m->first,
-                         s == STATUS_WHITE_WINS ? OUTCOME_WHITE_WINS
-                         : s == STATUS_BLACK_WINS ? OUTCOME_WHITE_LOSES : OUTCOME_DRAW);
-    }
+        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
     RatingsOptions ro = {.anchor = 0, .confidence = 0.95};
     Ratings r;
     Error err;
     if (!ratings_fit(table, &ro, &r, &err))
-        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
     printf("\n%-32s %9s %7s %7s %7s\n", "name", "Elo", "+/-", "games", "score");
     for (int i = 0; i < r.players; i++) {
         Trinomial c = results_player_totals(table, i);
@@ -157,7 +114,7 @@ static void print_length_line(const MatchRun *run, const MatchTotals *t, double 
 void match_report(const MatchRun *run, double seconds)
 {
     for (int m = 0; m < run->num_matchups; m++) {
-        MatchTotals t = matchup_totals(run, m);
+        MatchTotals t = match_totals(run, m);
         EloEstimate e;
         bool have_elo = elo_trinomial(&t.games, 0.95, &e);
         if (run->options->json && run->num_matchups == 1) {

@@ -12,13 +12,7 @@
 /* One square is CELL units; MARGIN leaves room for the coordinates on every side. */
 enum { CELL = 40, MARGIN = 28 };
 
-/* Reversi names rows from the top (Othello style); the phalanx games number ranks from White's
- * side, as cmd_show.c draws them. */
-static int row_label(const Game *g, int rank)
-{
-    return g->variant == VARIANT_REVERSI ? g->height - rank : rank + 1;
-}
-
+/* The rank a label names: the inverse of game_rank_label. */
 static int label_to_rank(const Game *g, int label)
 {
     return g->variant == VARIANT_REVERSI ? g->height - label : label - 1;
@@ -86,8 +80,8 @@ static void write_coordinates(FILE *out, const Game *g)
     }
     for (int rank = 0; rank < g->height; rank++) {
         double y = square_y(g, rank) + 5;
-        fprintf(out, "<text x=\"%d\" y=\"%.1f\">%d</text>\n", MARGIN / 2, y, row_label(g, rank));
-        fprintf(out, "<text x=\"%d\" y=\"%.1f\">%d</text>\n", right + MARGIN / 2, y, row_label(g, rank));
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\">%d</text>\n", MARGIN / 2, y, game_rank_label(g, rank));
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\">%d</text>\n", right + MARGIN / 2, y, game_rank_label(g, rank));
     }
     fputs("</g>\n", out);
 }

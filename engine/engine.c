@@ -39,20 +39,6 @@ void engine_free(Engine *e)
     free(e);
 }
 
-void engine_drop_tree(Engine *e)
-{
-    mcts_free(e->mcts);
-    e->mcts = NULL;
-}
-
-void engine_install_game(Engine *e, Game *game, const Weights *w)
-{
-    engine_drop_tree(e);
-    game_free(e->game);
-    e->game = game;
-    e->weights = *w;
-}
-
 void engine_serve(Engine *e)
 {
     while (!e->quit && !atomic_load(&e->output_lost)) {

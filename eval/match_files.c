@@ -3,8 +3,9 @@
  * game, appended as games finish, canonical at the end; --resume reads back what an interrupted
  * run played) and the results file in the format of `leuctra ratings` (docs/RATINGS.md).
  */
-#include "cli/cli.h"
-#include "cli/match.h"
+#include "eval/match.h"
+
+#include "core/error.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -29,21 +30,21 @@ static void read_played(MatchRun *run)
     RecordsError err;
     RecordsReader *r = records_open(run->options->out_path, &err);
     if (!r)
-        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
     GameRecord g;
     game_record_init(&g);
     int status;
     while ((status = records_next(r, &g, &err)) == 1) {
         if (g.index >= (uint64_t)run->total)
-            cli_fail("match", EXIT_USAGE, "%s: game %llu is beyond this match's %d games", run->options->out_path,
-                     (unsigned long long)g.index, run->total);
+            fail_exit("match", EXIT_USAGE, "%s: game %llu is beyond this match's %d games", run->options->out_path,
+                      (unsigned long long)g.index, run->total);
         run->resumed += !run->games[g.index].done;
         run->games[g.index] = (MatchGame){true, false, g.result, end_reason_of_record(g.end), g.plies};
     }
     game_record_free(&g);
     records_close(r);
     if (status < 0)
-        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
 }
 
 RecordsWriter *match_open_records(MatchRun *run)
@@ -54,7 +55,7 @@ RecordsWriter *match_open_records(MatchRun *run)
     RecordsHeader h;
     RecordsError err;
     if (!records_header_init(&h, run->game, settings, &err))
-        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
     RecordsWriter *w;
     if (run->options->resume && access(path, F_OK) == 0) {
         RecordsResumeInfo info;
@@ -66,7 +67,7 @@ RecordsWriter *match_open_records(MatchRun *run)
     }
     records_header_free(&h);
     if (!w)
-        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
     if (run->options->resume)
         read_played(run);
     return w;
@@ -76,7 +77,7 @@ void match_close_records(MatchRun *run, RecordsWriter *w)
 {
     RecordsError err;
     if (!records_writer_close(w, &err) || !records_canonicalize(run->options->out_path, &err))
-        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
 }
 
 static const char *result_text(GameStatus s)
@@ -93,7 +94,7 @@ void match_write_results(const MatchRun *run)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *out = fopen(tmp, "w");
     if (!out)
-        cli_fail("match", EXIT_FAILURE_RUN, "%s: %s", tmp, strerror(errno));
+        fail_exit("match", EXIT_FAILURE_RUN, "%s: %s", tmp, strerror(errno));
     for (int k = 0; k < run->total; k++) {
         if (!run->games[k].counted)
             continue;
@@ -104,5 +105,5 @@ void match_write_results(const MatchRun *run)
                 result_text(run->games[k].result));
     }
     if (fclose(out) != 0 || rename(tmp, path) != 0)
-        cli_fail("match", EXIT_FAILURE_RUN, "%s: %s", path, strerror(errno));
+        fail_exit("match", EXIT_FAILURE_RUN, "%s: %s", path, strerror(errno));
 }

@@ -4,10 +4,12 @@
  * plays it; finished games go to the records file at once (crash safety, --resume) and into the
  * pair-order SPRT, which may stop the loop.
  */
-#include "cli/cli.h"
-#include "cli/match.h"
-#include "selfplay/player_external.h"
+#include "eval/match.h"
+
+#include "core/clock.h"
+#include "core/error.h"
 #include "core/rng.h"
+#include "selfplay/player_external.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -22,27 +24,13 @@ typedef struct {
     bool failed;        /* a move could not be stored: the record is not written */
 } MatchWorker;
 
-bool match_first_is_white(const MatchRun *run, int k)
-{
-    return k % run->options->games % 2 == 0;
-}
-
-int match_first_score(const MatchRun *run, int k)
-{
-    const MatchGame *m = &run->games[k];
-    if (m->result == STATUS_DRAW)
-        return 0;
-    bool white_won = m->result == STATUS_WHITE_WINS;
-    return white_won == match_first_is_white(run, k) ? 1 : -1;
-}
-
 static Player *worker_player(MatchWorker *w, const MatchRun *run, int index)
 {
     if (!w->player[index]) {
         Error err;
         w->player[index] = player_create(run->game, run->options->spec[index], &err);
         if (!w->player[index])
-            cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+            fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
     }
     return w->player[index];
 }
@@ -73,7 +61,7 @@ static void save_record(MatchWorker *w, const MatchRun *run, int k, const Positi
     if (!run->writer)
         return;
     if (w->failed)
-        cli_fail("match", EXIT_FAILURE_RUN, "game %d: a move could not be recorded", k);
+        fail_exit("match", EXIT_FAILURE_RUN, "game %d: a move could not be recorded", k);
     w->record.index = (uint64_t)k;
     w->record.seed = game_seed(run, k);
     game_format_position(run->game, start, w->record.start, sizeof w->record.start);
@@ -81,7 +69,7 @@ static void save_record(MatchWorker *w, const MatchRun *run, int k, const Positi
     w->record.end = end_reason_record(r->reason);
     RecordsError err;
     if (!records_append(run->writer, &w->record, &err))
-        cli_fail("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
 }
 
 static MatchGame play_one(MatchWorker *w, const MatchRun *run, int k)
@@ -98,7 +86,7 @@ static MatchGame play_one(MatchWorker *w, const MatchRun *run, int k)
     w->failed = false;
     bool record = run->writer != NULL;
     if (!play_game(run->game, &start, seats, &policy, game_seed(run, k), record ? record_ply : NULL, w, &r))
-        cli_fail("match", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
     save_record(w, run, k, &start, &r);
     MatchGame played = {true, false, r.result, r.reason, r.plies};
     game_result_free(&r);
@@ -107,7 +95,7 @@ static MatchGame play_one(MatchWorker *w, const MatchRun *run, int k)
 
 static void progress_line(const MatchRun *run, int done, int todo, double t0)
 {
-    double rate = done / (cli_seconds() - t0);
+    double rate = done / (clock_seconds() - t0);
     fprintf(stderr, "\r%d/%d games  %.2f games/s  ETA %.0f s", done, todo, rate, (todo - done) / rate);
     if (run->sprt)
         fprintf(stderr, "  LLR %.2f [%.2f, %.2f]", run->sprt->llr, sprt_lower_bound(&run->sprt->test),
@@ -153,7 +141,7 @@ void match_play(MatchRun *run)
     if (run->sprt && (match_sprt_advance(run->sprt, run) || run->sprt->decision != SPRT_CONTINUE))
         stop = true;    /* the resumed games already decided the test */
     bool tty = isatty(2) && !run->options->json;
-    double t0 = cli_seconds();
+    double t0 = clock_seconds();
 #pragma omp parallel num_threads(run->options->concurrency)
     {
         MatchWorker w = {{NULL}, {0}, run->game, false};

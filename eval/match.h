@@ -1,8 +1,9 @@
 /*
- * match.h - what the files of `leuctra match` share (cli/cmd_match.c reads the options and runs
- * the steps; cli/match_*.c hold one step each): the options, the table of games, the pair-order
- * SPRT, the concurrent game loop, the records and results files, the report and the opening
- * generator.  docs/MATCHES.md describes the command.
+ * match.h - the match runner behind `leuctra match` (cli/cmd_match.c reads the options,
+ * eval/match_run.c runs the steps that eval/match_*.c hold, cli/cmd_match_report.c prints the
+ * result): the options, the table of games and its totals, the pair-order SPRT, the concurrent
+ * game loop, the records and results files and the opening generator.  docs/MATCHES.md
+ * describes the command.
  *
  * Game k of a run belongs to matchup k / games (a pair of players, the first of them first);
  * within it, game i = k % games has the first player White when i is even, and games 2j and
@@ -80,16 +81,37 @@ typedef struct {
     int played;                 /* games played by this run */
 } MatchRun;
 
-/* --- match_play.c: plays every game not yet done, options->concurrency at a time */
-void match_play(MatchRun *run);
+/* --- match_games.c */
 bool match_first_is_white(const MatchRun *run, int k);
 /* +1 the first player of k's matchup won, 0 a draw, -1 lost. */
 int match_first_score(const MatchRun *run, int k);
 
+/* The counted games of one matchup, from its first player's side (see match_mark_counted). */
+typedef struct {
+    Trinomial games;
+    Pentanomial pairs;          /* a pair counts when both its games do */
+    int counted, adjudicated, resigned;   /* adjudicated: draws; resigned: losses by --resign */
+    long plies;
+} MatchTotals;
+
+MatchTotals match_totals(const MatchRun *run, int m);
+/* Every counted game as a results table (eval/results.h), the players in the options' order, for
+ * the ratings of a tournament; NULL when memory runs out. */
+ResultTable *match_results_table(const MatchRun *run);
+
+/* --- match_run.c: the whole match (not --make-openings); exits with one line on failure.  The
+ * finished run goes to `report` (with the seconds it took) before its tables are freed. */
+void match_run(const Game *g, const Position *start, const MatchOptions *o, const OpeningSuite *suite,
+               void (*report)(const MatchRun *run, double seconds));
+
+/* --- match_play.c: plays every game not yet done, options->concurrency at a time */
+void match_play(MatchRun *run);
+
 /* --- match_openings.c */
 Position match_opening(const MatchRun *run, int k);
-/* `--make-openings`: writes the suite to options->out_path; exits on failure. */
-void match_make_openings(const Game *g, const Position *start, const MatchOptions *o);
+/* `--make-openings`: writes the suite to options->out_path and returns how many openings it
+ * holds (options->make_openings); exits on failure. */
+int match_make_openings(const Game *g, const Position *start, const MatchOptions *o);
 
 /* --- match_sprt.c */
 void match_sprt_init(MatchSprt *s, const SprtTest *test);
@@ -104,8 +126,5 @@ const char *match_sprt_decision_name(SprtDecision d);
 RecordsWriter *match_open_records(MatchRun *run);
 void match_close_records(MatchRun *run, RecordsWriter *w);
 void match_write_results(const MatchRun *run);
-
-/* --- match_report.c */
-void match_report(const MatchRun *run, double seconds);
 
 #endif

@@ -3,6 +3,7 @@
  * (docs/PROTOCOL.md), and the modules that serve it:
  *
  *   engine.c           creating a session and the read-dispatch loop
+ *   engine_state.c     the game, its weights and the search tree, replaced together
  *   engine_io.c        reading bounded lines, writing flushed replies, tokens and numbers
  *   engine_protocol.c  the command table and the commands that only look at the position
  *   engine_game.c      newgame and position: the game, the position and the moves played
@@ -18,8 +19,8 @@
 #ifndef LEUCTRA_ENGINE_H
 #define LEUCTRA_ENGINE_H
 
-#include "core/value.h"
 #include "core/game.h"
+#include "core/value.h"
 #include "selfplay/mcts.h"
 
 #include <pthread.h>
@@ -79,6 +80,9 @@ Engine *engine_new(FILE *in, FILE *out, Game *game, const Position *pos, Error *
 void engine_free(Engine *e);
 /* Serves commands until quit, end of input or a failed write; any search is ended on the way out. */
 void engine_serve(Engine *e);
+
+/* --- engine_state.c ---------------------------------------------------------------------------- */
+
 /* Replaces the game (owned from now on) and its weights; the search tree goes with the old game. */
 void engine_install_game(Engine *e, Game *game, const Weights *w);
 /* Drops the search tree, so that the next go builds one with the current options and weights. */

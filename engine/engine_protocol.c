@@ -5,7 +5,6 @@
  * run while a search does (those that read nothing the search could be using the old value of).
  */
 #include "engine.h"
-#include "cli.h"
 #include "core/perft.h"
 
 #include <stdlib.h>
@@ -92,10 +91,10 @@ static void cmd_show(Engine *e, Tokens *args)
     put_files(e);
     for (int rank = g->height - 1; rank >= 0; rank--) {
         engine_line_begin(e);
-        engine_put(e, "board  %2d ", cli_row_label(g, rank));
+        engine_put(e, "board  %2d ", game_rank_label(g, rank));
         for (int f = 0; f < g->width; f++)
             engine_put(e, " %c", game_square(g, pos, f, rank));
-        engine_put(e, "  %d", cli_row_label(g, rank));
+        engine_put(e, "  %d", game_rank_label(g, rank));
         engine_line_end(e);
     }
     put_files(e);

@@ -1,0 +1,16 @@
+/*
+ * match_cli.h - what the files of `leuctra match` share: cli/cmd_match.c reads the options and
+ * runs the match through eval/match.h; cli/cmd_match_report.c prints what it came to.
+ */
+#ifndef LEUCTRA_MATCH_CLI_H
+#define LEUCTRA_MATCH_CLI_H
+
+#include "cli/cli.h"
+#include "eval/match.h"
+
+/* The report on stdout: for two players, the first player's wins, draws and losses, Elo from
+ * games and from pairs, and the SPRT state (text or --json); for a tournament, one line per
+ * matchup and a ratings table of all players.  `seconds`: the match's wall time. */
+void match_report(const MatchRun *run, double seconds);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * match_games.c - the table of a match's games (eval/match.h): which player is White in game k
+ * and how it ended from the first player's side, and the counted games summed per matchup or
+ * gathered into a results table for ratings.  Every step reads it (the game loop, the pair-order
+ * SPRT, the files, the report); its own file because the game loop feeds the SPRT, which scored
+ * the pairs through the game loop's file, a loop.
+ */
+#include "eval/match.h"
+
+bool match_first_is_white(const MatchRun *run, int k)
+{
+    return k % run->options->games % 2 == 0;
+}
+
+int match_first_score(const MatchRun *run, int k)
+{
+    const MatchGame *m = &run->games[k];
+    if (m->result == STATUS_DRAW)
+        return 0;
+    bool white_won = m->result == STATUS_WHITE_WINS;
+    return white_won == match_first_is_white(run, k) ? 1 : -1;
+}
+
+/* Counted games of matchup m from its first player's side; a pair counts when both games do. */
+MatchTotals match_totals(const MatchRun *run, int m)
+{
+    MatchTotals t = {{0, 0, 0}, {{0, 0, 0, 0, 0}}, 0, 0, 0, 0};
+    int base = m * run->options->games;
+    for (int k = base; k < base + run->options->games; k++) {
+        const MatchGame *g = &run->games[k];
+        if (!g->counted)
+            continue;
+        int s = match_first_score(run, k);
+        t.games.wins += s > 0;
+        t.games.draws += s == 0;
+        t.games.losses += s < 0;
+        t.counted++;
+        t.adjudicated += g->reason == END_PLY_LIMIT || g->reason == END_REPETITION;
+        t.resigned += g->reason == END_RESIGN;
+        t.plies += g->plies;
+        if ((k - base) % 2 == 1 && run->games[k - 1].counted)
+            t.pairs.pairs[match_first_score(run, k - 1) + s + 2]++;
+    }
+    return t;
+}
+
+ResultTable *match_results_table(const MatchRun *run)
+{
+    ResultTable *table = results_new();
+    if (!table)
+        return NULL;
+    for (int i = 0; i < run->options->players; i++)
+        results_player(table, run->options->name[i]);
+    for (int k = 0; k < run->total; k++) {
+        if (!run->games[k].counted)
+            continue;
+        const Matchup *m = &run->matchup[k / run->options->games];
+        bool fw = match_first_is_white(run, k);
+        GameStatus s = run->games[k].result;
+        results_add_game(table, fw ? m->first : m->second, fw ? m->second : m->first,
+                         s == STATUS_WHITE_WINS ? OUTCOME_WHITE_WINS
+                         : s == STATUS_BLACK_WINS ? OUTCOME_WHITE_LOSES : OUTCOME_DRAW);
+    }
+    return table;
+}

@@ -1,0 +1,51 @@
+/*
+ * match_run.c - a whole match from its options (eval/match.h): the matchups of the players (two,
+ * a gauntlet or a round robin), the table of games, the SPRT, and the steps in order: records
+ * file opened or resumed, games played, records closed, counted games marked, results file
+ * written, and the finished run handed to the caller's report.
+ */
+#include "eval/match.h"
+
+#include "core/clock.h"
+#include "core/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Gauntlet: the first player against each other; round robin: every pair once. */
+static int make_matchups(const MatchOptions *o, Matchup *out)
+{
+    int n = 0;
+    for (int i = 0; i < o->players; i++)
+        for (int j = i + 1; j < o->players; j++)
+            if (i == 0 || (o->tournament && strcmp(o->tournament, "round-robin") == 0))
+                out[n++] = (Matchup){i, j};
+    return n;
+}
+
+void match_run(const Game *g, const Position *start, const MatchOptions *o, const OpeningSuite *suite,
+               void (*report)(const MatchRun *run, double seconds))
+{
+    Matchup *matchups = malloc(sizeof(Matchup) * MATCH_MAX_PLAYERS * MATCH_MAX_PLAYERS / 2);
+    int num = matchups ? make_matchups(o, matchups) : 0;
+    MatchGame *games = calloc((size_t)num * (size_t)o->games, sizeof *games);
+    if (!games)
+        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
+    MatchSprt sprt;
+    match_sprt_init(&sprt, &o->sprt);
+    MatchRun run = {.game = g, .start = start, .options = o, .suite = suite, .matchup = matchups,
+                    .num_matchups = num, .total = num * o->games, .games = games,
+                    .sprt = o->sprt_on ? &sprt : NULL};
+    if (o->out_path)
+        run.writer = match_open_records(&run);
+    double t0 = clock_seconds();
+    match_play(&run);
+    if (run.writer)
+        match_close_records(&run, run.writer);
+    match_mark_counted(&run);
+    if (o->results_path)
+        match_write_results(&run);
+    report(&run, clock_seconds() - t0);
+    free(games);
+    free(matchups);
+}
