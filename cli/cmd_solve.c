@@ -16,7 +16,7 @@ typedef struct {
     const Game *game;
     Solver *solver;
     SolveMode mode;
-    double deadline;        /* cli_seconds() when --time-limit runs out; 0: none */
+    double deadline;        /* clock_seconds() when --time-limit runs out; 0: none */
     uint64_t nodes;
 } SolveRun;
 
@@ -28,13 +28,13 @@ typedef struct {
 /* Solves p, counting nodes; exits 1 when the time limit stopped it. */
 static SolveResult solve_or_fail(SolveRun *run, const Position *p)
 {
-    const double left = run->deadline > 0 ? run->deadline - cli_seconds() : 0;
+    const double left = run->deadline > 0 ? run->deadline - clock_seconds() : 0;
     SolveResult r = {.stopped = true};
     if (run->deadline == 0 || left > 0)
         r = solver_run(run->solver, p, run->mode, &(SolveLimits){NULL, left});
     run->nodes += r.nodes;
     if (r.stopped)
-        cli_fail("solve", EXIT_FAILURE_RUN, "stopped by --time-limit before the position was solved");
+        fail_exit("solve", EXIT_FAILURE_RUN, "stopped by --time-limit before the position was solved");
     return r;
 }
 
@@ -193,16 +193,16 @@ static int run_solve(int argc, char **argv)
     Position root;
     Game *g = cli_open_game("solve", &o.game, &root);
     if (!solve_available(g))
-        cli_fail("solve", EXIT_USAGE, "%s has no exact solver (only reversi has one)", g->name);
+        fail_exit("solve", EXIT_USAGE, "%s has no exact solver (only reversi has one)", g->name);
     SolveRun run = {.game = g, .mode = o.wld ? SOLVE_WLD : SOLVE_EXACT};
     run.solver = solver_new(g, (size_t)hash_mb << 20);
     if (!run.solver)
-        cli_fail("solve", EXIT_FAILURE_RUN, "out of memory for a %ld MiB table", hash_mb);
+        fail_exit("solve", EXIT_FAILURE_RUN, "out of memory for a %ld MiB table", hash_mb);
     SolveReport rep = {.empties = solve_empties(g, &root)};
     rep.moves = malloc(MAX_MOVES * sizeof *rep.moves);
     if (!rep.moves)
-        cli_fail("solve", EXIT_FAILURE_RUN, "out of memory");
-    const double start = cli_seconds();
+        fail_exit("solve", EXIT_FAILURE_RUN, "out of memory");
+    const double start = clock_seconds();
     run.deadline = time_limit > 0 ? start + time_limit : 0;
     const SolveResult r = solve_or_fail(&run, &root);
     rep.score = r.score;
@@ -211,7 +211,7 @@ static int run_solve(int argc, char **argv)
         rep.line_length = principal_line(&run, &root, r.best, rep.line);
     if (o.all_moves && game_status(g, &root) == STATUS_ONGOING)
         rep.num_moves = score_moves(&run, &root, rep.moves);
-    rep.seconds = cli_seconds() - start;
+    rep.seconds = clock_seconds() - start;
     if (o.json)
         print_json(&run, &root, &rep);
     else

@@ -264,7 +264,7 @@ static int run_tune(int argc, char **argv)
     TuneSummary s = {.opts = &o, .threads = o.data_opts.threads ? o.data_opts.threads : omp_get_max_threads(),
                      .ranks = env.size};
     if (o.priors && env.size > 1)
-        cli_fail(NAME, EXIT_USAGE, "--priors runs in one process, not under mpirun");
+        fail_exit(NAME, EXIT_USAGE, "--priors runs in one process, not under mpirun");
     TuneGames games;
     tune_games_init(&games);
     games.keep_visits = o.priors;

@@ -13,12 +13,12 @@
  * A score is the mover's final disc difference with the empties of a finished game counted for
  * the winner.
  */
+#include "clock.h"
 #include "reversi.h"
 #include "solve.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum {
     SHALLOW_EMPTIES = 6,        /* at or below: the shallow search (measured best of 5-8) */
@@ -87,20 +87,13 @@ static int parity_ordered(uint64_t empty, uint8_t *out)
     return n;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static bool poll_stop(ReversiSolver *s)
 {
     if ((s->nodes & STOP_POLL_MASK) != 0)
         return s->stopped;
     if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
         s->stopped = true;
-    if (s->deadline > 0 && (s->nodes & CLOCK_POLL_MASK) == 0 && now_seconds() >= s->deadline)
+    if (s->deadline > 0 && (s->nodes & CLOCK_POLL_MASK) == 0 && clock_seconds() >= s->deadline)
         s->stopped = true;
     return s->stopped;
 }
@@ -344,7 +337,7 @@ static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode m
     const Board b = load_board(p);
     s->nodes = 0;
     s->stop = limits->stop;
-    s->deadline = limits->seconds > 0 ? now_seconds() + limits->seconds : 0;
+    s->deadline = limits->seconds > 0 ? clock_seconds() + limits->seconds : 0;
     s->stopped = false;
     const int alpha = mode == SOLVE_WLD ? -1 : -SQUARES, beta = mode == SOLVE_WLD ? 1 : SQUARES;
     const int empties = SQUARES - popcount64(b.own | b.opp);

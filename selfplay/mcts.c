@@ -758,7 +758,7 @@ static bool solve_root(Mcts *m, const MctsLimits *limits, const atomic_bool *sto
     out->pv[0] = r.best;
     out->num_stats = 1;
     out->stats[0] = (MoveStat){r.best, 0, 0, out->value, proven};
-    out->seconds = now_seconds() - m->start_time;
+    out->seconds = clock_seconds() - m->start_time;
     return true;
 }
 

@@ -11,11 +11,12 @@
  */
 #include "tune_sparse.h"
 
+#include "core/clock.h"
+
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Gradients in units of 2^-32: a row adds at most |f| x 2^32, a batch of 2^16 rows with
  * features below 2^14 stays far inside int64. */
@@ -29,13 +30,6 @@ SparseFitOptions sparse_fit_defaults(void)
 {
     return (SparseFitOptions){.l2_dense = 1.0, .l2_sparse = 1.0, .learning_rate = 0.01, .batch_groups = 8192,
                               .max_epochs = 40, .patience = 3, .seed = 1};
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static uint64_t mix64(uint64_t z)
@@ -414,7 +408,7 @@ static bool agree(const SparseFitOptions *o, bool ok)
 bool sparse_fit(SparseModel *model, const SparseData *train, const SparseData *validation,
                 const SparseFitOptions *opts, SparseFitResult *out)
 {
-    const double start = now_seconds();
+    const double start = clock_seconds();
     memset(out, 0, sizeof *out);
     Fit f;
     Batches b = {0};
@@ -435,7 +429,7 @@ bool sparse_fit(SparseModel *model, const SparseData *train, const SparseData *v
     out->train_loss = sparse_loss(model, train, opts);
     snapshot_take(&best, model);
     if (opts->on_epoch) {
-        SparseEpoch e = {0, out->train_loss, out->validation_loss, opts->learning_rate, true, now_seconds() - start};
+        SparseEpoch e = {0, out->train_loss, out->validation_loss, opts->learning_rate, true, clock_seconds() - start};
         opts->on_epoch(&e, opts->ctx);
     }
     double rate = opts->learning_rate;
@@ -444,7 +438,7 @@ bool sparse_fit(SparseModel *model, const SparseData *train, const SparseData *v
         const double train_loss = run_epoch(&f, &b, epoch, rate);
         const double loss = has_validation ? sparse_loss(model, validation, opts) : -INFINITY;
         const bool improved = loss < best_loss - 1e-7 * fabs(best_loss) || !has_validation;
-        SparseEpoch e = {epoch, train_loss, has_validation ? loss : NAN, rate, improved, now_seconds() - start};
+        SparseEpoch e = {epoch, train_loss, has_validation ? loss : NAN, rate, improved, clock_seconds() - start};
         out->epochs = epoch;
         if (improved) {
             best_loss = loss;
@@ -463,7 +457,7 @@ bool sparse_fit(SparseModel *model, const SparseData *train, const SparseData *v
             break;
     }
     snapshot_restore(&best, model);
-    out->seconds = now_seconds() - start;
+    out->seconds = clock_seconds() - start;
     fit_free(&f);
     batches_free(&b);
     free(best.sparse_w);
