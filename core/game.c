@@ -21,6 +21,7 @@ static const VariantInfo variants[] = {
     {"epaminondas", VARIANT_EPAMINONDAS, 14, 12, true},
     {"crossings", VARIANT_CROSSINGS, 8, 8, true},
     {"reversi", VARIANT_REVERSI, 8, 8, false},
+    {"igfip", VARIANT_IGFIP, 14, 12, true},
 };
 
 static const VariantInfo *find_variant(const char *name, Error *err)
@@ -28,7 +29,7 @@ static const VariantInfo *find_variant(const char *name, Error *err)
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
         if (name && strcmp(name, variants[i].name) == 0)
             return &variants[i];
-    error_set(err, "unknown variant '%s' (expected epaminondas, crossings or reversi)", name ? name : "");
+    error_set(err, "unknown variant '%s' (expected epaminondas, crossings, igfip or reversi)", name ? name : "");
     return NULL;
 }
 

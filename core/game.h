@@ -6,7 +6,7 @@
  * may be shared by any number of threads.  A Position is plain data of fixed size that any code
  * may copy with `=`; its bytes belong to the game module that wrote them.
  *
- * Each game module (phalanx.c for Epaminondas and Crossings, reversi.c) fills a GameOps table;
+ * Each game module (phalanx.c for Epaminondas, Crossings and Igfip, reversi.c) fills a GameOps table;
  * the inline wrappers below dispatch through it.  Hot loops (perft, playouts) live inside the
  * modules and call their concrete code directly.
  */
@@ -30,7 +30,8 @@ enum { WHITE = 0, BLACK = 1 };
 
 typedef enum { STATUS_ONGOING, STATUS_WHITE_WINS, STATUS_BLACK_WINS, STATUS_DRAW } GameStatus;
 
-typedef enum { VARIANT_EPAMINONDAS, VARIANT_CROSSINGS, VARIANT_REVERSI } Variant;
+/* Appended, never reordered: weights identities hash the number (data/weights.c). */
+typedef enum { VARIANT_EPAMINONDAS, VARIANT_CROSSINGS, VARIANT_REVERSI, VARIANT_IGFIP } Variant;
 
 /* Opaque storage; each module static-asserts that its own struct fits. */
 typedef struct { _Alignas(16) unsigned char bytes[448]; } Position;
@@ -86,13 +87,14 @@ typedef struct GameOps {
     const struct PolicySet *(*policy)(const Game *);
     /* Optional exact endgame search (core/solve.h; NULL: none). */
     const struct SolverOps *solver;
-    /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (white/black tower). */
+    /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (a white/black stone
+     * that never moves again: a Crossings tower, an Igfip crossing). */
     char (*square)(const Game *, const Position *, int file, int rank);
 } GameOps;
 
 struct Game {
     Variant variant;
-    const char *name;       /* "epaminondas", "crossings", "reversi" */
+    const char *name;       /* "epaminondas", "crossings", "reversi", "igfip" */
     int width, height;
     const GameOps *ops;
     void *impl;             /* module tables, owned by the game */

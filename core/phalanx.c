@@ -1,6 +1,6 @@
 /*
- * phalanx.c - building an Epaminondas or Crossings game (its tables: playable squares per line,
- * tower squares, Zobrist keys) and the GameOps table that connects the module to game.h.
+ * phalanx.c - building an Epaminondas, Crossings or Igfip game (its tables: playable squares per
+ * line, the far-rank squares where stones freeze or cannot fall, Zobrist keys) and the GameOps table that connects the module to game.h.
  */
 #include "modules.h"
 #include "rng.h"
@@ -32,10 +32,12 @@ static void build_tables(PhalanxTables *t, const unsigned char *obstacles)
             if (blocked)
                 continue;
             set_square_bits(t->valid, f, r);
-            if (t->crossings && r == t->far_rank[WHITE])
-                set_square_bits(t->towers[WHITE], f, r);
-            if (t->crossings && r == t->far_rank[BLACK])
-                set_square_bits(t->towers[BLACK], f, r);
+            for (int c = 0; c < 2; c++) {
+                if (t->frozen && r == t->far_rank[c])
+                    set_square_bits(t->towers[c], f, r);
+                if (t->crossings && r == t->far_rank[c])
+                    set_square_bits(t->shielded[c], f, r);
+            }
         }
     for (int l = 0; l < NUM_LINES; l++)
         if (t->valid[l])
@@ -61,6 +63,9 @@ bool phalanx_setup(Game *g, const unsigned char *obstacles, Error *err)
     t->width = g->width;
     t->height = g->height;
     t->crossings = g->variant == VARIANT_CROSSINGS;
+    t->igfip = g->variant == VARIANT_IGFIP;
+    t->frozen = t->crossings || t->igfip;
+    t->answering = t->crossings || t->igfip;
     build_tables(t, obstacles);
     phalanx_policy_init(&t->policy);
     t->patterns = phalanx_patterns_new(t);
@@ -146,7 +151,7 @@ static char ops_square(const Game *g, const Position *p, int file, int rank)
     int c = colour_at(cpos_of(p), sq);
     if (c < 0)
         return '.';
-    if (is_tower(t, c, sq))
+    if (is_frozen(t, c, sq))
         return c == WHITE ? 'T' : 't';
     return c == WHITE ? 'W' : 'B';
 }

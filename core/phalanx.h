@@ -1,5 +1,5 @@
 /*
- * phalanx.h - internals shared by the phalanx-game files (Epaminondas and Crossings): the
+ * phalanx.h - internals shared by the phalanx-game files (Epaminondas, Crossings, Igfip): the
  * position layout, the per-game tables and the move encoding.  Nothing outside core/phalanx_*.c
  * includes this; everyone else goes through game.h.
  *
@@ -46,12 +46,19 @@ typedef struct {
 
 typedef struct {
     int width, height;
-    bool crossings;                 /* Crossings rules instead of Epaminondas */
+    /* The rule set: Epaminondas (both false), Crossings or Igfip (docs/RULES.md), and the rules
+     * the last two share. */
+    bool crossings;                 /* Crossings: towers that never fall, single-stone capture */
+    bool igfip;                     /* Igfip: whole-line capture, crossings that can fall, draws */
+    bool frozen;                    /* a stone on its far rank never moves (Crossings, Igfip) */
+    bool answering;                 /* fewer stones across than the opponent: cross or lose (same) */
     bool obstacles_mirror;          /* obstacles symmetric under the rank mirror */
     int num_active;
     uint8_t active[NUM_LINES];      /* lines that hold at least one playable square */
     uint16_t valid[NUM_LINES];      /* on-board squares that are not obstacles */
-    uint16_t towers[2][NUM_LINES];  /* Crossings: the squares where colour c's stones are towers */
+    uint16_t towers[2][NUM_LINES];  /* the squares where colour c's stones never move (frozen) */
+    uint16_t shielded[2][NUM_LINES];/* the squares where colour c's stones cannot be struck
+                                       (Crossings towers; none in Igfip, whose crossings fall) */
     int far_rank[2];                /* the opponent's home rank for each colour */
     uint64_t zobrist[2][256];
     uint64_t zobrist_black;         /* xor-ed in when Black is to move */
@@ -95,10 +102,15 @@ void phalanx_unmake(const PhalanxTables *t, PhalanxPos *p, Move m, int captured,
 uint64_t phalanx_hash_fresh(const PhalanxTables *t, const PhalanxPos *p);
 int home_rank_count(const PhalanxPos *p, int colour, int rank);
 /* Stones a legal move whose front lands on `land` going `dir` removes: the enemy run from there
- * on along dir (Epaminondas), or the struck stone alone (Crossings); 0 for a plain move. */
+ * on along dir (Epaminondas, Igfip), or the struck stone alone (Crossings); 0 for a plain move. */
 int phalanx_stones_captured(const PhalanxTables *t, const PhalanxPos *p, int land, int dir);
 bool is_mirror_symmetric(const PhalanxTables *t, const PhalanxPos *p);
-bool is_tower(const PhalanxTables *t, int colour, int sq);
+/* A stone of `colour` on sq never moves again (a Crossings tower, an Igfip crossing). */
+bool is_frozen(const PhalanxTables *t, int colour, int sq);
+/* A stone of `colour` on sq cannot be captured (a Crossings tower). */
+bool is_shielded(const PhalanxTables *t, int colour, int sq);
+/* Igfip: neither colour has a stone off its far rank, so no stone can ever move again. */
+bool no_free_stones(const PhalanxTables *t, const PhalanxPos *p);
 
 /* phalanx_movegen.c */
 int phalanx_gen(const PhalanxTables *t, const PhalanxPos *p, Move *moves);
@@ -109,7 +121,8 @@ GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p);
 bool wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p);
 bool must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p);
 bool symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p);
-/* Any of the three: the side to move has won, or must answer, or the symmetry rule may bite. */
+/* Any of the three: the side to move has won, or must answer, or the symmetry rule may bite
+ * (the Igfip draw needs no special care: it leaves no stone that can move). */
 bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p);
 /* Why the rules forbid a move the lines allow (symmetry, answering), or NULL if they do not. */
 const char *phalanx_forbidden_reason(const PhalanxTables *t, const PhalanxPos *p, Move m);

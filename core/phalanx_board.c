@@ -1,7 +1,7 @@
 /*
  * phalanx_board.c - the phalanx board itself: placing and removing stones on the rotated
  * bitboards, making and unmaking moves, hashing, and the position tests the rules ask for
- * (home-rank counts, towers, mirror symmetry).
+ * (home-rank counts, frozen and shielded stones, mirror symmetry).
  */
 #include "phalanx.h"
 
@@ -27,9 +27,22 @@ int colour_at(const PhalanxPos *p, int sq)
     return -1;
 }
 
-bool is_tower(const PhalanxTables *t, int colour, int sq)
+bool is_frozen(const PhalanxTables *t, int colour, int sq)
+{
+    return t->frozen && sq_rank(sq) == t->far_rank[colour];
+}
+
+bool is_shielded(const PhalanxTables *t, int colour, int sq)
 {
     return t->crossings && sq_rank(sq) == t->far_rank[colour];
+}
+
+bool no_free_stones(const PhalanxTables *t, const PhalanxPos *p)
+{
+    for (int c = 0; c < 2; c++)
+        if (p->stones[c] != home_rank_count(p, c, t->far_rank[c]))
+            return false;
+    return true;
 }
 
 void toggle_stone(const PhalanxTables *t, PhalanxPos *p, int colour, int sq)
@@ -52,8 +65,8 @@ void clear_position(const PhalanxTables *t, PhalanxPos *p, int side)
 
 static int step_of(int dir) { return dir_rank[dir] * 16 + dir_file[dir]; }
 
-/* Removes the enemy stones a move strikes on `land` (the whole line in Epaminondas, the struck
- * stone alone in Crossings); returns how many. */
+/* Removes the enemy stones a move strikes on `land` (the whole line in Epaminondas and Igfip,
+ * the struck stone alone in Crossings); returns how many. */
 static int remove_captured(const PhalanxTables *t, PhalanxPos *p, int enemy, int land, int dir)
 {
     if (colour_at(p, land) != enemy)

@@ -1,5 +1,5 @@
 /*
- * phalanx_features.c - the evaluation features of Epaminondas and Crossings (docs/FEATURES.md):
+ * phalanx_features.c - the evaluation features of the phalanx games (docs/FEATURES.md):
  * a fixed list of named numbers, each from the side to move's point of view and scaled to be of
  * order one, that core/value.c weighs into a win probability and the tuner fits.
  *
@@ -57,7 +57,7 @@ const char *const phalanx_feature_help[PHALANX_NUM_FEATURES] = {
     "enemy stones some capture of ours would remove this turn, / width",
     "own stones some capture of the opponent's would remove, / width",
     "stones the biggest capture of ours removes, / 4",
-    "stones on the opponent's home rank (Crossings: towers), own minus opponent",
+    "stones on the opponent's home rank (Crossings: towers, Igfip: crossings), own minus opponent",
     "stones one rank short of the opponent's home rank, own minus opponent, / 2",
     "stones two ranks short of the opponent's home rank, own minus opponent, / 4",
     "(own stones - enemy stones) in the enemy's three home ranks, minus the same for ours, / width",
@@ -81,11 +81,11 @@ typedef struct {
 
 static void mark_square(uint64_t set[4], int sq) { set[sq >> 6] |= 1ull << (sq & 63); }
 
-/* Records the enemy stones a capture from square bit s removes: the whole run of m (Epaminondas)
- * or the struck stone alone (Crossings).  `step` is +1 up the line, -1 down. */
-static void mark_struck(LineTotals *tot, int l, int s, int step, int m, bool crossings)
+/* Records the enemy stones a capture from square bit s removes: the whole run of m (Epaminondas,
+ * Igfip) or the struck stone alone (Crossings: `single`).  `step` is +1 up the line, -1 down. */
+static void mark_struck(LineTotals *tot, int l, int s, int step, int m, bool single)
 {
-    int n = crossings ? 1 : m;
+    int n = single ? 1 : m;
     for (int q = 0; q < n; q++)
         mark_square(tot->struck, line_square(l, s + q * step));
 }
@@ -127,7 +127,7 @@ static inline __attribute__((always_inline)) int plain_walk(uint32_t fronts, uin
 /* Adds one capturing front: L own stones behind it, e empties ahead, the struck run of m from
  * bit s.  Returns whether a capture lands on bit far_bit. */
 static inline bool add_capture(LineTotals *tot, int l, int L, int e, int s, int m, int step, int far_bit,
-                               bool crossings)
+                               bool single)
 {
     int captures = capture_moves(L, e, m);
     if (!captures)
@@ -135,15 +135,15 @@ static inline bool add_capture(LineTotals *tot, int l, int L, int e, int s, int 
     tot->moves += captures;
     tot->long_moves += e ? captures : 0;
     tot->captures += captures;
-    int removed = crossings ? 1 : m;
+    int removed = single ? 1 : m;
     tot->best_capture = removed > tot->best_capture ? removed : tot->best_capture;
-    mark_struck(tot, l, s, step, m, crossings);
+    mark_struck(tot, l, s, step, m, single);
     return s == far_bit;
 }
 
 /* One direction of a line: `forward` says whether it faces the colour's far rank (a file or
  * diagonal, looking towards it), `far_bit` is that rank's bit on the line. */
-static inline __attribute__((always_inline)) bool scan_direction(LineTotals *tot, Line v, int l, bool up, bool forward, int far_bit, bool crossings)
+static inline __attribute__((always_inline)) bool scan_direction(LineTotals *tot, Line v, int l, bool up, bool forward, int far_bit, bool single)
 {
     uint32_t fronts = v.own & ~(up ? v.own >> 1 : v.own << 1), reach;
     int first, plain = plain_walk(fronts, v.own, v.empty, up, &first, &reach);
@@ -154,26 +154,28 @@ static inline __attribute__((always_inline)) bool scan_direction(LineTotals *tot
     if (up) {
         for (uint32_t ss = (v.empty + (fronts << 1)) & ~v.empty & v.target; ss; ss &= ss - 1) {
             int b = __builtin_ctz(ss), e = run_below_at(v.empty, b - 1), L = run_below_at(v.own, b - 1 - e);
-            reaches |= add_capture(tot, l, L, e, b, run_above(v.enemy, b), 1, far_bit, crossings) && forward;
+            reaches |= add_capture(tot, l, L, e, b, run_above(v.enemy, b), 1, far_bit, single) && forward;
         }
     } else {
         for (uint32_t f = (v.empty + (v.target << 1)) & ~v.empty & fronts; f; f &= f - 1) {
             int i = __builtin_ctz(f), e = run_below_at(v.empty, i - 1), s = i - 1 - e;
-            reaches |= add_capture(tot, l, run_above(v.own, i), e, s, run_below_at(v.enemy, s), -1, far_bit, crossings) &&
+            reaches |= add_capture(tot, l, run_above(v.own, i), e, s, run_below_at(v.enemy, s), -1, far_bit, single) &&
                        forward;
         }
     }
     return reaches;
 }
 
+/* `frozen` and `single` are the rule flags of phalanx.h (Crossings both, Igfip frozen only),
+ * constants wherever this is inlined. */
 static inline __attribute__((always_inline)) void scan_line(LineTotals *tot, const PhalanxTables *t, const PhalanxPos *p, int c, int l,
-                             bool crossings)
+                             bool frozen, bool single)
 {
     uint32_t mine = p->lines[c][l];
     tot->pairs += __builtin_popcount(mine & mine >> 1);
     tot->triples += __builtin_popcount(mine & mine >> 1 & mine >> 2);
     Line v;
-    if (crossings) {
+    if (frozen) {
         v = line_view(t, p, c, l);
     } else {
         uint32_t enemy = p->lines[!c][l];
@@ -182,8 +184,8 @@ static inline __attribute__((always_inline)) void scan_line(LineTotals *tot, con
     /* files and diagonals run with the rank: up faces White's far rank, down faces Black's */
     bool along_ranks = l >= COL0;
     int far_bit = t->far_rank[c];
-    bool reaches = scan_direction(tot, v, l, true, along_ranks && c == WHITE, far_bit, crossings);
-    reaches |= scan_direction(tot, v, l, false, along_ranks && c == BLACK, far_bit, crossings);
+    bool reaches = scan_direction(tot, v, l, true, along_ranks && c == WHITE, far_bit, single);
+    reaches |= scan_direction(tot, v, l, false, along_ranks && c == BLACK, far_bit, single);
     if (reaches)
         tot->reach |= 1u << sq_file(line_square(l, far_bit));
 }
@@ -191,29 +193,32 @@ static inline __attribute__((always_inline)) void scan_line(LineTotals *tot, con
 /* One colour at a time, into a local total, so that the colour and its running sums are
  * constants and registers within the loop. */
 static inline __attribute__((always_inline)) void scan_lines_of(const PhalanxTables *t, const PhalanxPos *p,
-                                                                 LineTotals *out, int c, bool crossings)
+                                                                 LineTotals *out, int c, bool frozen, bool single)
 {
     LineTotals tot = *out;
     for (int a = 0; a < t->num_active; a++) {
         int l = t->active[a];
         if (p->lines[c][l])
-            scan_line(&tot, t, p, c, l, crossings);
+            scan_line(&tot, t, p, c, l, frozen, single);
     }
     *out = tot;
 }
 
-static inline void scan_lines_rules(const PhalanxTables *t, const PhalanxPos *p, LineTotals tot[2], bool crossings)
+static inline void scan_lines_rules(const PhalanxTables *t, const PhalanxPos *p, LineTotals tot[2], bool frozen,
+                                    bool single)
 {
-    scan_lines_of(t, p, &tot[WHITE], WHITE, crossings);
-    scan_lines_of(t, p, &tot[BLACK], BLACK, crossings);
+    scan_lines_of(t, p, &tot[WHITE], WHITE, frozen, single);
+    scan_lines_of(t, p, &tot[BLACK], BLACK, frozen, single);
 }
 
 static void scan_lines(const PhalanxTables *t, const PhalanxPos *p, LineTotals tot[2])
 {
     if (t->crossings)
-        scan_lines_rules(t, p, tot, true);
+        scan_lines_rules(t, p, tot, true, true);
+    else if (t->igfip)
+        scan_lines_rules(t, p, tot, true, false);
     else
-        scan_lines_rules(t, p, tot, false);
+        scan_lines_rules(t, p, tot, false, false);
 }
 
 static int set_count(const uint64_t set[4])
@@ -352,11 +357,11 @@ _Static_assert(sizeof(PhalanxFeatureCache) <= PHALANX_FEATURE_CACHE_SIZE, "raise
 
 /* Replaces the share of colour c on line l, keeping the sums and the notable set. */
 static inline __attribute__((always_inline)) void rescan_line(PhalanxFeatureCache *fc, const PhalanxTables *t, const PhalanxPos *p, int c, int l,
-                               bool crossings)
+                               bool frozen, bool single)
 {
     LineTotals now = {0};
     if (p->lines[c][l])
-        scan_line(&now, t, p, c, l, crossings);
+        scan_line(&now, t, p, c, l, frozen, single);
     LineTotals *was = &fc->share[c][l], *sum = &fc->sum[c];
     sum->moves += now.moves - was->moves;
     sum->long_moves += now.long_moves - was->long_moves;
@@ -388,7 +393,8 @@ static LineSet changed_since(const PhalanxFeatureCache *fc, const PhalanxPos *p)
     return s;
 }
 
-static inline void update_cache(PhalanxFeatureCache *fc, const PhalanxTables *t, const PhalanxPos *p, bool crossings)
+static inline void update_cache(PhalanxFeatureCache *fc, const PhalanxTables *t, const PhalanxPos *p, bool frozen,
+                                bool single)
 {
     LineSet dirty = changed_since(fc, p);
     for (int w = 0; w < 2; w++)
@@ -396,9 +402,9 @@ static inline void update_cache(PhalanxFeatureCache *fc, const PhalanxTables *t,
             int l = w * 64 + __builtin_ctzll(b);
             /* a colour with no stones on the line, before or after, has a share of 0 either way */
             if (p->lines[WHITE][l] | fc->lines[WHITE][l])
-                rescan_line(fc, t, p, WHITE, l, crossings);
+                rescan_line(fc, t, p, WHITE, l, frozen, single);
             if (p->lines[BLACK][l] | fc->lines[BLACK][l])
-                rescan_line(fc, t, p, BLACK, l, crossings);
+                rescan_line(fc, t, p, BLACK, l, frozen, single);
         }
     memcpy(fc->lines, p->lines, sizeof fc->lines);
 }
@@ -425,9 +431,11 @@ void phalanx_features_cached(const Game *g, void *cache, const Position *pos, fl
     const PhalanxPos *p = cpos_of(pos);
     PhalanxFeatureCache *fc = cache;
     if (t->crossings)
-        update_cache(fc, t, p, true);
+        update_cache(fc, t, p, true, true);
+    else if (t->igfip)
+        update_cache(fc, t, p, true, false);
     else
-        update_cache(fc, t, p, false);
+        update_cache(fc, t, p, false, false);
     LineTotals lt[2];
     cached_totals(fc, lt);
     fill_features(t, p, lt, out);

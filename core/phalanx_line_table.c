@@ -8,7 +8,8 @@
  * base-3 values of the two colours' masks.  Random playouts recount about 16 lines a ply, and a
  * lookup replaces ~125 instructions of run arithmetic each (docs/BENCHMARKS.md).
  *
- * Lines with obstacles or Crossings towers, and lines longer than LINE_TABLE_MAX_LENGTH (a 3^15
+ * Lines with obstacles or frozen far-rank squares (Crossings, Igfip), and lines longer than
+ * LINE_TABLE_MAX_LENGTH (a 3^15
  * table would be 14 MB), keep no table: callers count those with count_line.  The tables of a
  * game are built on its first playout (about 0.1 s for 14x12: 5.3 MB for rows of 14, columns of
  * 12 and the diagonals) and then only read, by every thread.

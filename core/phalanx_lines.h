@@ -10,7 +10,7 @@
 
 /* The masks of one line as seen by the side to move. */
 typedef struct {
-    uint32_t own;       /* movable own stones (Crossings towers never move) */
+    uint32_t own;       /* movable own stones (towers and Igfip crossings never move) */
     uint32_t empty;     /* squares a group may enter */
     uint32_t enemy;     /* every enemy stone: all count in the length of a struck run */
     uint32_t target;    /* enemy stones that may be struck (Crossings towers may not) */
@@ -20,7 +20,7 @@ static inline Line line_view(const PhalanxTables *t, const PhalanxPos *p, int us
 {
     uint32_t own = p->lines[us][l], enemy = p->lines[!us][l];
     Line v = {own & ~(uint32_t)t->towers[us][l], t->valid[l] & ~(own | enemy), enemy,
-              enemy & ~(uint32_t)t->towers[!us][l]};
+              enemy & ~(uint32_t)t->shielded[!us][l]};
     return v;
 }
 
@@ -111,15 +111,15 @@ static inline int count_down(Line v)
     return n;
 }
 
-/* Epaminondas has no towers, so its view skips the tower masks; `crossings` is a constant
- * wherever this is inlined. */
-static inline int count_line_rules(const PhalanxTables *t, const PhalanxPos *p, int us, int l, bool crossings)
+/* Epaminondas freezes no stones, so its view skips the masks; `frozen` (Crossings and Igfip) is
+ * a constant wherever this is inlined. */
+static inline int count_line_rules(const PhalanxTables *t, const PhalanxPos *p, int us, int l, bool frozen)
 {
     uint32_t own = p->lines[us][l];
     if (!own)
         return 0;
     Line v;
-    if (crossings) {
+    if (frozen) {
         v = line_view(t, p, us, l);
     } else {
         uint32_t enemy = p->lines[!us][l];
@@ -130,7 +130,7 @@ static inline int count_line_rules(const PhalanxTables *t, const PhalanxPos *p, 
 
 static inline int count_line(const PhalanxTables *t, const PhalanxPos *p, int us, int l)
 {
-    return t->crossings ? count_line_rules(t, p, us, l, true) : count_line_rules(t, p, us, l, false);
+    return t->frozen ? count_line_rules(t, p, us, l, true) : count_line_rules(t, p, us, l, false);
 }
 
 /* Square of bit b of line l, and the direction "up" the line (towards higher bits). */

@@ -1,7 +1,7 @@
 /*
- * phalanx_movegen.c - legal moves of Epaminondas and Crossings: counting them (the perft and
- * playout hot path), listing them, the rules that forbid otherwise playable moves (symmetry,
- * answering a crossing), game status and perft.
+ * phalanx_movegen.c - legal moves of Epaminondas, Crossings and Igfip: counting them (the perft
+ * and playout hot path), listing them, the rules that forbid otherwise playable moves (symmetry,
+ * answering a crossing), game status (with Igfip's draw) and perft.
  *
  * Every move runs along one line, so the work is done line by line on 16-bit masks.  Along a
  * line, a *front* is a movable own stone whose next square is not a movable own stone.  For a
@@ -16,17 +16,17 @@
 #include <string.h>
 
 /* Every move the lines allow, before the rules that forbid some of them. */
-static inline int count_raw_rules(const PhalanxTables *t, const PhalanxPos *p, bool crossings)
+static inline int count_raw_rules(const PhalanxTables *t, const PhalanxPos *p, bool frozen)
 {
     int n = 0;
     for (int a = 0; a < t->num_active; a++)
-        n += count_line_rules(t, p, p->side, t->active[a], crossings);
+        n += count_line_rules(t, p, p->side, t->active[a], frozen);
     return n;
 }
 
 static int count_raw(const PhalanxTables *t, const PhalanxPos *p)
 {
-    return t->crossings ? count_raw_rules(t, p, true) : count_raw_rules(t, p, false);
+    return t->frozen ? count_raw_rules(t, p, true) : count_raw_rules(t, p, false);
 }
 
 /* Lists the moves of one front.  `code` is the move of the front alone (k = 1, j = 1); each
@@ -94,10 +94,11 @@ static int gen_raw(const PhalanxTables *t, const PhalanxPos *p, Move *moves)
 
 /* --- the rules that forbid moves ------------------------------------------------------------ */
 
+/* Epaminondas only: Crossings and Igfip decide the race by the answering rule instead. */
 bool wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p)
 {
     int us = p->side;
-    return !t->crossings &&
+    return !t->answering &&
            home_rank_count(p, us, t->far_rank[us]) > home_rank_count(p, !us, t->far_rank[!us]);
 }
 
@@ -115,14 +116,15 @@ static bool reaches_far_rank(const PhalanxTables *t, int us, Move m)
 bool symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p)
 {
     int us = p->side;
-    return !t->crossings && t->obstacles_mirror &&
+    return !t->answering && t->obstacles_mirror &&
            home_rank_count(p, us, t->far_rank[us]) + 1 == home_rank_count(p, !us, t->far_rank[!us]);
 }
 
+/* Crossings and Igfip: fewer own stones on the far rank than the opponent has on ours. */
 bool must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p)
 {
     int us = p->side;
-    return t->crossings &&
+    return t->answering &&
            home_rank_count(p, us, t->far_rank[us]) < home_rank_count(p, !us, t->far_rank[!us]);
 }
 
@@ -203,13 +205,20 @@ static bool has_legal_move(const PhalanxTables *t, const PhalanxPos *p)
     return false;
 }
 
+/* In order: the Epaminondas win at the start of the turn; a legal move means play goes on; with
+ * none, a side that owes an answer to a crossing loses, and in Igfip a board where no stone can
+ * ever move again is a draw (docs/RULES.md); otherwise the side with no move loses. */
 GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
 {
     GameStatus mover_wins = p->side == WHITE ? STATUS_WHITE_WINS : STATUS_BLACK_WINS;
     GameStatus mover_loses = p->side == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
     if (wins_at_turn_start(t, p))
         return mover_wins;
-    return has_legal_move(t, p) ? STATUS_ONGOING : mover_loses;
+    if (has_legal_move(t, p))
+        return STATUS_ONGOING;
+    if (t->igfip && !must_answer_crossing(t, p) && no_free_stones(t, p))
+        return STATUS_DRAW;
+    return mover_loses;
 }
 
 /* --- perft ------------------------------------------------------------------------------------ */
@@ -219,7 +228,7 @@ bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
     /* the three tests above, sharing the two home-rank counts */
     int us = p->side;
     int ours = home_rank_count(p, us, t->far_rank[us]), theirs = home_rank_count(p, !us, t->far_rank[!us]);
-    if (t->crossings)
+    if (t->answering)
         return ours < theirs;
     return ours > theirs || (t->obstacles_mirror && ours + 1 == theirs);
 }
@@ -227,14 +236,14 @@ bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
 /* perft(2) without recounting whole boards: each child's move count is the opponent's count in
  * the parent, corrected on the few lines the move changed.  The rules that forbid moves are
  * decided by home-rank counts, so a child where they may bite is counted in full. */
-static inline uint64_t perft_two_rules(const PhalanxTables *t, PhalanxPos *p, bool crossings)
+static inline uint64_t perft_two_rules(const PhalanxTables *t, PhalanxPos *p, bool frozen)
 {
     Move moves[MAX_MOVES];
     int n = phalanx_gen(t, p, moves), them = !p->side;
     uint8_t before[NUM_LINES];
     int base = 0;
     for (int l = 0; l < NUM_LINES; l++)
-        base += before[l] = (uint8_t)count_line_rules(t, p, them, l, crossings);
+        base += before[l] = (uint8_t)count_line_rules(t, p, them, l, frozen);
     uint64_t total = 0, hash = p->hash;
     for (int i = 0; i < n; i++) {
         int captured;
@@ -247,7 +256,7 @@ static inline uint64_t perft_two_rules(const PhalanxTables *t, PhalanxPos *p, bo
             for (int w = 0; w < 2; w++)
                 for (uint64_t b = dirty.bits[w]; b; b &= b - 1) {
                     int l = w * 64 + __builtin_ctzll(b);
-                    count += count_line_rules(t, p, them, l, crossings) - before[l];
+                    count += count_line_rules(t, p, them, l, frozen) - before[l];
                 }
             total += (uint64_t)count;
         }
@@ -258,7 +267,7 @@ static inline uint64_t perft_two_rules(const PhalanxTables *t, PhalanxPos *p, bo
 
 static uint64_t perft_two(const PhalanxTables *t, PhalanxPos *p)
 {
-    return t->crossings ? perft_two_rules(t, p, true) : perft_two_rules(t, p, false);
+    return t->frozen ? perft_two_rules(t, p, true) : perft_two_rules(t, p, false);
 }
 
 uint64_t phalanx_perft(const PhalanxTables *t, PhalanxPos *p, int depth)
@@ -284,7 +293,8 @@ uint64_t phalanx_perft(const PhalanxTables *t, PhalanxPos *p, int depth)
 const char *phalanx_forbidden_reason(const PhalanxTables *t, const PhalanxPos *p, Move m)
 {
     if (must_answer_crossing(t, p) && !reaches_far_rank(t, p->side, m))
-        return "the crossing must be answered: only a move that makes a tower is legal";
+        return t->crossings ? "the crossing must be answered: only a move that makes a tower is legal"
+                            : "the crossing must be answered: only a move onto the far rank is legal";
     if (symmetry_rule_applies(t, p) && breaks_symmetry_rule(t, p, m))
         return "forbidden by the symmetry rule (the board would be mirror-symmetric)";
     return NULL;

@@ -269,7 +269,7 @@ static bool check_path(const MoveReader *r, int front, int dir, int k, int j, bo
             snprintf(why, sizeof why, "blocked by %s on %s", occupant_name(r, sq), name);
             return reject(r, why);
         }
-        if (is_tower(r->t, c, sq)) {
+        if (is_shielded(r->t, c, sq)) {
             square_name(sq, name);
             snprintf(why, sizeof why, "the tower on %s cannot be captured", name);
             return reject(r, why);
@@ -324,7 +324,7 @@ static bool read_move_text(const MoveReader *r, int *from, int *to, char *sep)
 static int group_size(const MoveReader *r, int rear, int dir)
 {
     int k = 0, f = sq_file(rear), rk = sq_rank(rear), us = r->p->side;
-    while (on_board(r->t, f, rk) && colour_at(r->p, make_sq(f, rk)) == us && !is_tower(r->t, us, make_sq(f, rk))) {
+    while (on_board(r->t, f, rk) && colour_at(r->p, make_sq(f, rk)) == us && !is_frozen(r->t, us, make_sq(f, rk))) {
         k++;
         f += dir_file[dir];
         rk += dir_rank[dir];
@@ -342,9 +342,9 @@ static bool check_move_shape(const MoveReader *r, int from, int to, char sep, Mo
                  occupant_name(r, from));
         return reject(r, why);
     }
-    if (is_tower(r->t, us, from)) {
+    if (is_frozen(r->t, us, from)) {
         square_name(from, name);
-        snprintf(why, sizeof why, "the tower on %s never moves", name);
+        snprintf(why, sizeof why, "the %s on %s never moves", r->t->crossings ? "tower" : "crossed stone", name);
         return reject(r, why);
     }
     int df = sq_file(to) - sq_file(from), dr = sq_rank(to) - sq_rank(from);

@@ -1,10 +1,12 @@
 /*
- * phalanx_priors.c - move priors for Epaminondas and Crossings: a cheap non-negative score per
+ * phalanx_priors.c - move priors for Epaminondas, Crossings and Igfip: a cheap non-negative score per
  * legal move that PUCT search uses to decide which children to try first (search normalises the
  * scores, so only their ratios matter).
  *
  * The order follows what decides these games.  In Crossings a stone that lands on the far rank
- * makes a tower, which never falls and must be answered at once, so it dwarfs everything.  In
+ * makes a tower, which never falls and must be answered at once, so it dwarfs everything; so
+ * does an Igfip crossing, which may fall later but must be answered by a crossing first, so the
+ * reply cannot take it.  In
  * Epaminondas such a stone only threatens to win at the start of the next turn and can still be
  * captured, so it ranks just below captures: ranked first, search spent its few visits per move
  * on raids that a one-ply reply refutes (docs/BENCHMARKS.md, "Strength").  Then captures, more
@@ -37,7 +39,7 @@ static float move_prior(const PhalanxTables *t, const PhalanxPos *p, Move m)
     int captured = phalanx_stones_captured(t, p, land, dir);
     float score;
     if (forward > 0 && sq_rank(land) == t->far_rank[us])
-        score = (t->crossings ? PRIOR_TOWER : PRIOR_FAR_RANK) + PRIOR_PER_CAPTURED * (float)captured;
+        score = (t->answering ? PRIOR_TOWER : PRIOR_FAR_RANK) + PRIOR_PER_CAPTURED * (float)captured;
     else if (captured)
         score = PRIOR_CAPTURE + PRIOR_PER_CAPTURED * (float)captured;
     else if (forward > 0)

@@ -1,10 +1,12 @@
 /*
  * phalanx_reference.c - the plain reference generator (see phalanx_reference.h).  Loops over
- * stone, direction, group size and distance exactly as RULES.md section 2 states the rule.
+ * stone, direction, group size and distance exactly as RULES.md section 2 states the rule, with
+ * the changes of section 3 (Crossings) and of docs/RULES.md's Igfip section.
  */
 #include "phalanx_reference.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const int DF[8] = {1, -1, 0, 0, 1, -1, -1, 1};
@@ -16,6 +18,7 @@ void ref_load(const Game *g, const Position *pos, RefBoard *b)
     b->width = g->width;
     b->height = g->height;
     b->crossings = g->variant == VARIANT_CROSSINGS;
+    b->igfip = g->variant == VARIANT_IGFIP;
     b->side = game_side_to_move(g, pos);
     for (int r = 0; r < g->height; r++)
         for (int f = 0; f < g->width; f++) {
@@ -28,11 +31,18 @@ static bool inside(const RefBoard *b, int f, int r) { return f >= 0 && f < b->wi
 static char colour_char(int side) { return side == WHITE ? 'W' : 'B'; }
 static int far_rank(const RefBoard *b, int side) { return side == WHITE ? b->height - 1 : 0; }
 
-static bool is_tower_at(const RefBoard *b, int f, int r)
+/* A stone on the opponent's home rank: a Crossings tower or an Igfip crossing. */
+static bool is_across(const RefBoard *b, int f, int r)
 {
     char c = b->cell[r][f];
-    return b->crossings && ((c == 'W' && r == far_rank(b, WHITE)) || (c == 'B' && r == far_rank(b, BLACK)));
+    return (c == 'W' && r == far_rank(b, WHITE)) || (c == 'B' && r == far_rank(b, BLACK));
 }
+
+/* Such a stone never moves again (Crossings, Igfip) ... */
+static bool is_frozen_at(const RefBoard *b, int f, int r) { return (b->crossings || b->igfip) && is_across(b, f, r); }
+
+/* ... and in Crossings can't be captured either. */
+static bool is_tower_at(const RefBoard *b, int f, int r) { return b->crossings && is_across(b, f, r); }
 
 static int count_on_rank(const RefBoard *b, char c, int r)
 {
@@ -80,7 +90,7 @@ static bool mirror_symmetric(const RefBoard *b)
 
 static bool wins_at_start(const RefBoard *b)
 {
-    if (b->crossings)
+    if (b->crossings || b->igfip)
         return false;
     return count_on_rank(b, colour_char(b->side), far_rank(b, b->side)) >
            count_on_rank(b, colour_char(!b->side), far_rank(b, !b->side));
@@ -93,7 +103,7 @@ static bool allowed_by_rules(const RefBoard *b, RefMove m)
     char own = colour_char(b->side), enemy = colour_char(!b->side);
     int far = far_rank(b, b->side);
     bool more_on_far = count_on_rank(&after, own, far) > count_on_rank(b, own, far);
-    if (b->crossings) {
+    if (b->crossings || b->igfip) {
         bool behind = count_on_rank(b, own, far) < count_on_rank(b, enemy, far_rank(b, !b->side));
         return !behind || more_on_far;
     }
@@ -107,14 +117,14 @@ static int raw_moves(const RefBoard *b, RefMove *out)
     char own = colour_char(b->side), enemy = colour_char(!b->side);
     for (int r = 0; r < b->height; r++)
         for (int f = 0; f < b->width; f++) {
-            if (b->cell[r][f] != own || is_tower_at(b, f, r))
+            if (b->cell[r][f] != own || is_frozen_at(b, f, r))
                 continue;
             for (int d = 0; d < 8; d++) {
                 int af = f + DF[d], ar = r + DR[d];
                 if (inside(b, af, ar) && b->cell[ar][af] == own)
                     continue;   /* not a front along d */
                 int L = 0;
-                for (int bf = f, br = r; inside(b, bf, br) && b->cell[br][bf] == own && !is_tower_at(b, bf, br);
+                for (int bf = f, br = r; inside(b, bf, br) && b->cell[br][bf] == own && !is_frozen_at(b, bf, br);
                      bf -= DF[d], br -= DR[d])
                     L++;
                 for (int k = 1; k <= L; k++)
@@ -144,26 +154,71 @@ static int raw_moves(const RefBoard *b, RefMove *out)
     return n;
 }
 
-int ref_moves(const RefBoard *b, char (*out)[12], int max, int *forbidden)
+/* The legal moves into out (MAX_MOVES of them); adds the forbidden ones to *forbidden. */
+static int legal_moves(const RefBoard *b, RefMove *out, int *forbidden)
 {
-    RefMove raw[MAX_MOVES];
     if (wins_at_start(b))
         return 0;
-    int n = raw_moves(b, raw), kept = 0;
+    int n = raw_moves(b, out), kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (allowed_by_rules(b, out[i]))
+            out[kept++] = out[i];
+        else if (forbidden)
+            ++*forbidden;
+    }
+    return kept;
+}
+
+int ref_moves(const RefBoard *b, char (*out)[12], int max, int *forbidden)
+{
+    RefMove *legal = malloc(MAX_MOVES * sizeof *legal);
+    if (!legal)
+        return -1;
+    int n = legal_moves(b, legal, forbidden), kept = 0;
     for (int i = 0; i < n && kept < max; i++) {
-        if (!allowed_by_rules(b, raw[i])) {
-            if (forbidden)
-                ++*forbidden;
-            continue;
-        }
-        RefMove m = raw[i];
+        RefMove m = legal[i];
         int rf = m.f - (m.k - 1) * DF[m.d], rr = m.r - (m.k - 1) * DR[m.d];
         RefBoard after;
         bool capture = ref_apply(b, m, &after);
         snprintf(out[kept++], 12, "%c%d%c%c%d", (char)('a' + rf), (rr & 15) + 1, capture ? 'x' : '-',
                  (char)('a' + rf + m.j * DF[m.d]), ((rr + m.j * DR[m.d]) & 15) + 1);
     }
+    free(legal);
     return kept;
+}
+
+/* Igfip's draw: every stone on the board stands on its far rank. */
+static bool all_across(const RefBoard *b)
+{
+    for (int r = 0; r < b->height; r++)
+        for (int f = 0; f < b->width; f++)
+            if ((b->cell[r][f] == 'W' || b->cell[r][f] == 'B') && !is_across(b, f, r))
+                return false;
+    return true;
+}
+
+static bool behind_across(const RefBoard *b)
+{
+    return count_on_rank(b, colour_char(b->side), far_rank(b, b->side)) <
+           count_on_rank(b, colour_char(!b->side), far_rank(b, !b->side));
+}
+
+uint64_t ref_perft(const RefBoard *b, int depth)
+{
+    if (depth == 0)
+        return 1;
+    RefMove *legal = malloc(MAX_MOVES * sizeof *legal);
+    if (!legal)
+        return 0;
+    int n = legal_moves(b, legal, NULL);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        RefBoard after;
+        ref_apply(b, legal[i], &after);
+        total += depth == 1 ? 1 : ref_perft(&after, depth - 1);
+    }
+    free(legal);
+    return total;
 }
 
 GameStatus ref_status(const RefBoard *b)
@@ -173,5 +228,7 @@ GameStatus ref_status(const RefBoard *b)
     if (wins_at_start(b))
         return mover;
     char none[1][12];
-    return ref_moves(b, none, 1, NULL) == 0 ? other : STATUS_ONGOING;
+    if (ref_moves(b, none, 1, NULL) > 0)
+        return STATUS_ONGOING;
+    return b->igfip && !behind_across(b) && all_across(b) ? STATUS_DRAW : other;
 }

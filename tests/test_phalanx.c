@@ -1,7 +1,8 @@
 /*
- * test_phalanx.c - Epaminondas and Crossings: the RULES.md perft references, one hand-made
+ * test_phalanx.c - Epaminondas, Crossings and Igfip: the RULES.md perft references, one hand-made
  * position for each rule, every kind of malformed input with its message, and random positions
- * checked against the plain reference generator and the board invariants.
+ * checked against the plain reference generator and the board invariants.  Igfip's own rule
+ * positions are in test_igfip.c.
  */
 #include "phalanx_reference.h"
 #include "test.h"
@@ -79,6 +80,38 @@ static void test_perft_crossings_8x8(TestContext *t)
 {
     static const uint64_t want[] = {60, 3600, 269278, 20039500};
     check_perft(t, "crossings", 0, 0, want, 4);
+}
+
+/* The reference generator's perft of a start, to `depths`, against the same table. */
+static void check_reference_perft(TestContext *t, const char *variant, int w, int h, const uint64_t *want, int depths)
+{
+    Position pos;
+    Game *g = open_start(t, variant, w, h, &pos);
+    if (!g)
+        return;
+    RefBoard b;
+    ref_load(g, &pos, &b);
+    for (int d = 1; d <= depths; d++)
+        CHECK_EQ_U64(t, ref_perft(&b, d), want[d - 1]);
+    game_free(g);
+}
+
+/* Igfip's starts count as Epaminondas's to depth 4 (docs/RULES.md says why: no stone reaches a
+ * far rank within four plies, and both capture whole lines).  The reference generator checks
+ * 14x12 to depth 3 (depth 4 takes it 45 s, so it was run once by hand: the same 245,799,684)
+ * and 8x8 to depth 4, or 3 under LEUCTRA_QUICK (the sanitizer run). */
+static void test_perft_igfip_14x12(TestContext *t)
+{
+    static const uint64_t want[] = {114, 12996, 1787292, 245799684};
+    check_perft(t, "igfip", 0, 0, want, getenv("LEUCTRA_QUICK") ? 3 : 4);
+    check_reference_perft(t, "igfip", 0, 0, want, 3);
+}
+
+static void test_perft_igfip_8x8(TestContext *t)
+{
+    static const uint64_t want[] = {60, 3600, 269278, 20039444};
+    check_perft(t, "igfip", 8, 8, want, 4);
+    check_reference_perft(t, "igfip", 8, 8, want, getenv("LEUCTRA_QUICK") ? 3 : 4);
 }
 
 /* The start is the mirror image of itself, so perft(2) = perft(1)^2.  On 16x16 perft(1) is 132:
@@ -527,6 +560,9 @@ static void test_random_games_small_boards(TestContext *t)
     random_games(t, "epaminondas", 3, 5, 1500, 3);
     random_games(t, "crossings", 0, 0, 1500, 4);
     random_games(t, "crossings", 4, 7, 1500, 5);
+    random_games(t, "igfip", 8, 8, 1500, 6);
+    random_games(t, "igfip", 4, 7, 1500, 8);
+    random_games(t, "igfip", 3, 5, 1500, 9);
 }
 
 /* Random boards of random shape, obstacles and stones; half of them made mirror-symmetric and
@@ -574,17 +610,17 @@ static void random_board_text(uint64_t *seed, bool near_symmetric, char *out, si
 static void test_random_boards(TestContext *t)
 {
     uint64_t seed = 42;
-    static const char *variants[] = {"epaminondas", "crossings"};
-    int forbidden[2] = {0, 0};
-    for (int i = 0; i < 4000 && !t->failures; i++) {
+    static const char *variants[] = {"epaminondas", "crossings", "igfip"};
+    int forbidden[3] = {0, 0, 0};
+    for (int i = 0; i < 6000 && !t->failures; i++) {
         char text[1024];
         random_board_text(&seed, i % 2 == 1, text, sizeof text);
         Position pos;
-        Game *g = test_open_position(t, variants[i % 4 / 2], text, &pos);
+        Game *g = test_open_position(t, variants[i % 6 / 2], text, &pos);
         if (!g)
             break;
         int failures = t->failures;
-        check_against_reference(t, g, &pos, &forbidden[i % 4 / 2]);
+        check_against_reference(t, g, &pos, &forbidden[i % 6 / 2]);
         Move moves[MAX_MOVES];
         int n = game_gen_moves(g, &pos, moves);
         for (int k = 0; k < n && k < 40; k++) {
@@ -596,8 +632,81 @@ static void test_random_boards(TestContext *t)
         game_free(g);
     }
     /* The boards must really exercise the symmetry and answering rules. */
-    if (forbidden[0] < 50 || forbidden[1] < 50) {
-        fprintf(stderr, "  only %d symmetry-rule and %d answering-rule refusals seen\n", forbidden[0], forbidden[1]);
+    if (forbidden[0] < 50 || forbidden[1] < 50 || forbidden[2] < 50) {
+        fprintf(stderr, "  only %d symmetry-rule, %d and %d answering-rule refusals seen\n", forbidden[0], forbidden[1],
+                forbidden[2]);
+        t->failures++;
+    }
+}
+
+/* Igfip boards where most stones have crossed: each far rank holds its crosser's stones at
+ * random, the home ranks the defenders', and at most two stones of each colour stand anywhere
+ * else, so that the answering rule, the lost races and the draw (no stone that can move) all
+ * come up; each checked against the reference, and each status must be seen. */
+static void random_across_board_text(uint64_t *seed, char *out, size_t len)
+{
+    int w = 3 + (int)(next_random(seed) % 14), h = 5 + (int)(next_random(seed) % 12);
+    char cell[16][16];
+    for (int r = 0; r < h; r++)
+        for (int f = 0; f < w; f++) {
+            uint64_t x = next_random(seed) % 8;
+            cell[r][f] = x == 0 ? 'x' : '.';
+            if (r == h - 1 && x >= 5)
+                cell[r][f] = x == 7 ? 'B' : 'W';
+            if (r == 0 && x >= 5)
+                cell[r][f] = x == 7 ? 'W' : 'B';
+        }
+    for (int c = 0; c < 2; c++)
+        for (int k = (int)(next_random(seed) % 3); k > 0; k--) {
+            int f = (int)(next_random(seed) % (uint64_t)w), r = 1 + (int)(next_random(seed) % (uint64_t)(h - 2));
+            if (cell[r][f] == '.')
+                cell[r][f] = c == WHITE ? 'W' : 'B';
+        }
+    size_t n = 0;
+    for (int r = h - 1; r >= 0; r--) {
+        for (int f = 0; f < w;) {
+            int run = 0;
+            while (f < w && cell[r][f] == '.')
+                run++, f++;
+            if (run)
+                n += (size_t)snprintf(out + n, len - n, "%d", run);
+            else
+                out[n++] = cell[r][f++];
+        }
+        out[n++] = r ? '/' : ' ';
+    }
+    snprintf(out + n, len - n, "%c", next_random(seed) % 2 ? 'w' : 'b');
+}
+
+static void test_random_igfip_endgames(TestContext *t)
+{
+    uint64_t seed = 2024;
+    int seen[4] = {0, 0, 0, 0}, forbidden = 0;
+    for (int i = 0; i < 3000 && !t->failures; i++) {
+        char text[1024];
+        random_across_board_text(&seed, text, sizeof text);
+        Position pos;
+        Game *g = test_open_position(t, "igfip", text, &pos);
+        if (!g)
+            break;
+        int failures = t->failures;
+        check_against_reference(t, g, &pos, &forbidden);
+        seen[game_status(g, &pos)]++;
+        Move moves[MAX_MOVES];
+        int n = game_gen_moves(g, &pos, moves);
+        for (int k = 0; k < n && k < 20; k++) {
+            Position scratch = pos;
+            check_invariants(t, g, &scratch, moves[k]);     /* leaves the position after the move */
+            check_against_reference(t, g, &scratch, NULL);
+        }
+        if (t->failures > failures)
+            fprintf(stderr, "  on igfip '%s'\n", text);
+        game_free(g);
+    }
+    if (seen[STATUS_ONGOING] < 100 || seen[STATUS_WHITE_WINS] < 100 || seen[STATUS_BLACK_WINS] < 100 ||
+        seen[STATUS_DRAW] < 20 || forbidden < 100) {
+        fprintf(stderr, "  statuses seen: %d ongoing, %d white, %d black, %d draws; %d refusals\n", seen[0], seen[1],
+                seen[2], seen[3], forbidden);
         t->failures++;
     }
 }
@@ -628,6 +737,9 @@ static void test_fast_playouts_match_listed(TestContext *t)
         {"epaminondas", 5, 6, 300},
         {"crossings", 0, 0, 200},       /* tower lines are counted, the others looked up */
         {"crossings", 4, 7, 300},
+        {"igfip", 0, 0, 60},            /* lines through the far ranks are counted */
+        {"igfip", 8, 8, 200},
+        {"igfip", 4, 7, 300},
     };
     for (size_t i = 0; i < sizeof boards / sizeof boards[0] && !t->failures; i++) {
         Position pos;
@@ -638,14 +750,15 @@ static void test_fast_playouts_match_listed(TestContext *t)
             compare_playouts(t, g, &pos, (uint64_t)(i * 1000 + n), 1000);
         game_free(g);
     }
-    /* Random shapes with obstacles, both rule sets.  Each new game builds its line tables on
+    /* Random shapes with obstacles, every rule set.  Each new game builds its line tables on
      * its first playout (0.1 s for lines of 14), so there are fewer of these than of games. */
+    static const char *variants[] = {"epaminondas", "crossings", "igfip"};
     uint64_t seed = 7;
-    for (int i = 0; i < 200 && !t->failures; i++) {
+    for (int i = 0; i < 300 && !t->failures; i++) {
         char text[1024];
         random_board_text(&seed, i % 4 == 1, text, sizeof text);
         Position pos;
-        Game *g = test_open_position(t, i % 2 ? "crossings" : "epaminondas", text, &pos);
+        Game *g = test_open_position(t, variants[i % 3], text, &pos);
         if (!g)
             return;
         compare_playouts(t, g, &pos, (uint64_t)i, 300);
@@ -657,6 +770,8 @@ const TestCase phalanx_tests[] = {
     {"perft_epaminondas_14x12", test_perft_epaminondas_14x12},
     {"perft_epaminondas_8x8", test_perft_epaminondas_8x8},
     {"perft_crossings_8x8", test_perft_crossings_8x8},
+    {"perft_igfip_14x12", test_perft_igfip_14x12},
+    {"perft_igfip_8x8", test_perft_igfip_8x8},
     {"perft_16x16", test_perft_16x16},
     {"perft_threads_agree", test_perft_threads_agree},
     {"capture_shorter_line", test_capture_shorter_line},
@@ -676,6 +791,7 @@ const TestCase phalanx_tests[] = {
     {"random_games_epaminondas", test_random_games_epaminondas},
     {"random_games_small_boards", test_random_games_small_boards},
     {"random_boards", test_random_boards},
+    {"random_igfip_endgames", test_random_igfip_endgames},
     {"fast_playouts_match_listed", test_fast_playouts_match_listed},
     TEST_END,
 };

@@ -8,6 +8,7 @@
 #include <time.h>
 
 extern const TestCase phalanx_tests[];
+extern const TestCase igfip_tests[];
 extern const TestCase reversi_tests[];
 extern const TestCase solve_tests[];
 extern const TestCase tables_tests[];
@@ -24,6 +25,7 @@ extern const TestCase driver_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
+    {"igfip", igfip_tests},
     {"reversi", reversi_tests},
     {"solve", solve_tests},
     {"tables", tables_tests},
