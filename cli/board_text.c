@@ -23,8 +23,8 @@ bool cli_color_wanted(void)
     return isatty(STDOUT_FILENO) && !(no_color && *no_color);
 }
 
-/* ANSI attributes per square letter: bold white and bold red stones, towers in reverse video
- * of their side's colour, obstacles and empty squares dim. */
+/* ANSI attributes per square letter: bold white and bold red stones, towers and Igfip crossings
+ * in reverse video of their side's colour, obstacles and empty squares dim. */
 static const char *square_color(char c)
 {
     switch (c) {

@@ -43,7 +43,7 @@ const Command command_apply = {
     "usage: leuctra apply [--variant V] [--size WxH] [--position POS] MOVE...\n\n"
     "Plays the moves in order and prints the position string after them.  Options come before\n"
     "the moves.  An illegal move stops with the reason and exit status 2.\n\n"
-    "  --variant V     epaminondas (default), crossings or reversi\n"
+    "  --variant V     epaminondas (default), crossings, igfip or reversi\n"
     "  --size WxH      start position on another board (phalanx games)\n"
     "  --position POS  a position string, or 'start' (default)\n\n"
     "example: leuctra apply --variant crossings b1-b3 b7-b6 b3xb5\n",

@@ -39,7 +39,7 @@ const Command command_engine = {
     "lines and a final 'bestmove'.  docs/PROTOCOL.md specifies every command and reply; 'help'\n"
     "lists them.  A bad line gets one 'error ...' line and the engine carries on.  End of input\n"
     "is 'quit'.  The options set the game the session starts with (default: Epaminondas start).\n\n"
-    "  --variant V     epaminondas (default), crossings or reversi\n"
+    "  --variant V     epaminondas (default), crossings, igfip or reversi\n"
     "  --size WxH      start position on another board (phalanx games)\n"
     "  --position POS  a position string, or 'start' (default)\n\n"
     "commands: leuctra|hello, isready, setoption name N value V, newgame [variant V] [size WxH],\n"

@@ -67,7 +67,7 @@ const Command command_perft = {
     "  --divide        first one line per legal root move: the move and the count below it\n"
     "  --threads N     threads to use (default 1); the count is the same for any N\n"
     "  --time          report the time and leaves per second on stderr\n"
-    "  --variant V     epaminondas (default), crossings or reversi\n"
+    "  --variant V     epaminondas (default), crossings, igfip or reversi\n"
     "  --size WxH      start position on another board (phalanx games)\n"
     "  --position POS  a position string, or 'start' (default)\n\n"
     "example: leuctra perft 4 --threads 2 --time     (prints 245799684)\n",

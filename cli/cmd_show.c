@@ -31,10 +31,11 @@ static int run_show(int argc, char **argv)
 const Command command_show = {
     "show", run_show, "draw a position in the terminal",
     "usage: leuctra show [--variant V] [--size WxH] [--position POS]\n\n"
-    "Draws the board with coordinates (W white, B black, x obstacle, T/t Crossings towers,\n"
-    ". empty) and prints the side to move, the stones, the status and the legal move count.\n"
+    "Draws the board with coordinates (W white, B black, x obstacle, T/t stones that never\n"
+    "move again: Crossings towers and Igfip crossings, . empty) and prints the side to move,\n"
+    "the stones, the status and the legal move count.\n"
     "On a terminal the squares are coloured; set NO_COLOR to turn that off.\n\n"
-    "  --variant V     epaminondas (default), crossings or reversi\n"
+    "  --variant V     epaminondas (default), crossings, igfip or reversi\n"
     "  --size WxH      start position on another board (phalanx games)\n"
     "  --position POS  a position string, or 'start' (default)\n\n"
     "example: leuctra show --variant crossings\n",

@@ -24,7 +24,7 @@ const Command command_status = {
     "usage: leuctra status [--variant V] [--size WxH] [--position POS]\n\n"
     "Prints the state of the game by the rules alone: ongoing, white-wins, black-wins or draw.\n"
     "(Draws by move limit or repetition are decided by the game driver, not by a position.)\n\n"
-    "  --variant V     epaminondas (default), crossings or reversi\n"
+    "  --variant V     epaminondas (default), crossings, igfip or reversi\n"
     "  --size WxH      start position on another board (phalanx games)\n"
     "  --position POS  a position string, or 'start' (default)\n\n"
     "example: leuctra status --position '5/5/5/W4/5/5/B4 b'\n",

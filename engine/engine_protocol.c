@@ -31,7 +31,7 @@ static void cmd_hello(Engine *e, Tokens *args)
     engine_reply(e, "id name leuctra " LEUCTRA_VERSION);
     engine_reply(e, "id author the leuctra authors");
     engine_reply(e, "id protocol %d", PROTOCOL_VERSION);
-    engine_reply(e, "id variants epaminondas crossings reversi");
+    engine_reply(e, "id variants epaminondas crossings reversi igfip");
     engine_options_announce(e);
     engine_reply(e, "leuctraok");
     engine_release_output(e);

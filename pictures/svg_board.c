@@ -1,6 +1,6 @@
 /*
  * svg_board.c - writes a position as an SVG picture (svg_board.h): squares, coordinates,
- * stones, obstacles, towers, the last move and the top-move arrows.  Sizes are in SVG user
+ * stones, obstacles, towers (and Igfip crossings), the last move and the top-move arrows.  Sizes are in SVG user
  * units; the picture scales to whatever box shows it.
  */
 #include "svg_board.h"
@@ -86,7 +86,8 @@ static void write_coordinates(FILE *out, const Game *g)
     fputs("</g>\n", out);
 }
 
-/* A tower is a stone with a contrasting square inside: it reads as "fixed" at any size. */
+/* A stone that never moves again (a Crossings tower, an Igfip crossing: 'T'/'t') is a stone with
+ * a contrasting square inside: it reads as "fixed" at any size. */
 static void write_piece(FILE *out, char c, double x, double y)
 {
     if (c == 'x') {

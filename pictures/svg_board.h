@@ -1,7 +1,7 @@
 /*
  * svg_board.h - a position drawn as a standalone SVG picture: the board with coordinates,
- * stones, obstacles and Crossings towers, the last move marked, and optional arrows for the
- * engine's top moves.  Presentation only: it asks the rules nothing but game_square, so a
+ * stones, obstacles, Crossings towers and Igfip crossings, the last move marked, and optional
+ * arrows for the engine's top moves.  Presentation only: it asks the rules nothing but game_square, so a
  * picture shows exactly the position it is given.  Thread-safe: no state outside the call.
  */
 #ifndef LEUCTRA_SVG_BOARD_H
