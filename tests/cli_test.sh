@@ -160,6 +160,14 @@ section_moves() {
     expect_out "" moves --position '5/5/5/5/5 w'
     expect_out "" moves --variant crossings --position 'W7/8/8/8/8/B7/8/8 b'
     expect_out "" moves --variant reversi --position "$REVERSI_DRAW"
+    # Igfip: the 14x12 start; answering a crossing; no symmetry rule (a4-a5 stays); the draw.
+    expect_lines 114 moves --variant igfip
+    expect_lines 60 moves --variant igfip --size 8x8
+    run_ok moves --variant igfip --position 'W7/8/8/8/8/8/B7/8 b' &&
+        check "igfip answering moves" "a2-a1 a2-b1" "$(sort "$out" | tr '\n' ' ' | sed 's/ $//')"
+    run_ok moves --variant igfip --position '3/W2/3/3/B2 w' &&
+        check "igfip has no symmetry rule" "a4-a5 a4-b5" "$(sort "$out" | tr '\n' ' ' | sed 's/ $//')"
+    expect_out "" moves --variant igfip --position 'WW1/3/3/3/B1B b'
 }
 
 # --- perft: RULES.md section 6 references ------------------------------------------------------
@@ -214,6 +222,14 @@ section_perft() {
     expect_last 3600 perft 2 --variant crossings
     expect_last 269278 perft 3 --variant crossings
     [ "$QUICK" = 1 ] || expect_last 20039500 perft 4 --variant crossings --size 8x8
+    expect_last 114 perft 1 --variant igfip
+    expect_last 12996 perft 2 --variant igfip
+    expect_last 1787292 perft 3 --variant igfip
+    [ "$QUICK" = 1 ] || expect_last 245799684 perft 4 --variant igfip
+    expect_last 269278 perft 3 --variant igfip --size 8x8
+    expect_last 20039444 perft 4 --variant igfip --size 8x8 --threads 2
+    expect_last 48593 perft 4 --variant igfip --position 'W1B2W2/1B6/2BB4/8/3W4/2W5/1W2B3/B2WW2W w'
+    expect_last 0 perft 1 --variant igfip --position 'WW1/3/3/3/B1B b'
     d=0
     for n in 4 12 56 244 1396 8200 55092 390216; do
         d=$((d + 1))
@@ -249,6 +265,8 @@ section_perft() {
     divide_check 5 --variant reversi
     divide_check 3 --position "$OBSTACLES"
     divide_check 3 --variant crossings --position "$TOWERS"
+    divide_check 3 --variant igfip --size 8x8
+    divide_check 3 --variant igfip --position "$TOWERS"
     divide_check 2 --position '3/B2/W2/W2/3 w'
     divide_check 2 --position 'W4/5/5/B4/5 w'
 }
@@ -276,6 +294,16 @@ section_status() {
     expect_out white-wins status --variant crossings --position 'W7/8/8/8/8/B7/8/8 b'
     expect_out ongoing status --variant crossings --position 'W7/8/8/8/8/8/B7/8 b'
     expect_out black-wins status --variant crossings --position 'W7/8/8/8/8/8/8/7B w'
+    # Igfip: the same race; a draw once no stone can move (all across) and no answer is owed.
+    expect_out ongoing status --variant igfip
+    expect_out white-wins status --variant igfip --position 'W7/8/8/8/8/B7/8/8 b'
+    expect_out ongoing status --variant igfip --position 'W7/8/8/8/8/8/B7/8 b'
+    get apply --variant igfip --position 'W2/1W1/3/3/B1B w' b4-b5 &&
+        check "igfip: the last free stone crosses" 'WW1/3/3/3/B1B b' "$got"
+    expect_out draw status --variant igfip --position 'WW1/3/3/3/B1B b'
+    expect_out draw status --variant igfip --position 'WWW/3/3/3/B1B w'
+    expect_out white-wins status --variant igfip --position 'WWW/3/3/3/B1B b'
+    expect_out white-wins status --variant igfip --position 'WW1/3/1W1/3/B1B b'
     # Reversi: full boards, and a board where neither side can place.
     expect_out draw status --variant reversi --position "$REVERSI_DRAW"
     expect_out white-wins status --variant reversi --position "$REVERSI_WHITE"
@@ -340,6 +368,8 @@ section_apply() {
     chain_check "epaminondas 14x12"
     chain_check "epaminondas 8x8" --size 8x8
     chain_check "crossings" --variant crossings
+    chain_check "igfip 14x12" --variant igfip
+    chain_check "igfip 8x8" --variant igfip --size 8x8
     chain_check "reversi" --variant reversi
     # The second move of a list is read on the position after the first.
     expect_error "move 2" apply a2-a3 a2-a3
@@ -355,6 +385,8 @@ section_show() {
     expect_contains "status: white-wins|to move: white" show --position 'W4/5/5/3B1/5 w'
     expect_contains "to move: black|status: ongoing" show --position 'W4/5/5/4B/5 b'
     expect_contains "status: draw" show --variant reversi --position "$REVERSI_DRAW"
+    expect_contains " a b c d e f g h|  8  T |. t  1|to move: white" show --variant igfip --position "$TOWERS"
+    expect_contains "status: draw|legal moves: 0" show --variant igfip --position 'WW1/3/3/3/B1B b'
 }
 
 # --- --size --------------------------------------------------------------------------------------
@@ -414,6 +446,12 @@ section_errors() {
     expect_error "variant" moves --variant chess
     expect_error "variant" perft 1 --variant ''
     expect_error "variant" status --variant Reversi
+    expect_error "igfip" moves --variant igfp
+    expect_error "variant" perft 1 --variant Igfip
+    expect_error "out of range" moves --variant igfip --size 17x8
+    expect_error "size" show --variant igfip --size 8
+    expect_error "field 5" status --variant igfip --position '5/5/5/5/4 w'
+    expect_error "character 'y'" moves --variant igfip --position "BBB/3/3/y2/WWW w"
     expect_error "out of range" moves --size 2x8
     expect_error "out of range" moves --size 8x4
     expect_error "out of range" apply --size 17x8
@@ -466,6 +504,12 @@ section_errors() {
     expect_error "cannot be captured" apply --variant crossings --position 'W7/B7/B7/8/8/8/8/7B b' a6xa7
     expect_error "never moves" apply --variant crossings --position "$TOWERS" a8-b8
     expect_error "answered" apply --variant crossings --position 'W7/8/8/8/8/8/B7/8 b' a2-a3
+    expect_error "crossed stone on a8 never moves" apply --variant igfip --position "$TOWERS" a8-b8
+    expect_error "answered" apply --variant igfip --position 'W7/8/8/8/8/8/B7/8 b' a2-a3
+    expect_error "game is over (draw)" apply --variant igfip --position 'WW1/3/3/3/B1B b' a1-a2
+    expect_error "nothing to capture" apply --variant igfip a1xa3
+    expect_error "too far" apply --variant igfip --size 8x8 a2-a4
+    expect_error "not on the 8x8 board" apply --variant igfip --size 8x8 i2-i3
     # illegal moves, Reversi
     expect_error "flips nothing" apply --variant reversi a1
     expect_error "occupied" apply --variant reversi d4

@@ -33,7 +33,7 @@
 
 enum { TEXT_LEN = 4096 };
 
-static const char *const variant_names[3] = {"epaminondas", "crossings", "reversi"};
+static const char *const variant_names[4] = {"epaminondas", "crossings", "reversi", "igfip"};
 
 static void check_error(const char *msg, size_t cap)
 {
@@ -154,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char text[TEXT_LEN];
     memcpy(text, data + 1, size - 1);
     text[size - 1] = '\0';
-    int variant = data[0] / 5 % 3;
+    int variant = data[0] / 5 % 4;
     switch (data[0] % 5) {
     case 0: fuzz_weights(text, variant); break;
     case 1: fuzz_results(text); break;

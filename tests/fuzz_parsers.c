@@ -1,10 +1,10 @@
 /*
- * fuzz_parsers.c - libFuzzer harness for the text parsers of all three games: position strings
+ * fuzz_parsers.c - libFuzzer harness for the text parsers of every game: position strings
  * (game_new_for_position, RULES.md section 1) and moves (parse_move, section 5).
  *
  * Input: one variant byte, the position text, a NUL, the move text (up to the next NUL or the
- * end).  The variant byte (mod 3) picks the game that gets the full treatment; the position text
- * is also read as a position of the other two games.  For each game whose parser accepts it:
+ * end).  The variant byte (mod 4) picks the game that gets the full treatment; the position text
+ * is also read as a position of the other three games.  For each game whose parser accepts it:
  *
  *   - the string is canonical: format(parse(s)) == s (RULES.md: nothing is guessed), and
  *     parse(format(p)) formats identically, with the same hash, side, stones, status, moves;
@@ -36,7 +36,7 @@
 
 enum { TEXT_LEN = 1024, MAX_ROUND_TRIP_MOVES = 512 };
 
-static const char *const variant_names[3] = {"epaminondas", "crossings", "reversi"};
+static const char *const variant_names[4] = {"epaminondas", "crossings", "reversi", "igfip"};
 
 static Move moves_buf[MAX_MOVES];
 
@@ -218,7 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    int selected = data[0] % 3;
+    int selected = data[0] % 4;
     const uint8_t *rest = data + 1;
     size_t rest_len = size - 1;
     const uint8_t *nul = memchr(rest, '\0', rest_len);
@@ -237,8 +237,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(move_text, move_start, move_len);
     move_text[move_len] = '\0';
 
-    for (int i = 0; i < 3; i++) {
-        int v = (selected + i) % 3;
+    for (int i = 0; i < 4; i++) {
+        int v = (selected + i) % 4;
         fuzz_variant(v, position_text, move_text, i == 0);
     }
 

@@ -52,7 +52,7 @@ def read(path):
 
 
 def test_shipped_suites(tmp):
-    for variant in ("epaminondas", "crossings", "reversi"):
+    for variant in ("epaminondas", "crossings", "reversi", "igfip"):
         suite = os.path.join(SUITES, variant + ".txt")
         lines = [l for l in read(suite).splitlines() if l.strip() and not l.startswith("#") and not l.startswith("game")]
         check(f"{variant} suite has a few dozen openings", len(lines) >= 24, len(lines))
@@ -135,6 +135,26 @@ def test_sprt(tmp):
         check("sprt random vs strong: H0", j["sprt"]["decision"] == "H0" and j["sprt"]["llr"] < j["sprt"]["lower"], j)
     rc, out, err = match("mcts:visits=30,nodes=100000", "random", *CROSS, "--games", "400", "--sprt", "elo1=50")
     check("sprt text report shows LLR and bounds", rc == 0 and "LLR" in out and "H1 accepted" in out, out + err)
+
+
+def test_igfip(tmp):
+    """Igfip matches: an SPRT that finds search stronger than random, the results file, and a
+    suite of another game refused."""
+    results = os.path.join(tmp, "igfip.txt")
+    rc, out, err = match("mcts:visits=30,nodes=100000", "random", "--variant", "igfip", "--size", "8x8",
+                         "--games", "200", "--sprt", "elo1=50", "--concurrency", "2", "--results", results, "--json")
+    try:
+        j = json.loads(out)
+    except ValueError:
+        j = None
+    if check("igfip sprt: runs, JSON", rc == 0 and j is not None, out + err):
+        check("igfip sprt: H1 accepted", j["sprt"]["decision"] == "H1", j)
+    lines = read(results).splitlines() if os.path.exists(results) else []
+    check("igfip results file: one line a counted game", j is not None and len(lines) == j["games"], len(lines))
+    rc, out, err = match("random", "random", "--variant", "igfip", "--openings",
+                         os.path.join(SUITES, "crossings.txt"), "--games", "2")
+    check("igfip match with the Crossings suite: exit 2, one line", rc == 2 and "crossings" in err and
+          err.count("\n") == 1, (rc, err))
 
 
 def test_files(tmp):
@@ -282,7 +302,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="match_test.")
     try:
         for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt,
-                     test_files, test_concurrency, test_resume, test_tournament, test_resign, test_bad_options):
+                     test_igfip, test_files, test_concurrency, test_resume, test_tournament, test_resign, test_bad_options):
             try:
                 test(tmp)
             except Exception as e:  # a crash in one test is a failure, not the end of the run

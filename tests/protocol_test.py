@@ -139,6 +139,7 @@ def test_handshake():
         version = run_cli("--version")[1].split()[-1]
         check(f"{hello}: id name", lines[0] == f"id name leuctra {version}", lines[0])
         check(f"{hello}: id author", any(l.startswith("id author ") for l in lines), lines)
+        check(f"{hello}: id variants", "id variants epaminondas crossings reversi igfip" in lines, lines)
         names = {l.split()[2] for l in lines if l.startswith("option name ")}
         want = {"visits", "threads", "weights", "cpuct", "time", "playouts", "seed", "nodes"}
         check(f"{hello}: options announced", want <= names, sorted(names))
@@ -319,6 +320,34 @@ def test_crossings_and_boards():
     e.finish("crossings")
 
 
+def test_igfip():
+    e = Engine("--variant", "igfip")
+    e.send("position start moves a2-a3 n11-n10")
+    infos, best = search(e, "go visits 200")
+    check("igfip bestmove legal", legal_after(["a2-a3", "n11-n10", best], "igfip"), best)
+    e.send("newgame variant igfip size 8x8")
+    e.send("perft 3")
+    check("igfip 8x8 perft 3", e.read() == "perft 3 269278", "")
+    e.send("position fen W7/8/8/8/8/8/1B6/8 b")
+    e.send("moves")
+    check("igfip: only crossings answer", sorted(e.read().split()[1:]) == ["b2-a1", "b2-b1", "b2-c1"], "")
+    e.send("position fen W7/8/8/8/8/8/1B6/8 b moves b2-b3")
+    got = e.sync()
+    check("igfip: a move that does not answer is an error",
+          len(got) == 1 and got[0].startswith("error ") and "answered" in got[0], got)
+    e.send("newgame variant igfip size 3x5")
+    e.send("position fen W2/1W1/3/3/B1B w moves b4-b5")
+    e.send("status")
+    check("igfip: the draw by the rules", e.read() == "status draw", "")
+    e.send("go visits 50")
+    check("igfip draw: bestmove none", e.read() == "bestmove none", "")
+    e.send("newgame variant igfp")
+    got = e.sync()
+    check("newgame variant igfp: one error naming igfip",
+          len(got) == 1 and got[0].startswith("error ") and "igfip" in got[0], got)
+    e.finish("igfip")
+
+
 def test_end_of_input():
     e = Engine()
     e.send("isready")
@@ -362,7 +391,7 @@ def main():
         return 1
     tests = [test_handshake, test_setoption, test_search_and_reuse, test_stop_and_infinite,
              test_infinite_waits_for_stop, test_quit_during_search, test_bad_lines, test_reversi,
-             test_crossings_and_boards, test_end_of_input, test_help]
+             test_crossings_and_boards, test_igfip, test_end_of_input, test_help]
     for test in tests:
         try:
             test()

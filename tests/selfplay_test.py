@@ -13,6 +13,7 @@ seconds under the sanitizers); kill moments are drawn relative to the measured l
 uninterrupted run, so a slow machine shifts them and nothing else.  Prints one line per failed
 check ("FAIL what: ..."), ends with "N passed, N failed" and exits non-zero on any failure.
 """
+import json
 import os
 import pty
 import random
@@ -221,6 +222,24 @@ def test_random_opening_and_missing_file(tmp):
         games[:1])
 
 
+def test_igfip(tmp):
+    """Igfip self-play: one file for any thread count, and the draw by the rules recorded as such."""
+    run = ["--variant", "igfip", "--size", "8x8", "--visits", "30", "--games", "20", "--seed", "3"]
+    one, two = os.path.join(tmp, "igfip1.lrec"), os.path.join(tmp, "igfip2.lrec")
+    selfplay_ok("igfip, 1 thread", *run, "--threads", "1", "--out", one)
+    selfplay_ok("igfip, 2 threads", *run, "--threads", "2", "--out", two)
+    check("igfip: the same file with 1 and 2 threads", same_bytes(one, two))
+    rc, out, err = leuctra("records", "info", one, "--json")
+    info = json.loads(out)["files"][0] if rc == 0 else {}
+    check("igfip records: variant and board", info.get("variant") == "igfip" and info.get("width") == 8, err)
+    drawn = os.path.join(tmp, "igfip-draw.lrec")
+    selfplay_ok("igfip from a drawn-in-one position", "--variant", "igfip", "--position", "W2/1W1/3/3/B1B w",
+                "--games", "3", "--visits", "20", "--out", drawn)
+    games, whole = dump_lines(drawn)
+    check("igfip: the last free stone crosses, a draw by the rules",
+          whole and len(games) == 3 and all("result=draw end=rules plies=1 " in g for g in games), games)
+
+
 def test_progress_line(tmp):
     """On a terminal: the live line; in a pipe: nothing on stderr."""
     path = os.path.join(tmp, "progress.lrec")
@@ -295,6 +314,7 @@ def main():
         test_resume_extends(tmp, reference)
         test_resume_complete_and_refusals(tmp, reference)
         test_random_opening_and_missing_file(tmp)
+        test_igfip(tmp)
         test_progress_line(tmp)
         test_bad_options(tmp)
     except Exception as e:  # a crash of the test itself counts, and the summary line still comes

@@ -2,7 +2,7 @@
 """svg_test.py - tests of the pictures: `leuctra render` and `leuctra view` (pictures/svg_board.c,
 cli/cmd_render.c, cli/cmd_view.c) and the charts (pictures/svg_chart.c, charts.c: ratings --svg,
 records info --svg, chart training).  Every SVG parses as XML; a board shows the squares that `leuctra
-show` prints, for all three games and board shapes (16x16 with obstacles, Crossings towers);
+show` prints, for every game and board shapes (16x16 with obstacles, Crossings towers, Igfip crossings);
 the viewer page is one self-contained file whose embedded positions are those `leuctra apply`
 gives; each chart draws what the JSON of its command says (one point and error bar per rated
 player, one bar per histogram bin, the losses of every tune.json of a real training-loop run);
@@ -85,6 +85,8 @@ CASES = [
     ("epaminondas-16x16-obstacles", ["--variant", "epaminondas", "--position", obstacle_position_16()], [], 0),
     ("crossings-16x16", ["--variant", "crossings", "--size", "16x16"], [], 0),
     ("crossings-towers", ["--variant", "crossings", "--position", TOWER_POSITION], [], 0),
+    ("igfip-crossings", ["--variant", "igfip", "--position", TOWER_POSITION], [], 0),
+    ("igfip-8x8", ["--variant", "igfip", "--size", "8x8"], [], 0),
 ]
 
 
@@ -95,12 +97,13 @@ def test_positions(tmp):
         check(name + " renders", p.returncode == 0, p.stderr.strip())
         if p.returncode == 0:
             check_picture(name, path, game_args, last=last if extra else None)
-    towers = show_squares(CASES[-1][1])
-    check("tower position has towers", "T" in towers and "t" in towers, towers)
+    for case in ("crossings-towers", "igfip-crossings"):
+        towers = show_squares(next(c[1] for c in CASES if c[0] == case))
+        check(case + " position has towers", "T" in towers and "t" in towers, towers)
 
 
 def test_arrows(tmp):
-    for variant in ("epaminondas", "crossings", "reversi"):
+    for variant in ("epaminondas", "crossings", "reversi", "igfip"):
         path = os.path.join(tmp, f"arrows-{variant}.svg")
         p = run("render", "--variant", variant, "--arrows", "4", "--visits", "200", "-o", path)
         check(variant + " arrows render", p.returncode == 0, p.stderr.strip())

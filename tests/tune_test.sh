@@ -80,6 +80,21 @@ assert d["log_loss"]["train"]["after"] <= d["log_loss"]["train"]["before"] + 1e-
 ' "$out"
 check "--json is one valid JSON object with the report" $?
 
+# --- Igfip: records of its own self-play, fitted and read back ----------------------------------
+
+I=$tmp/igfip.lrec
+"$L" selfplay --variant igfip --size 8x8 --visits 20 --games 60 --seed 5 --out "$I" --quiet >"$out" 2>"$err" &&
+    [ -f "$I" ] && [ ! -s "$out" ] && [ ! -s "$err" ]
+check "igfip self-play records" $?
+expect 0 "wrote $tmp/wi.txt" tune --data "$I" --out "$tmp/wi.txt" --validation 0.2
+grep -q '^game igfip$' "$tmp/wi.txt" && [ "$(grep -cv '^#' "$tmp/wi.txt")" -eq 19 ]
+check "igfip weights: a game line and 18 weights" $?
+expect 0 "best" analyze --variant igfip --weights "$tmp/wi.txt" --size 8x8 --visits 50
+expect 2 "igfip 8x8 records, but" tune --data "$E" "$I" --out "$tmp/x.txt"
+expect 2 "weights are for epaminondas, this game is igfip" tune --data "$I" --out "$tmp/x.txt" \
+    --init "$here/../data/weights/epaminondas.txt"
+expect 2 "weights are for igfip" analyze --weights "$tmp/wi.txt" --visits 10
+
 # --- bad input: exit 2, one line ----------------------------------------------------------------
 
 printf 'game epaminondas\nmateriel 1\n' >"$tmp/unknown.txt"
