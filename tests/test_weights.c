@@ -356,8 +356,8 @@ static void test_weights_id(TestContext *t)
 /* The compiled-in defaults are the shipped files (the tests run from the repository root). */
 static void test_defaults_match_files(TestContext *t)
 {
-    const char *variants[] = {"epaminondas", "crossings", "reversi"};
-    for (int v = 0; v < 3; v++) {
+    const char *variants[] = {"epaminondas", "crossings", "reversi", "igfip"};
+    for (int v = 0; v < 4; v++) {
         Game *g = new_game(variants[v]);
         Weights built_in, file;
         Error err;
@@ -382,16 +382,16 @@ static void test_defaults_match_files(TestContext *t)
  * symmetric phalanx starts. */
 static void test_default_evaluation(TestContext *t)
 {
-    const char *variants[] = {"epaminondas", "crossings", "reversi"};
-    for (int v = 0; v < 3; v++) {
+    const char *variants[] = {"epaminondas", "crossings", "reversi", "igfip"};
+    for (int v = 0; v < 4; v++) {
         Game *g = new_game(variants[v]);
         Weights w;
         Position pos;
-        weights_default(g, &w);
+        CHECK(t, weights_default(g, &w));
         game_start(g, &pos);
         double p = value_win_probability(g, &w, &pos);
         CHECK(t, p > 0 && p < 1);
-        if (v < 2)
+        if (g->variant != VARIANT_REVERSI)
             CHECK(t, p == 0.5);
         game_free(g);
     }
