@@ -144,7 +144,7 @@ void records_error(RecordsError *e, RecordsErrorKind kind, uint64_t offset, cons
 /* ---------------------------------------------------------------- the file header */
 
 typedef struct {
-    char variant[RECORD_MAX_VARIANT];   /* "epaminondas", "crossings", "reversi" */
+    char variant[RECORD_MAX_VARIANT];   /* "epaminondas", "crossings", "reversi", "igfip" */
     int width, height;
     char board[RECORD_MAX_POSITION];    /* the board's start position, obstacles included */
     char *settings;                     /* free text, key=value lines (malloc'd; never NULL) */
