@@ -6,8 +6,8 @@
  * may be shared by any number of threads.  A Position is plain data of fixed size that any code
  * may copy with `=`; its bytes belong to the game module that wrote them.
  *
- * Each game module (phalanx.c for Epaminondas, Crossings and Igfip, reversi.c) fills a GameOps table;
- * the inline wrappers below dispatch through it.  Hot loops (perft, playouts) live inside the
+ * Each game module (phalanx.c for Epaminondas, Crossings and Igfip, reversi.c) fills a GameOps
+ * table; the inline wrappers below dispatch through it.  Hot loops (perft, playouts) live inside the
  * modules and call their concrete code directly.
  */
 #ifndef LEUCTRA_GAME_H

@@ -1,6 +1,7 @@
 /*
  * phalanx.c - building an Epaminondas, Crossings or Igfip game (its tables: playable squares per
- * line, the far-rank squares where stones freeze or cannot fall, Zobrist keys) and the GameOps table that connects the module to game.h.
+ * line, the far-rank squares where stones freeze or cannot fall, Zobrist keys) and the GameOps
+ * table that connects the module to game.h.
  */
 #include "modules.h"
 #include "rng.h"

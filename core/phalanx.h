@@ -51,7 +51,7 @@ typedef struct {
     bool crossings;                 /* Crossings: towers that never fall, single-stone capture */
     bool igfip;                     /* Igfip: whole-line capture, crossings that can fall, draws */
     bool frozen;                    /* a stone on its far rank never moves (Crossings, Igfip) */
-    bool answering;                 /* fewer stones across than the opponent: cross or lose (same) */
+    bool answering;                 /* fewer stones across: cross or lose (Crossings, Igfip) */
     bool obstacles_mirror;          /* obstacles symmetric under the rank mirror */
     int num_active;
     uint8_t active[NUM_LINES];      /* lines that hold at least one playable square */
