@@ -136,6 +136,7 @@ static int run_analyze(int argc, char **argv)
     else
         print_text(&rep, &res, stdout);
     mcts_free(m);
+    weights_dispose(&w);
     game_free(g);
     return 0;
 }

@@ -7,6 +7,7 @@
 #include "core/perft.h"
 #include "core/playout.h"
 #include "core/rng.h"
+#include "core/solve.h"
 #include "data/weights.h"
 #include "selfplay/mcts.h"
 
@@ -146,10 +147,58 @@ static void bench_search(long visits)
         total_nodes += r.nodes;
         seconds += r.seconds;
         mcts_free(m);
+        weights_dispose(&w);
         game_free(g);
     }
     printf("signature %zu nodes, moves %016llx\n", total_nodes, (unsigned long long)checksum);
     printf("speed %.0f visits/s (%ld visits in %.2f s, one thread)\n", total_visits / seconds, total_visits, seconds);
+}
+
+/* FFO endgame test suite positions 40-44 (radagast.se/othello/ffotest.html) with their
+ * published exact scores for the side to move: 20, 22, 22, 23 and 23 empties. */
+static const struct {
+    const char *position;
+    int score;
+} FFO[] = {
+    {"W2WWWWB/1WWWWWWB/WWBBWWWB/WWBWWWBB/WWWWWWBB/3WWWWB/4W2B/8 b", 38},
+    {"1WWWWW2/2WWWWB1/1WWWWWW1/BBBBBWW1/1BBWWB2/WWBWBB2/2WBBW2/1WWW2W1 b", 0},
+    {"2WWW3/4BB1W/WWWWWBWW/1WWWWBWW/B1WWWBBW/3WWBWW/3WWWBW/2WWWW2 b", 6},
+    {"2BBBBB1/2BBBB2/1WWWBB2/1WWBBBB1/1WWBBBW1/WWWWBWW1/3BWB2/2BBBBB1 w", -12},
+    {"2W1B1W1/2W1BW1W/1WWBBBWW/WWWWBBBW/WWWWBB2/BBWWBW2/2BBBB2/3BBB2 w", -14},
+};
+
+/* Exact and win/loss/draw solves of the FFO positions, each with a fresh 64 MiB table. */
+static void bench_solve(void)
+{
+    Position pos;
+    Game *g = open_variant("reversi", 0, 0, &pos);
+    uint64_t nodes = 0;
+    double total = 0;
+    bool all_right = true;
+    for (size_t i = 0; i < sizeof FFO / sizeof FFO[0]; i++) {
+        Error err;
+        if (!game_parse_position(g, FFO[i].position, &pos, &err))
+            fail_exit("bench", EXIT_FAILURE_RUN, "%s", err.msg);
+        for (int mode = SOLVE_WLD; mode >= SOLVE_EXACT; mode--) {
+            Solver *s = solver_new(g, (size_t)64 << 20);
+            if (!s)
+                fail_exit("bench", EXIT_FAILURE_RUN, "out of memory");
+            const double t0 = clock_seconds();
+            const SolveResult r = solver_run(s, &pos, (SolveMode)mode, NULL);
+            const double secs = clock_seconds() - t0;
+            const int want = mode == SOLVE_EXACT ? FFO[i].score : (FFO[i].score > 0) - (FFO[i].score < 0);
+            all_right = all_right && r.score == want;
+            printf("solve   FFO #%zu  %2d empties  %-5s  score %+3d  %11llu nodes  %7.3f s  %5.1f M nodes/s%s\n", 40 + i,
+                   solve_empties(g, &pos), mode == SOLVE_EXACT ? "exact" : "wld", r.score, (unsigned long long)r.nodes,
+                   secs, (double)r.nodes / (secs > 0 ? secs : 1e-9) / 1e6, r.score == want ? "" : "  WRONG SCORE");
+            nodes += mode == SOLVE_EXACT ? r.nodes : 0;
+            total += mode == SOLVE_EXACT ? secs : 0;
+            solver_free(s);
+        }
+    }
+    printf("solve   exact total %llu nodes in %.2f s (%.1f M nodes/s, one thread)%s\n", (unsigned long long)nodes, total,
+           (double)nodes / total / 1e6, all_right ? "" : "; SOME SCORES WRONG");
+    game_free(g);
 }
 
 static int run_bench(int argc, char **argv)
@@ -170,14 +219,16 @@ static int run_bench(int argc, char **argv)
         bench_search(visits);
     else if (strcmp(what, "rules") == 0)
         bench_rules(threads);
+    else if (strcmp(what, "solve") == 0)
+        bench_solve();
     else
-        fail_exit("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search or rules)", what);
+        fail_exit("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search, rules or solve)", what);
     return 0;
 }
 
 const Command command_bench = {
-    "bench", run_bench, "search signature and speed; rules engine speed",
-    "usage: leuctra bench [search|rules] [--visits N] [--threads N]\n\n"
+    "bench", run_bench, "search signature and speed; rules engine and solver speed",
+    "usage: leuctra bench [search|rules|solve] [--visits N] [--threads N]\n\n"
     "search (default): 12 fixed positions (4 per game) searched with --visits (default 20000) on one\n"
     "thread with the shipped weights.  Ends with the signature (total tree nodes and a checksum of\n"
     "the chosen moves: any change to search or evaluation changes it, a pure speed-up keeps it)\n"
@@ -185,5 +236,7 @@ const Command command_bench = {
     "rules: perft of the 14x12 Epaminondas start to depth 4 and of Reversi to depth 11 on one\n"
     "thread and on N threads (default: all cores), then uniformly random playouts (to the end of\n"
     "the game, at most 1000 plies) on one thread.  Seeds are fixed, so runs are comparable.\n\n"
-    "example: leuctra bench            leuctra bench rules --threads 2\n",
+    "solve: the Reversi endgame solver on FFO test positions 40-44 (20-23 empties), win/loss/draw\n"
+    "and exact, each checked against its published score.\n\n"
+    "example: leuctra bench            leuctra bench rules --threads 2     leuctra bench solve\n",
 };

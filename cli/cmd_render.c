@@ -85,6 +85,7 @@ static int search_arrows(const Game *g, const Position *pos, const RenderOptions
     }
     free(res);
     mcts_free(m);
+    weights_dispose(&w);
     return n;
 }
 

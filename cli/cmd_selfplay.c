@@ -285,6 +285,7 @@ static int run_selfplay(int argc, char **argv)
     finish(&env, &o, &done, ok, all_ok, &err);
     free(settings);
     free(command_line);
+    weights_dispose(&weights);
     game_free(g);
     return 0;
 }

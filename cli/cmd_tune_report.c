@@ -246,12 +246,53 @@ static void json_weights(const TuneSummary *s, FILE *out)
     fputs("],", out);
 }
 
+static void json_score(FILE *out, const char *name, const TunePolicyScore *before, const TunePolicyScore *after)
+{
+    fprintf(out, "\"%s\":{\"before\":{\"cross_entropy\":", name);
+    json_number(out, before->loss);
+    fputs(",\"top1\":", out);
+    json_number(out, before->top1);
+    fputs(",\"log_evidence\":", out);
+    json_number(out, before->evidence);
+    fputs("},\"after\":{\"cross_entropy\":", out);
+    json_number(out, after->loss);
+    fputs(",\"top1\":", out);
+    json_number(out, after->top1);
+    fputs(",\"log_evidence\":", out);
+    json_number(out, after->evidence);
+    fputs("}}", out);
+}
+
+static void json_priors(const TuneSummary *s, FILE *out)
+{
+    const TunePolicyFit *p = &s->policy;
+    fprintf(out, "\"priors\":{\"positions_train\":%llu,\"positions_validation\":%llu,\"weights\":%u,"
+            "\"best_epoch\":%d,\"seconds\":%.4f,",
+            (unsigned long long)p->positions_train, (unsigned long long)p->positions_validation, p->size, p->best_epoch,
+            p->seconds);
+    json_score(out, "train", &p->train_before, &p->train_after);
+    fputc(',', out);
+    json_score(out, "validation", &p->valid_before, &p->valid_after);
+    fputs(",\"epochs\":[", out);
+    for (int i = 0; i < p->num_epochs; i++) {
+        const TuneEpoch *e = &p->epoch[i];
+        fprintf(out, "%s{\"epoch\":%d,\"train\":", i ? "," : "", e->epoch);
+        json_number(out, e->train_loss);
+        fputs(",\"validation\":", out);
+        json_number(out, e->validation_loss);
+        fprintf(out, ",\"learning_rate\":%.10g,\"best\":%s}", e->learning_rate, e->best ? "true" : "false");
+    }
+    fputs("]},", out);
+}
+
 void tune_print_json(const TuneSummary *s, FILE *out)
 {
     fputc('{', out);
     json_data(s, out);
     json_fit(s, out);
     json_weights(s, out);
+    if (s->opts->priors)
+        json_priors(s, out);
     fputs("\"out\":", out);
     json_string(out, s->opts->out);
     fputs("}\n", out);

@@ -215,33 +215,29 @@ bool weights_save(const Game *g, const Weights *w, const char *comments, const c
 
 /* --- defaults and identity ----------------------------------------------------------------------- */
 
-/* A shipped table file: with its tables where they fit this game's board, else its linear part. */
-static bool default_from_tables(const Game *g, const EmbeddedWeights *e, const char *source, Weights *out)
+/* The shipped weights of a game: its table file where the tables fit this board (a phalanx
+ * game's tables are made for one board); else its text file, the linear weights fitted without
+ * tables, which serve any board; else the table file's own linear part. */
+bool weights_default(const Game *g, Weights *out)
 {
+    char source[64];
+    snprintf(source, sizeof source, "built-in %s weights", g->name);
+    const EmbeddedWeights *table = NULL, *text = NULL;
+    for (int i = 0; i < embedded_weights_count; i++)
+        if (strcmp(embedded_weights[i].game, g->name) == 0)
+            *(embedded_weights[i].bytes ? &table : &text) = &embedded_weights[i];
     Error err;
-    const size_t size = (size_t)(e->end - e->bytes);
-    if (weights_parse_tables(g, e->bytes, size, source, out, &err))
+    const size_t size = table ? (size_t)(table->end - table->bytes) : 0;
+    if (table && weights_parse_tables(g, table->bytes, size, source, out, &err))
         return true;
+    if (text)
+        return weights_parse(g, text->text, source, out, &err);
     size_t len;
-    const char *text = weights_table_file_text(e->bytes, size, &len);
-    char *copy = text ? strndup(text, len) : NULL;
+    const char *part = table ? weights_table_file_text(table->bytes, size, &len) : NULL;
+    char *copy = part ? strndup(part, len) : NULL;
     const bool ok = copy && weights_parse(g, copy, source, out, &err);
     free(copy);
     return ok;
-}
-
-bool weights_default(const Game *g, Weights *out)
-{
-    for (int i = 0; i < embedded_weights_count; i++) {
-        const EmbeddedWeights *e = &embedded_weights[i];
-        if (strcmp(e->game, g->name) != 0)
-            continue;
-        char source[64];
-        snprintf(source, sizeof source, "built-in %s weights", g->name);
-        Error err;
-        return e->bytes ? default_from_tables(g, e, source, out) : weights_parse(g, e->text, source, out, &err);
-    }
-    return false;
 }
 
 /* FNV-1a over the variant, the count and the bits of every value, byte by byte from the least

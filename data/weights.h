@@ -42,9 +42,9 @@ const char *weights_table_file_text(const unsigned char *bytes, size_t size, siz
  * Weights with tables or priors are written as a table file, others as text. */
 bool weights_save(const Game *g, const Weights *w, const char *comments, const char *path, Error *err);
 
-/* The shipped default weights of g's variant (data/weights/<name>.lwt or .txt, compiled in);
- * tables made for another board of the variant are left out (the linear weights serve every
- * board).  False only if the library was built without them. */
+/* The shipped default weights of g's variant, compiled in: data/weights/<name>.lwt where its
+ * tables are for g's board, else data/weights/<name>.txt (linear weights fitted without tables,
+ * for any board).  False only if the library was built without them. */
 bool weights_default(const Game *g, Weights *out);
 
 /* A short stable identity of a weights set (a hash of the variant and the exact values, tables

@@ -126,9 +126,9 @@ static bool check_shapes(const Game *g, const Header *h, const char *source, Err
         if (h->pattern_id != ps->id || h->phases != (uint32_t)ps->num_phases || h->per_phase != ps->canonical_phase_size) {
             error_set(err,
                       "%s: the pattern tables are for another pattern set (id %016llx, %u phases of %u entries); "
-                      "%s here has id %016llx, %d phases of %u",
+                      "%s %dx%d here has id %016llx, %d phases of %u",
                       source, (unsigned long long)h->pattern_id, h->phases, h->per_phase, g->name,
-                      (unsigned long long)ps->id, ps->num_phases, ps->canonical_phase_size);
+                      g->width, g->height, (unsigned long long)ps->id, ps->num_phases, ps->canonical_phase_size);
             return false;
         }
     }

@@ -36,6 +36,7 @@ void engine_free(Engine *e)
     engine_search_destroy(&e->search);
     mcts_free(e->mcts);
     game_free(e->game);
+    weights_dispose(&e->weights);
     free(e);
 }
 

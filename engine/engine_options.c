@@ -34,10 +34,12 @@ static const NumericOption numeric_options[] = {
     {"fpu", FIELD_DOUBLE, offsetof(EngineOptions, mcts.fpu_reduction), 0, 0, 0, 1, true},
     {"playouts", FIELD_BOOL, offsetof(EngineOptions, mcts.playouts), 0, 1, 0, 0, true},
     {"seed", FIELD_U64, offsetof(EngineOptions, mcts.seed), 0, LLONG_MAX, 0, 0, true},
+    {"solve", FIELD_INT, offsetof(EngineOptions, mcts.solve_empties), 0, 64, 0, 0, true},
+    {"rootsolve", FIELD_INT, offsetof(EngineOptions, mcts.root_solve_empties), 0, 64, 0, 0, true},
 };
 enum { NUM_NUMERIC = sizeof numeric_options / sizeof numeric_options[0] };
 
-#define OPTION_NAMES "visits, time, threads, nodes, cpuct, fpu, playouts, seed, weights"
+#define OPTION_NAMES "visits, time, threads, nodes, cpuct, fpu, playouts, seed, solve, rootsolve, weights"
 
 void engine_options_default(EngineOptions *o)
 {
@@ -170,8 +172,9 @@ static void set_weights(Engine *e, const char *value)
         return;
     }
     strcpy(e->options.weights_path, next.weights_path);
+    engine_drop_tree(e);    /* the search points at the old weights */
+    weights_dispose(&e->weights);
     e->weights = w;
-    engine_drop_tree(e);
 }
 
 void engine_cmd_setoption(Engine *e, Tokens *args)

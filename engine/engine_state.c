@@ -17,6 +17,7 @@ void engine_install_game(Engine *e, Game *game, const Weights *w)
 {
     engine_drop_tree(e);
     game_free(e->game);
+    weights_dispose(&e->weights);
     e->game = game;
-    e->weights = *w;
+    e->weights = *w;    /* the engine owns them now: their tables go with the next install */
 }

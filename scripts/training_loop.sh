@@ -15,9 +15,12 @@
 #   START_WEIGHTS=FILE      (default: the shipped weights of VARIANT with every value 0)
 #   WINDOW=3                the tuner fits the self-play games of the last WINDOW generations
 #                           (a replay window, as KataGo and Leela train on recent games)
+#   TABLES=1                also fit the pattern tables (tune --tables); TUNE_OPTIONS adds more
+#   PRIORS=1                also fit learned move priors (tune --priors) to the visit lists
 #
 # OUT_DIR/gen0/weights.txt is the start; OUT_DIR/genK/ holds generation K's selfplay.lrec,
-# weights.txt (the candidate), tune.json (the tuner's report) and tune.log, match.lrec,
+# weights.txt (the candidate; weights.lwt, a table file, with TABLES or PRIORS), tune.json (the
+# tuner's report) and tune.log, match.lrec,
 # match.txt (results), match.json, match.log and verdict (promoted | rejected | undecided);
 # OUT_DIR/best names the best generation so far.  At the end: OUT_DIR/ratings.txt (the ratings
 # table), ratings.svg (its chart) and training.svg (log-losses and Elo per generation).
@@ -34,6 +37,14 @@ sprt=${SPRT:-elo0=0 elo1=20 alpha=0.05 beta=0.05}
 threads=${THREADS:-$(nproc)}
 seed=${SEED:-1}
 window=${WINDOW:-3}
+tune_options=${TUNE_OPTIONS:-}
+[ "${TABLES:-0}" = 1 ] && tune_options="$tune_options --tables"
+[ "${PRIORS:-0}" = 1 ] && tune_options="$tune_options --priors"
+name=weights.txt
+[ -n "$tune_options" ] && [ "${TABLES:-0}${PRIORS:-0}" != 00 ] && name=weights.lwt
+weights_of() { # the weights file of generation $1
+    if [ "$1" = 0 ]; then echo "$out/gen0/weights.txt"; else echo "$out/gen$1/$name"; fi
+}
 
 rm -rf "$out"
 mkdir -p "$out/gen0"
@@ -50,7 +61,7 @@ echo "$best" > "$out/best"
 gen=1
 while [ "$gen" -le "$generations" ]; do
     dir="$out/gen$gen"
-    bestw="$out/gen$best/weights.txt"
+    bestw=$(weights_of "$best")
     mkdir -p "$dir"
     echo "== generation $gen: self-play of gen$best ($sp_games games, $sp_visits visits)"
     "$bin" selfplay --variant "$variant" --weights "$bestw" --games "$sp_games" --visits "$sp_visits" \
@@ -63,12 +74,12 @@ while [ "$gen" -le "$generations" ]; do
         k=$((k + 1))
     done
     echo "   tune on the self-play of generations $(( gen - window + 1 > 1 ? gen - window + 1 : 1 ))-$gen"
-    # shellcheck disable=SC2086 # one word per data file
-    "$bin" tune --data $data --init "$bestw" --out "$dir/weights.txt" --json \
+    # shellcheck disable=SC2086 # one word per data file and option
+    "$bin" tune --data $data --init "$bestw" --out "$dir/$name" $tune_options --json \
         > "$dir/tune.json" 2> "$dir/tune.log"
     echo "   SPRT match gen$gen vs gen$best ($sprt, at most $m_games games)"
     # shellcheck disable=SC2086 # the SPRT settings are separate words on purpose
-    "$bin" match "mcts:visits=$m_visits,weights=$dir/weights.txt" "mcts:visits=$m_visits,weights=$bestw" \
+    "$bin" match "mcts:visits=$m_visits,weights=$dir/$name" "mcts:visits=$m_visits,weights=$bestw" \
         --name1 "gen$gen" --name2 "gen$best" --variant "$variant" --games "$m_games" \
         --concurrency "$threads" --seed $((seed + gen)) --openings "data/openings/$variant.txt" \
         --sprt $sprt --out "$dir/match.lrec" --results "$dir/match.txt" --json > "$dir/match.json" 2> "$dir/match.log"

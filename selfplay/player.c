@@ -216,6 +216,7 @@ static void destroy_player(Player *p)
 {
     PlayerState *s = p->ctx;
     mcts_free(s->mcts);
+    weights_dispose(&s->weights);
     free(s->history);
     free(s);
 }

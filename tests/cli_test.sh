@@ -558,6 +558,34 @@ section_errors() {
     expect_error "DEPTH" perft "1${NL}x"
 }
 
+# --- solve: the Reversi endgame solver --------------------------------------------------------
+
+section_solve() {
+    # An endgame of 10 empties whose score the plain reference solver found (tests/reversi_endgames.h).
+    P='WWWWWWWW/WWWWBBBB/WBWBWBB1/1BBWWBBW/1BBBBBWW/1WWBWWWW/2WWBWWW/2WWWWWW b'
+    expect_contains "empties   8|score     -44 for black (white wins)|line      " solve --position "$P"
+    expect_contains "result    loss for black" solve --position "$P" --wld
+    if get solve --position "$P" --moves --json; then
+        printf '%s' "$got" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["mode"] == "exact" and d["score"] == -44 and d["empties"] == 8, d
+assert d["moves"] and d["moves"][0]["score"] == -44 and all(m["score"] <= -44 for m in d["moves"]), d["moves"]
+assert d["line"][0] == d["best"], d
+' && pass || fail "solve --moves --json" "a JSON report whose best move has the score" "$got"
+    fi
+    # A finished game: no move, the final count.
+    expect_contains "score     -64 for white|best      none" solve --position \
+        'BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBBBBB/BBBBB3 w'
+    expect_error "no exact solver" solve --variant epaminondas
+    expect_error "position" solve --position 'WWWW/8 b'
+    expect_error "--hash" solve --hash -1
+    run solve --time-limit 0.05 --position '1WWWWW2/2WWWWB1/1WWWWWW1/BBBBBWW1/1BBWWB2/WWBWBB2/2WBBW2/1WWW2W1 b'
+    if [ "$rc" -eq 1 ] && grep -q "time-limit" "$err" && [ ! -s "$out" ]; then pass; else
+        fail "solve --time-limit on a 22-empty position" "exit 1 naming --time-limit" "exit $rc: $(file_oneline "$err")"
+    fi
+}
+
 # --- running the sections ----------------------------------------------------------------------
 
 # Each section runs in its own subshell with its own files and counters; two workers share them
@@ -581,11 +609,12 @@ run_section status
 run_section moves
 run_section show
 run_section size
+run_section solve
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors; do
+for s in moves perft status apply show size help errors solve; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"

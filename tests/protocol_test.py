@@ -141,7 +141,7 @@ def test_handshake():
         check(f"{hello}: id author", any(l.startswith("id author ") for l in lines), lines)
         check(f"{hello}: id variants", "id variants epaminondas crossings reversi igfip" in lines, lines)
         names = {l.split()[2] for l in lines if l.startswith("option name ")}
-        want = {"visits", "threads", "weights", "cpuct", "time", "playouts", "seed", "nodes"}
+        want = {"visits", "threads", "weights", "cpuct", "time", "playouts", "seed", "nodes", "solve", "rootsolve"}
         check(f"{hello}: options announced", want <= names, sorted(names))
         visits = [l for l in lines if l.startswith("option name visits ")]
         check(f"{hello}: visits option line", visits and visits[0].startswith(
@@ -156,7 +156,8 @@ def test_setoption():
                  "setoption name cpuct value 2.5", "setoption name time value 0",
                  "setoption name playouts value true", "setoption name playouts value false",
                  "setoption name seed value 7", "setoption name nodes value 100000",
-                 "setoption name weights value shipped", "setoption name VISITS value 60"):
+                 "setoption name weights value shipped", "setoption name VISITS value 60",
+                 "setoption name solve value 0", "setoption name rootsolve value 14"):
         e.send(line)
         got = e.sync()
         check(f"'{line}' is silent", got == [], got)

@@ -94,6 +94,47 @@ expect 2 "igfip 8x8 records, but" tune --data "$E" "$I" --out "$tmp/x.txt"
 expect 2 "weights are for epaminondas, this game is igfip" tune --data "$I" --out "$tmp/x.txt" \
     --init "$here/../data/weights/epaminondas.txt"
 expect 2 "weights are for igfip" analyze --weights "$tmp/wi.txt" --visits 10
+# --- pattern tables and learned priors (Reversi) ----------------------------------------------
+
+R=$tmp/reversi.lrec
+"$L" selfplay --variant reversi --games 60 --visits 60 --seed 3 --threads 2 --quiet --out "$R" >/dev/null 2>&1
+expect 0 "tables and weights:" tune --data "$R" --tables --epochs 3 --out "$tmp/t1.lwt" --threads 1
+expect 0 "tables and weights:" tune --data "$R" --tables --epochs 3 --out "$tmp/t2.lwt" --threads 2
+[ "$(head -c 4 "$tmp/t1.lwt" | od -An -tx1 | tr -d ' ')" = 894c5754 ]
+check "--tables writes a table file" $?
+# The id line of the text part hashes every weight and table entry.
+[ "$(grep -a '^# id ' "$tmp/t1.lwt")" = "$(grep -a '^# id ' "$tmp/t2.lwt")" ] && grep -aq '^# id ' "$tmp/t1.lwt"
+check "the same tables with 1 and 2 threads" $?
+expect 0 "best" analyze --variant reversi --weights "$tmp/t1.lwt" --visits 50
+expect 0 '"epochs":[' tune --data "$R" --tables --epochs 2 --out "$tmp/t3.lwt" --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["fit"]["epochs"]
+assert d["fit"]["method"] == "adam" and d["options"]["tables"] and len(e) == 3, d["fit"]
+assert all(x["train"] > 0 and x["validation"] > 0 for x in e), e
+assert sum(x["epoch"] == d["fit"]["best_epoch"] for x in e) == 1
+' "$out"
+check "tune --tables --json reports the log-losses of every epoch" $?
+expect 0 "top-1, validation" tune --data "$R" --init "$tmp/t1.lwt" --priors --priors-min-visits 20 \
+    --max-iterations 0 --out "$tmp/p.lwt"
+expect 0 '"priors":{' tune --data "$R" --priors --priors-min-visits 20 --out "$tmp/p2.lwt" --json
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["priors"]
+assert p["positions_train"] > 0 and 0 <= p["validation"]["after"]["top1"] <= 1, p
+assert p["train"]["after"]["cross_entropy"] < p["train"]["before"]["cross_entropy"], p
+' "$out"
+check "tune --priors --json reports top-1 and log-evidence" $?
+expect 0 "best" analyze --variant reversi --weights "$tmp/p.lwt" --visits 50
+cp "$tmp/p.lwt" "$tmp/cut.lwt"
+truncate -s 1000 "$tmp/cut.lwt"
+expect 2 "truncated weights file" analyze --variant reversi --weights "$tmp/cut.lwt" --visits 50
+cp "$tmp/p.lwt" "$tmp/flip.lwt"
+printf '\377' | dd of="$tmp/flip.lwt" bs=1 seek=2000 conv=notrunc 2>/dev/null
+expect 2 "checksum mismatch" analyze --variant reversi --weights "$tmp/flip.lwt" --visits 50
+expect 2 "another pattern set" analyze --variant epaminondas --weights "$tmp/p.lwt" --visits 50
+expect 2 "no positions with visit lists" tune --data "$R" --priors --priors-min-visits 100000 --out "$tmp/x.txt"
 
 # --- bad input: exit 2, one line ----------------------------------------------------------------
 

@@ -12,6 +12,7 @@ extern const TestCase igfip_tests[];
 extern const TestCase reversi_tests[];
 extern const TestCase solve_tests[];
 extern const TestCase tables_tests[];
+extern const TestCase tune_tables_tests[];
 extern const TestCase records_tests[];
 extern const TestCase records_file_tests[];
 extern const TestCase value_tests[];
@@ -29,6 +30,7 @@ static const TestSuite suites[] = {
     {"reversi", reversi_tests},
     {"solve", solve_tests},
     {"tables", tables_tests},
+    {"tune_tables", tune_tables_tests},
     {"records", records_tests},
     {"records_file", records_file_tests},
     {"value", value_tests},
