@@ -70,6 +70,8 @@ static bool read_option(ArgReader *r, TuneOptions *o)
         o->policy_opts.l2 = arg_real(NAME, "--l2-priors", text, 0, 1e12);
     else if (arg_value(r, "--priors-min-visits", &text))
         o->policy_opts.min_visits = (int)arg_integer(NAME, "--priors-min-visits", text, 1, 1 << 30);
+    else if (arg_value(r, "--priors-prune", &text))
+        o->policy_opts.prune = arg_real(NAME, "--priors-prune", text, 0, 1);
     else if (arg_value(r, "--priors-positions", &text))
         o->policy_opts.max_positions = (size_t)arg_integer(NAME, "--priors-positions", text, 1, 1L << 40);
     else if (arg_value(r, "--threads", &text))

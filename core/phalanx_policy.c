@@ -13,6 +13,7 @@
  *   home       whether a stone leaves the mover's home rank, by phase
  *   contact    enemy stones next to the landing square, by forward / sideways / backward
  *   phase      the stones left (four ranges of the start's count), by direction
+ *   around     the eight squares around the landing square (own, enemy, empty), by direction
  *
  * These are the things the heuristic priors (phalanx_priors.c) weigh by hand, plus the ones
  * they cannot: where on the board a move happens and how the race to the far rank stands.
@@ -20,9 +21,11 @@
 #include "phalanx.h"
 #include "policy.h"
 
-enum { DIRS = 5, KS = 8, JS = 4, CAPS = 5, RANKS = 16, CROSS = 2 * 3 * 3, PHASES = 4, CONTACT = 5 };
+enum { DIRS = 5, KS = 8, JS = 4, CAPS = 5, RANKS = 16, CROSS = 2 * 3 * 3, PHASES = 4, CONTACT = 5, AROUND = 6561 };
 
-enum { COL_SHAPE, COL_CAPTURE, COL_LANDING, COL_REAR, COL_CROSSING, COL_HOME, COL_CONTACT, COL_PHASE, COLUMNS };
+enum {
+    COL_SHAPE, COL_CAPTURE, COL_LANDING, COL_REAR, COL_CROSSING, COL_HOME, COL_CONTACT, COL_PHASE, COL_AROUND, COLUMNS
+};
 
 #define SIZE_SHAPE (DIRS * KS * JS)
 #define SIZE_CAPTURE (CAPS * DIRS)
@@ -31,6 +34,7 @@ enum { COL_SHAPE, COL_CAPTURE, COL_LANDING, COL_REAR, COL_CROSSING, COL_HOME, CO
 #define SIZE_HOME (2 * PHASES)
 #define SIZE_CONTACT (CONTACT * 3)
 #define SIZE_PHASE (PHASES * DIRS)
+#define SIZE_AROUND (AROUND * DIRS)
 
 static const uint32_t COLUMN_OFFSET[COLUMNS + 1] = {
     0,
@@ -42,10 +46,11 @@ static const uint32_t COLUMN_OFFSET[COLUMNS + 1] = {
     SIZE_SHAPE + SIZE_CAPTURE + SIZE_LANDING + SIZE_REAR + CROSS + SIZE_HOME,
     SIZE_SHAPE + SIZE_CAPTURE + SIZE_LANDING + SIZE_REAR + CROSS + SIZE_HOME + SIZE_CONTACT,
     SIZE_SHAPE + SIZE_CAPTURE + SIZE_LANDING + SIZE_REAR + CROSS + SIZE_HOME + SIZE_CONTACT + SIZE_PHASE,
+    SIZE_SHAPE + SIZE_CAPTURE + SIZE_LANDING + SIZE_REAR + CROSS + SIZE_HOME + SIZE_CONTACT + SIZE_PHASE + SIZE_AROUND,
 };
 
-static const char *const COLUMN_NAMES[COLUMNS] = {"shape", "capture", "landing", "rear",
-                                                  "crossing", "home", "contact", "phase"};
+static const char *const COLUMN_NAMES[COLUMNS] = {"shape", "capture", "landing", "rear", "crossing",
+                                                  "home", "contact", "phase", "around"};
 
 static int clamp(int v, int most)
 {
@@ -74,6 +79,21 @@ static int enemies_around(const PhalanxTables *t, const PhalanxPos *p, int sq, i
     return n;
 }
 
+/* The 8 squares around sq before the move, in the mover's frame (Black's ranks upside down), as
+ * a base-3 number: empty or off the board 0, own 1, enemy 2. */
+static uint32_t around(const PhalanxTables *t, const PhalanxPos *p, int sq, int us)
+{
+    static const int OFFSETS[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+    const int facing = us == WHITE ? 1 : -1;
+    uint32_t index = 0;
+    for (int k = 7; k >= 0; k--) {
+        const int f = sq_file(sq) + OFFSETS[k][0], r = sq_rank(sq) + facing * OFFSETS[k][1];
+        const int c = on_board(t, f, r) ? colour_at(p, make_sq(f, r)) : -1;
+        index = index * 3 + (c < 0 ? 0u : c == us ? 1u : 2u);
+    }
+    return index;
+}
+
 typedef struct {
     int us, phase, cross;       /* the mover, the phase, the race column's position part */
 } Context;
@@ -100,6 +120,7 @@ static void move_entries(const PhalanxTables *t, const PhalanxPos *p, const Cont
     out[COL_CONTACT] = COLUMN_OFFSET[COL_CONTACT] +
                        (uint32_t)(forward * CONTACT + clamp(enemies_around(t, p, land, !c->us), CONTACT - 1));
     out[COL_PHASE] = COLUMN_OFFSET[COL_PHASE] + (uint32_t)(c->phase * DIRS + cls);
+    out[COL_AROUND] = COLUMN_OFFSET[COL_AROUND] + (uint32_t)cls * AROUND + around(t, p, land, c->us);
 }
 
 static void phalanx_move_entries(const Game *g, const Position *pos, const Move *moves, int n, uint32_t *out)
@@ -118,7 +139,7 @@ static void phalanx_move_entries(const Game *g, const Position *pos, const Move 
 static uint64_t policy_id(void)
 {
     uint64_t h = 0xCBF29CE484222325ull;
-    uint32_t words[COLUMNS + 3] = {0x50504F31u /* "PPO1" */, COLUMNS};
+    uint32_t words[COLUMNS + 3] = {0x50504F32u /* "PPO2" */, COLUMNS};
     for (int c = 0; c <= COLUMNS; c++)
         words[c + 2] = COLUMN_OFFSET[c];
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)

@@ -272,6 +272,7 @@ typedef struct {
     double validation;      /* as the data options': the same games are held out */
     int min_visits;         /* positions whose visit list sums to fewer are left out */
     size_t max_positions;   /* at most about this many positions (a fixed hash picks them) */
+    double prune;           /* moves with fewer than this share of the top move's visits are left out of the target */
     double l2, learning_rate;
     size_t batch;           /* positions a mini-batch */
     int max_epochs, patience;

@@ -26,8 +26,8 @@
 
 TunePolicyOptions tune_policy_defaults(void)
 {
-    return (TunePolicyOptions){.min_visits = 50, .max_positions = 1000000, .l2 = 10, .learning_rate = 0.02,
-                               .batch = 1024, .max_epochs = 20, .patience = 2};
+    return (TunePolicyOptions){.min_visits = 50, .max_positions = 1000000, .prune = 0, .l2 = 10,
+                               .learning_rate = 0.02, .batch = 1024, .max_epochs = 20, .patience = 2};
 }
 
 /* A growable training or validation set of grouped rows. */
@@ -135,9 +135,21 @@ static bool add_position(const Extract *x, const Position *pos, size_t ply, Poli
         return tune_error_set(err, false, "out of memory for the priors' positions");
     double *target = s->target + s->rows;
     memset(target, 0, (size_t)n * sizeof *target);
-    const uint64_t sum = visit_sum(x->games, ply);
+    /* The moves with at least `prune` of the most visited one's visits, weighted by their visits:
+     * the visits the exploration term spreads over moves the search did not like stay out. */
+    uint32_t most = 0;
+    for (uint16_t k = 0; k < x->games->visit_count[ply]; k++)
+        if (x->games->visit[x->games->visit_at[ply] + k].visits > most)
+            most = x->games->visit[x->games->visit_at[ply] + k].visits;
+    const double floor = x->opts->prune * (double)most;
+    uint64_t sum = 0;
+    for (uint16_t k = 0; k < x->games->visit_count[ply]; k++)
+        if (x->games->visit[x->games->visit_at[ply] + k].visits >= floor)
+            sum += x->games->visit[x->games->visit_at[ply] + k].visits;
     for (uint16_t k = 0; k < x->games->visit_count[ply]; k++) {
         const RecordVisit *v = &x->games->visit[x->games->visit_at[ply] + k];
+        if (v->visits < floor)
+            continue;
         char text[RECORD_MOVE_TEXT];
         Move m;
         Error why;
