@@ -240,6 +240,23 @@ def test_igfip(tmp):
           whole and len(games) == 3 and all("result=draw end=rules plies=1 " in g for g in games), games)
 
 
+def test_reversi_solved_endgames(tmp):
+    """Reversi self-play with the endgame solver in the search (leaves, and a root at 18 empties
+    or fewer, which plays the solver's move without visits): complete games, one file for any
+    thread count, the solved plies recorded without a visit list."""
+    run = ["--variant", "reversi", "--visits", "60", "--games", "16", "--seed", "4"]
+    one, two = os.path.join(tmp, "reversi1.lrec"), os.path.join(tmp, "reversi2.lrec")
+    selfplay_ok("reversi, 1 thread", *run, "--threads", "1", "--out", one, "--quiet")
+    selfplay_ok("reversi, 2 threads", *run, "--threads", "2", "--out", two, "--quiet")
+    check("reversi: the same file with 1 and 2 threads", same_bytes(one, two))
+    rc, out, err = leuctra("records", "dump", one, "--visits")
+    games = out.splitlines() if rc == 0 else []
+    check("reversi: every game to its end", len(games) == 16 and all("end=rules" in g for g in games), err)
+    # A solved ply has no visit list: its visits part is {n=N} with no moves.
+    solved = sum(len(re.findall(r"\{n=\d+\}", g)) for g in games)
+    check("reversi: solved plies without visit lists", solved > 0, games[:1])
+
+
 def test_progress_line(tmp):
     """On a terminal: the live line; in a pipe: nothing on stderr."""
     path = os.path.join(tmp, "progress.lrec")
@@ -315,6 +332,7 @@ def main():
         test_resume_complete_and_refusals(tmp, reference)
         test_random_opening_and_missing_file(tmp)
         test_igfip(tmp)
+        test_reversi_solved_endgames(tmp)
         test_progress_line(tmp)
         test_bad_options(tmp)
     except Exception as e:  # a crash of the test itself counts, and the summary line still comes

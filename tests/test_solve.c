@@ -6,6 +6,7 @@
  */
 #include "core/solve.h"
 #include "core/rng.h"
+#include "selfplay/mcts.h"
 #include "reversi_reference_solve.h"
 #include "test.h"
 
@@ -216,6 +217,66 @@ static void test_phalanx_games_have_none(TestContext *t)
     game_free(g);
 }
 
+/* A random-game position with `empties` empties whose side to move wins (score > 0). */
+static bool won_position(const Game *g, Solver *s, int empties, uint64_t seed, Position *out)
+{
+    Rng rng = rng_seed(seed, 0);
+    for (int tries = 0; tries < 200; tries++) {
+        game_start(g, out);
+        while (game_status(g, out) == STATUS_ONGOING && solve_empties(g, out) > empties) {
+            Move moves[MAX_MOVES];
+            Undo undo;
+            game_make(g, out, moves[rng_next(&rng) % (uint64_t)game_gen_moves(g, out, moves)], &undo);
+        }
+        if (game_status(g, out) == STATUS_ONGOING && solve_empties(g, out) == empties &&
+            solver_run(s, out, SOLVE_WLD, NULL).score > 0)
+            return true;
+    }
+    return false;
+}
+
+/* The search with its solvers: a won root within reach is solved at once and its move wins; a
+ * root that a leaf solve proved (kept from the search before, no moves listed) is still
+ * searched to a legal move. */
+static void test_search_solves(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Solver *s = solver_new(g, 1 << 20);
+    MctsConfig cfg;
+    mcts_default_config(&cfg);
+    Position p;
+    CHECK(t, won_position(g, s, 16, 3, &p));
+    Mcts *m = mcts_new(g, NULL, &cfg);
+    mcts_set_position(m, &p);
+    MctsResult r = mcts_search(m, &(MctsLimits){.visits = 500}, NULL, NULL, 0, NULL);
+    CHECK(t, r.solved && r.proven == PROVEN_WIN && r.visits == 0 && r.best != MOVE_NONE);
+    Position child = p;
+    Undo undo;
+    game_make(g, &child, r.best, &undo);
+    CHECK(t, solver_run(s, &child, SOLVE_WLD, NULL).score < 0);
+    /* 13 empties, root solving off: the children are solved leaves; then the lost child. */
+    CHECK(t, won_position(g, s, 13, 5, &p));
+    cfg.root_solve_empties = 0;
+    mcts_free(m);
+    m = mcts_new(g, NULL, &cfg);
+    mcts_set_position(m, &p);
+    r = mcts_search(m, &(MctsLimits){.visits = 300}, NULL, NULL, 0, NULL);
+    CHECK(t, !r.solved && r.proven == PROVEN_WIN && r.best != MOVE_NONE);
+    child = p;
+    game_make(g, &child, r.best, &undo);
+    mcts_set_position(m, &child);
+    r = mcts_search(m, &(MctsLimits){.visits = 100}, NULL, NULL, 0, NULL);
+    Move moves[MAX_MOVES];
+    const int n = game_gen_moves(g, &child, moves);
+    bool legal = false;
+    for (int i = 0; i < n; i++)
+        legal = legal || moves[i] == r.best;
+    CHECK(t, legal && r.proven == PROVEN_LOSS);
+    mcts_free(m);
+    solver_free(s);
+    game_free(g);
+}
+
 const TestCase solve_tests[] = {
     {"stored_endgames", test_stored_endgames},
     {"random_positions_against_reference", test_random_positions_against_reference},
@@ -224,5 +285,6 @@ const TestCase solve_tests[] = {
     {"stop_flag", test_stop_flag},
     {"table_sizes", test_table_sizes},
     {"phalanx_games_have_none", test_phalanx_games_have_none},
+    {"search_solves", test_search_solves},
     TEST_END,
 };
