@@ -35,12 +35,17 @@ typedef struct {
     uint16_t stones[2];             /* up to 256 of one colour */
 } PhalanxPos;
 
-/* phalanx_patterns.c: the pattern set of one board, and per instance its shape's raw offset and
- * its squares in reading order in each colour's frame (Black's mirrored top to bottom). */
+/* phalanx_patterns.c: the pattern set of one board, and per instance its shape's raw offset and,
+ * in each colour's frame (Black's mirrored top to bottom), where its four squares lie: four
+ * consecutive bits of one rotated line, read upwards or downwards. */
+typedef struct {
+    uint8_t line, shift, reversed;
+} PatternWindow;
+
 typedef struct {
     PatternSet set;
     uint32_t offset[PATTERN_MAX_INSTANCES];
-    uint8_t squares[2][PATTERN_MAX_INSTANCES * 4];
+    PatternWindow window[2][PATTERN_MAX_INSTANCES];
     char names[PATTERN_MAX_SHAPES][24];
 } PhalanxPatterns;
 

@@ -71,27 +71,41 @@ static int phalanx_phase(const Game *g, const Position *pos)
     return phase < 0 ? 0 : phase;
 }
 
-/* A square in the mover's frame: Black sees the board upside down. */
-static inline int cell(const PhalanxPos *p, int us, int sq)
-{
-    const uint32_t bit = 1u << sq_file(sq);
-    const int rank = sq_rank(sq);
-    return (p->lines[us][ROW0 + rank] & bit ? 1 : 0) + (p->lines[!us][ROW0 + rank] & bit ? 2 : 0);
-}
+/* Four bits as a base-3 number with digits 0/1, reading the bits upwards (FORWARD) or
+ * downwards (BACKWARD): a window's own stones, or its enemy stones, times 2. */
+static const uint8_t FORWARD[16] = {0, 1, 3, 4, 9, 10, 12, 13, 27, 28, 30, 31, 36, 37, 39, 40};
+static const uint8_t BACKWARD[16] = {0, 27, 9, 36, 3, 30, 12, 39, 1, 28, 10, 37, 4, 31, 13, 40};
 
 static void phalanx_raw_indices(const Game *g, const Position *pos, uint32_t *out)
 {
-    const PhalanxTables *t = tables_of(g);
-    const PhalanxPatterns *pp = t->patterns;
+    const PhalanxPatterns *pp = tables_of(g)->patterns;
     const PhalanxPos *p = cpos_of(pos);
     const int us = p->side;
-    const uint8_t *sq = pp->squares[us];
-    for (int i = 0; i < pp->set.num_instances; i++, sq += SEGMENT) {
-        uint32_t index = 0;
-        for (int k = SEGMENT - 1; k >= 0; k--)
-            index = index * 3 + (uint32_t)cell(p, us, sq[k]);
-        out[i] = pp->offset[i] + index;
+    const uint16_t *own = p->lines[us], *enemy = p->lines[!us];
+    const PatternWindow *w = pp->window[us];
+    for (int i = 0; i < pp->set.num_instances; i++) {
+        const uint8_t *digits = w[i].reversed ? BACKWARD : FORWARD;
+        out[i] = pp->offset[i] + digits[(own[w[i].line] >> w[i].shift) & 15] +
+                 2u * digits[(enemy[w[i].line] >> w[i].shift) & 15];
     }
+}
+
+/* The rotated line through four squares in reading order, and where on it they lie. */
+static PatternWindow window_of(const int *sq)
+{
+    const int f0 = sq_file(sq[0]), r0 = sq_rank(sq[0]), df = sq_file(sq[1]) - f0, dr = sq_rank(sq[1]) - r0;
+    PatternWindow w;
+    if (dr == 0) {          /* along a rank: bit = file */
+        w.line = (uint8_t)(ROW0 + r0);
+        w.reversed = df < 0;
+        w.shift = (uint8_t)(df < 0 ? f0 - 3 : f0);
+        return w;
+    }
+    /* files and diagonals: bit = rank */
+    w.line = (uint8_t)(df == 0 ? COL0 + f0 : df == dr ? DIAG0 + f0 - r0 + 15 : ANTI0 + f0 + r0);
+    w.reversed = dr < 0;
+    w.shift = (uint8_t)(dr < 0 ? r0 - 3 : r0);
+    return w;
 }
 
 /* The mirror of a rank segment reads its cells backwards. */
@@ -129,11 +143,13 @@ static bool build(const PhalanxTables *t, PhalanxPatterns *pp)
     for (int i = 0; ok && i < used; i++) {
         const PatternShape *shape = &pp->set.shape[pp->set.instance_shape[i]];
         pp->offset[i] = shape->raw_offset;
+        int mirrored[SEGMENT];
         for (int k = 0; k < SEGMENT; k++) {
             const int sq = squares[i * SEGMENT + k];
-            pp->squares[WHITE][i * SEGMENT + k] = (uint8_t)sq;
-            pp->squares[BLACK][i * SEGMENT + k] = (uint8_t)make_sq(sq_file(sq), t->height - 1 - sq_rank(sq));
+            mirrored[k] = make_sq(sq_file(sq), t->height - 1 - sq_rank(sq));
         }
+        pp->window[WHITE][i] = window_of(squares + i * SEGMENT);
+        pp->window[BLACK][i] = window_of(mirrored);
     }
     free(squares);
     return ok;

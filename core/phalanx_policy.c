@@ -69,28 +69,29 @@ static int direction_class(int dir, int us)
     return diagonal ? 3 : 4;
 }
 
-static int enemies_around(const PhalanxTables *t, const PhalanxPos *p, int sq, int them)
-{
-    int n = 0;
-    for (int d = 0; d < NUM_DIRS; d++) {
-        const int f = sq_file(sq) + dir_file[d], r = sq_rank(sq) + dir_rank[d];
-        n += on_board(t, f, r) && colour_at(p, make_sq(f, r)) == them;
-    }
-    return n;
-}
-
 /* The 8 squares around sq before the move, in the mover's frame (Black's ranks upside down), as
- * a base-3 number: empty or off the board 0, own 1, enemy 2. */
-static uint32_t around(const PhalanxTables *t, const PhalanxPos *p, int sq, int us)
+ * a base-3 number (empty or off the board 0, own 1, enemy 2), and how many hold enemy stones.
+ * Read from the rank masks: three ranks, three bits each. */
+static uint32_t around(const PhalanxTables *t, const PhalanxPos *p, int sq, int us, int *enemies)
 {
-    static const int OFFSETS[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
-    const int facing = us == WHITE ? 1 : -1;
+    const int f = sq_file(sq), r = sq_rank(sq), facing = us == WHITE ? 1 : -1;
     uint32_t index = 0;
-    for (int k = 7; k >= 0; k--) {
-        const int f = sq_file(sq) + OFFSETS[k][0], r = sq_rank(sq) + facing * OFFSETS[k][1];
-        const int c = on_board(t, f, r) ? colour_at(p, make_sq(f, r)) : -1;
-        index = index * 3 + (c < 0 ? 0u : c == us ? 1u : 2u);
+    int count = 0;
+    for (int dr = 1; dr >= -1; dr--) {     /* reading order: the rank ahead first (highest digits) */
+        const int rank = r + facing * dr;
+        const bool on = rank >= 0 && rank < t->height;
+        const uint32_t own = on ? p->lines[us][ROW0 + rank] : 0, enemy = on ? p->lines[!us][ROW0 + rank] : 0;
+        for (int df = 1; df >= -1; df--) {
+            if (dr == 0 && df == 0)
+                continue;
+            const int file = f + df;
+            const uint32_t bit = file >= 0 && file < 16 ? 1u << file : 0;
+            const uint32_t digit = own & bit ? 1u : enemy & bit ? 2u : 0u;
+            index = index * 3 + digit;
+            count += digit == 2;
+        }
     }
+    *enemies = count;
     return index;
 }
 
@@ -109,6 +110,8 @@ static void move_entries(const PhalanxTables *t, const PhalanxPos *p, const Cont
     const int rear_rank = c->us == WHITE ? sq_rank(rear) : t->height - 1 - sq_rank(rear);
     const int captured = phalanx_stones_captured(t, p, land, dir);
     const int forward = cls < 2 ? 0 : cls == 2 ? 1 : 2;
+    int enemies;
+    const uint32_t neighbourhood = around(t, p, land, c->us, &enemies);
     /* A group leaves the home rank unless it moves along it. */
     const bool leaves_home = sq_rank(rear) == home && !(cls == 2);
     out[COL_SHAPE] = (uint32_t)((cls * KS + clamp(k, KS) - 1) * JS + clamp(j, JS) - 1);
@@ -118,9 +121,9 @@ static void move_entries(const PhalanxTables *t, const PhalanxPos *p, const Cont
     out[COL_CROSSING] = COLUMN_OFFSET[COL_CROSSING] + (uint32_t)(c->cross * 2 + (sq_rank(land) == t->far_rank[c->us]));
     out[COL_HOME] = COLUMN_OFFSET[COL_HOME] + (uint32_t)(c->phase * 2 + leaves_home);
     out[COL_CONTACT] = COLUMN_OFFSET[COL_CONTACT] +
-                       (uint32_t)(forward * CONTACT + clamp(enemies_around(t, p, land, !c->us), CONTACT - 1));
+                       (uint32_t)(forward * CONTACT + clamp(enemies, CONTACT - 1));
     out[COL_PHASE] = COLUMN_OFFSET[COL_PHASE] + (uint32_t)(c->phase * DIRS + cls);
-    out[COL_AROUND] = COLUMN_OFFSET[COL_AROUND] + (uint32_t)cls * AROUND + around(t, p, land, c->us);
+    out[COL_AROUND] = COLUMN_OFFSET[COL_AROUND] + (uint32_t)cls * AROUND + neighbourhood;
 }
 
 static void phalanx_move_entries(const Game *g, const Position *pos, const Move *moves, int n, uint32_t *out)
