@@ -114,6 +114,19 @@ assert a == b, "reports differ"
 ' "$tmp/j1" "$tmp/j$np"
     check "$np processes: the same report (positions, losses, standard errors)" $?
 done
+# Pattern tables: Adam's fixed-point sums make the processes' fit the one-process fit, bit for bit
+# (the "# id" line hashes every weight and table entry).
+TABLES="--data $tmp/t.lrec --tables --epochs 2 --batch 2048"
+$L tune $TABLES --out "$tmp/t1.lwt" --threads 2 >"$tmp/out" 2>"$tmp/err"
+check "plain tune --tables" $?
+for np in 2 3; do
+    $MPIRUN -np $np "$M" tune $TABLES --out "$tmp/t$np.lwt" --threads 1 >"$tmp/out" 2>"$tmp/err"
+    [ $? -eq 0 ] && [ "$(grep -a '^# id ' "$tmp/t1.lwt")" = "$(grep -a '^# id ' "$tmp/t$np.lwt")" ]
+    check "$np processes fit the one-process tables, every bit" $?
+done
+$MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" --priors --out "$tmp/p.lwt" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'priors runs in one process' "$tmp/err"
+check "mpirun tune --priors: refused, exit 2" $?
 $MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" --out "$tmp/w.txt" --lambda 7 >"$tmp/out" 2>"$tmp/err"
 [ $? -ne 0 ] && [ "$(grep -c 'lambda must be' "$tmp/err")" -ge 1 ]
 check "mpirun tune with a bad option fails with the option's message" $?

@@ -423,7 +423,11 @@ bool sparse_fit(SparseModel *model, const SparseData *train, const SparseData *v
         free(best.sparse_w);
         return false;
     }
-    const bool has_validation = validation && group_count(validation) > 0;
+    /* Over all ranks: one rank may hold no validation rows while another holds some, and every
+     * rank must make the same collective calls. */
+    int64_t validation_groups[1] = {validation ? (int64_t)group_count(validation) : 0};
+    sum_over_ranks(opts, validation_groups, 1);
+    const bool has_validation = validation_groups[0] > 0;
     double best_loss = has_validation ? sparse_loss(model, validation, opts) : INFINITY;
     out->validation_loss = has_validation ? best_loss : NAN;
     out->train_loss = sparse_loss(model, train, opts);
