@@ -69,7 +69,6 @@ bool phalanx_setup(Game *g, const unsigned char *obstacles, Error *err)
     t->answering = t->crossings || t->igfip;
     build_tables(t, obstacles);
     phalanx_policy_init(&t->policy);
-    t->patterns = phalanx_patterns_new(t);
     g->impl = t;
     g->ops = &phalanx_ops;
     return true;
@@ -164,8 +163,7 @@ static const PolicySet *ops_policy(const Game *g)
 
 static const PatternSet *ops_patterns(const Game *g)
 {
-    const PhalanxPatterns *pp = tables_of(g)->patterns;
-    return pp ? &pp->set : NULL;
+    return phalanx_pattern_set(tables_of(g));
 }
 
 const GameOps phalanx_ops = {

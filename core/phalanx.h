@@ -69,7 +69,7 @@ typedef struct {
     uint64_t zobrist_black;         /* xor-ed in when Black is to move */
     _Atomic(struct LineTable *) line_table;   /* phalanx_line_table.c: built on first playout */
     PolicySet policy;               /* phalanx_policy.c: the move features of learned priors */
-    PhalanxPatterns *patterns;      /* phalanx_patterns.c; NULL on a board with no segments */
+    _Atomic(PhalanxPatterns *) patterns;    /* phalanx_patterns.c: built on first use */
 } PhalanxTables;
 
 typedef struct LineTable LineTable;
@@ -158,8 +158,9 @@ void phalanx_move_priors(const Game *g, const Position *pos, const Move *moves, 
 /* phalanx_policy.c: the move features of learned priors */
 void phalanx_policy_init(PolicySet *set);
 
-/* phalanx_patterns.c: the board's pattern set (NULL when it has none or memory runs out). */
-PhalanxPatterns *phalanx_patterns_new(const PhalanxTables *t);
+/* phalanx_patterns.c: the board's pattern set, built by the first caller (NULL when the board
+ * has none or memory runs out). */
+const PatternSet *phalanx_pattern_set(const PhalanxTables *t);
 void phalanx_patterns_free(PhalanxPatterns *pp);
 
 /* phalanx.c */

@@ -22,6 +22,7 @@
 #include "pattern.h"
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -78,7 +79,7 @@ static const uint8_t BACKWARD[16] = {0, 27, 9, 36, 3, 30, 12, 39, 1, 28, 10, 37,
 
 static void phalanx_raw_indices(const Game *g, const Position *pos, uint32_t *out)
 {
-    const PhalanxPatterns *pp = tables_of(g)->patterns;
+    const PhalanxPatterns *pp = atomic_load_explicit(&tables_of(g)->patterns, memory_order_acquire);
     const PhalanxPos *p = cpos_of(pos);
     const int us = p->side;
     const uint16_t *own = p->lines[us], *enemy = p->lines[!us];
@@ -155,7 +156,7 @@ static bool build(const PhalanxTables *t, PhalanxPatterns *pp)
     return ok;
 }
 
-PhalanxPatterns *phalanx_patterns_new(const PhalanxTables *t)
+static PhalanxPatterns *phalanx_patterns_new(const PhalanxTables *t)
 {
     PhalanxPatterns *pp = calloc(1, sizeof *pp);
     if (!pp)
@@ -175,4 +176,25 @@ void phalanx_patterns_free(PhalanxPatterns *pp)
         return;
     pattern_set_free(&pp->set);
     free(pp);
+}
+
+const PatternSet *phalanx_pattern_set(const PhalanxTables *t)
+{
+    /* Built on first use, not with the game: most games (perft, the rules tests, every parse of
+     * a position in a fuzzer) never evaluate.  As with the line tables, whoever finds none builds
+     * one and publishes it; a thread that loses the race frees its identical copy. */
+    _Atomic(PhalanxPatterns *) *slot = (_Atomic(PhalanxPatterns *) *)&t->patterns;  /* t is calloc'd */
+    PhalanxPatterns *pp = atomic_load_explicit(slot, memory_order_acquire);
+    if (!pp) {
+        PhalanxPatterns *built = phalanx_patterns_new(t), *expected = NULL;
+        if (!built)
+            return NULL;
+        if (atomic_compare_exchange_strong_explicit(slot, &expected, built, memory_order_acq_rel, memory_order_acquire))
+            pp = built;
+        else {
+            phalanx_patterns_free(built);
+            pp = expected;
+        }
+    }
+    return &pp->set;
 }

@@ -19,6 +19,7 @@
 #include "policy.h"
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,7 @@ static uint64_t hash_from_scratch(const ZobristKeys *keys, const Board *b)
 /* Game.impl: the tables the module builds once per game. */
 typedef struct {
     ZobristKeys keys;
-    ReversiPatterns patterns;
+    _Atomic(ReversiPatterns *) patterns;    /* built on first use: most games never evaluate */
     PolicySet policy;
 } ReversiTables;
 
@@ -139,7 +140,30 @@ static const ZobristKeys *keys_of(const Game *g)
 
 const ReversiPatterns *reversi_patterns_of(const Game *g)
 {
-    return &((const ReversiTables *)g->impl)->patterns;
+    return atomic_load_explicit(&((const ReversiTables *)g->impl)->patterns, memory_order_acquire);
+}
+
+/* Whoever finds no pattern set builds one and publishes it; a thread that loses the race frees
+ * its identical copy (as the phalanx games' tables). */
+static const PatternSet *reversi_pattern_set(const Game *g)
+{
+    _Atomic(ReversiPatterns *) *slot = &((ReversiTables *)g->impl)->patterns;
+    ReversiPatterns *rp = atomic_load_explicit(slot, memory_order_acquire);
+    if (!rp) {
+        ReversiPatterns *built = malloc(sizeof *built), *expected = NULL;
+        if (!built || !reversi_patterns_init(built)) {
+            free(built);
+            return NULL;
+        }
+        if (atomic_compare_exchange_strong_explicit(slot, &expected, built, memory_order_acq_rel, memory_order_acquire))
+            rp = built;
+        else {
+            reversi_patterns_free(built);
+            free(built);
+            rp = expected;
+        }
+    }
+    return &rp->set;
 }
 
 const PolicySet *reversi_policy_set(const Game *g)
@@ -591,9 +615,8 @@ bool reversi_setup(Game *g, Error *err)
         error_set(err, "reversi is played on 8x8 only");
         return false;
     }
-    ReversiTables *tables = malloc(sizeof *tables);
-    if (!tables || !reversi_patterns_init(&tables->patterns)) {
-        free(tables);
+    ReversiTables *tables = calloc(1, sizeof *tables);
+    if (!tables) {
         error_set(err, "out of memory");
         return false;
     }
@@ -607,8 +630,10 @@ bool reversi_setup(Game *g, Error *err)
 void reversi_teardown(Game *g)
 {
     ReversiTables *tables = g->impl;
-    if (tables)
-        reversi_patterns_free(&tables->patterns);
+    if (tables && tables->patterns) {
+        reversi_patterns_free(tables->patterns);
+        free(tables->patterns);
+    }
     free(tables);
     g->impl = NULL;
 }

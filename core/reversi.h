@@ -160,8 +160,7 @@ typedef struct {
 } ReversiPatterns;
 bool reversi_patterns_init(ReversiPatterns *rp);
 void reversi_patterns_free(ReversiPatterns *rp);
-const PatternSet *reversi_pattern_set(const Game *g);
-/* The game's pattern tables (reversi.c keeps them with the Zobrist keys). */
+/* The game's pattern set (reversi.c keeps it with the Zobrist keys, built on first use). */
 const ReversiPatterns *reversi_patterns_of(const Game *g);
 
 /* The move features of the learned priors (reversi_policy.c), and the game's copy of them. */

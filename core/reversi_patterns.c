@@ -172,8 +172,3 @@ void reversi_patterns_free(ReversiPatterns *rp)
 {
     pattern_set_free(&rp->set);
 }
-
-const PatternSet *reversi_pattern_set(const Game *g)
-{
-    return &reversi_patterns_of(g)->set;
-}

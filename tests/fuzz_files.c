@@ -2,16 +2,21 @@
  * fuzz_files.c - libFuzzer harness for the parsers of the files the toolkit reads, beyond the
  * rules' own notation (tests/fuzz_parsers.c): weights files (data/weights.h), results lines
  * (eval/results.h), opening-suite lines (data/openings.h), one stored game of a records file
- * (record_decode, docs/FORMAT.md) and the JSON scanner of `leuctra chart` (data/json_read.h).
+ * (record_decode, docs/FORMAT.md), the JSON scanner of `leuctra chart` (data/json_read.h), and
+ * table weights files (data/weights_tables.c) for a small Epaminondas board.
  *
- * Input: one selector byte, then the text or bytes the chosen parser gets.  For each parser:
+ * Input: one selector byte, then the text or bytes the chosen parser gets (selector 255: a
+ * table file; the next byte's low bit asks the harness to repair both CRC-32s after the
+ * fuzzer's changes, so that mutations reach the text, the inflater and the values behind
+ * them).  For each parser:
  *   - a rejection comes with a message that is present, terminated and one line;
  *   - weights: an accepted file has exactly the game's features, every value finite;
  *   - results: the table's game count grows by exactly one per accepted line;
  *   - openings: an accepted line adds one position that formats and parses back to itself;
  *   - records: a decoded game encodes again, and that encoding decodes to a game that encodes
  *     to the same bytes (the stored form is canonical after one round);
- *   - JSON: the scanner neither reads past the text nor fails to terminate.
+ *   - JSON: the scanner neither reads past the text nor fails to terminate;
+ *   - table files: an accepted file has the game's tables and priors, every value finite.
  * Any broken invariant stops the run with __builtin_trap().  Built and run by `make fuzz`.
  */
 #include "data/json_read.h"
@@ -22,6 +27,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,12 +151,51 @@ static void fuzz_json(const char *text)
     (void)json_number_at(text, keys, 3, &v);
 }
 
+static void put_crc(unsigned char *at, const unsigned char *from, size_t n)
+{
+    const uint32_t crc = (uint32_t)crc32(0L, from, (uInt)n);
+    for (int i = 0; i < 4; i++)
+        at[i] = (unsigned char)(crc >> (8 * i));
+}
+
+static void fuzz_table_file(const unsigned char *data, size_t size)
+{
+    if (size < 1)
+        return;
+    Game *g = game_new("epaminondas", 4, 5, NULL);
+    CHECK(g != NULL);
+    unsigned char bytes[TEXT_LEN];
+    const size_t n = size - 1;
+    memcpy(bytes, data + 1, n);
+    if ((data[0] & 1) && n >= 68) {
+        put_crc(bytes + 60, bytes, 60);
+        put_crc(bytes + n - 4, bytes, n - 4);
+    }
+    Weights w;
+    Error err = {{0}};
+    if (weights_parse_tables(g, bytes, n, "fuzz", &w, &err)) {
+        CHECK(w.count == g->ops->num_features);
+        for (size_t i = 0; w.tables && i < w.num_tables; i++)
+            CHECK(isfinite(w.tables[i]));
+        for (uint32_t i = 0; w.policy && i < w.num_policy; i++)
+            CHECK(isfinite(w.policy[i]));
+        weights_dispose(&w);
+    } else {
+        check_error(err.msg, ERROR_LEN);
+    }
+    game_free(g);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size >= TEXT_LEN)
         return 0;
+    if (data[0] == 255) {
+        fuzz_table_file(data + 1, size - 1);
+        return 0;
+    }
     char text[TEXT_LEN];
     memcpy(text, data + 1, size - 1);
     text[size - 1] = '\0';
