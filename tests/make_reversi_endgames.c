@@ -5,7 +5,10 @@
  * engine's solver against the file; `make reversi-endgames` rebuilds it (about half an hour on
  * one core: the reference solver has no move ordering and no table).
  *
- *   make_reversi_endgames SEED PER_COUNT EMPTIES...
+ *   make_reversi_endgames SEED EMPTIES:COUNT...
+ *
+ * Positions with E empties come from their own random stream (the seed and E), so a run asking
+ * for fewer of them gives the first ones of a run asking for more.
  */
 #include "core/game.h"
 #include "core/rng.h"
@@ -34,8 +37,8 @@ static void random_position(const Game *g, Rng *rng, int empties, Position *p)
 
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: make_reversi_endgames SEED PER_COUNT EMPTIES...\n");
+    if (argc < 3) {
+        fprintf(stderr, "usage: make_reversi_endgames SEED EMPTIES:COUNT...\n");
         return 2;
     }
     Error err;
@@ -43,18 +46,21 @@ int main(int argc, char **argv)
     if (!g)
         return 1;
     const uint64_t seed = strtoull(argv[1], NULL, 10);
-    const int per_count = atoi(argv[2]);
     printf("/*\n * reversi_endgames.h - Reversi endgames with the exact score for the side to move (final\n"
            " * disc difference, empties to the winner) found by tests/reversi_reference_solve.c, for\n"
            " * test_solve.c.  Positions from random games; written by `make reversi-endgames`:\n"
-           " * make_reversi_endgames %s %s", argv[1], argv[2]);
-    for (int i = 3; i < argc; i++)
+           " * make_reversi_endgames %s", argv[1]);
+    for (int i = 2; i < argc; i++)
         printf(" %s", argv[i]);
     printf("\n */\n");
-    for (int i = 3; i < argc; i++) {
-        const int empties = atoi(argv[i]);
+    for (int i = 2; i < argc; i++) {
+        int empties, count;
+        if (sscanf(argv[i], "%d:%d", &empties, &count) != 2 || empties < 1 || empties > 60 || count < 0) {
+            fprintf(stderr, "make_reversi_endgames: bad EMPTIES:COUNT '%s'\n", argv[i]);
+            return 2;
+        }
         Rng rng = rng_seed(seed, (uint64_t)empties);
-        for (int k = 0; k < per_count; k++) {
+        for (int k = 0; k < count; k++) {
             Position p;
             random_position(g, &rng, empties, &p);
             char text[128];
