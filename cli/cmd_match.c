@@ -127,8 +127,16 @@ static void check_options(MatchOptions *o, const char **names)
     if (o->make_openings) {
         if (!o->out_path)
             fail_exit("match", EXIT_USAGE, "--make-openings needs --out FILE");
+        cli_output_check("match", "--out", o->out_path);
         return;
     }
+    if (o->results_path && cli_output_is_stdout(o->results_path))
+        fail_exit("match", EXIT_USAGE, "--results needs a file: stdout carries the match report");
+    if (o->results_path)
+        cli_output_check("match", "--results", o->results_path);
+    RecordsError records_err;
+    if (o->out_path && !records_path_check(o->out_path, &records_err))
+        fail_exit("match", EXIT_USAGE, "--out %s", records_err.msg);
     if (o->players < 2)
         fail_exit("match", EXIT_USAGE, "expected two players (see leuctra match --help)");
     if (o->players > 2 && !o->tournament)
@@ -199,7 +207,7 @@ static int run_match(int argc, char **argv)
     Game *g = cli_open_game("match", &gopts, &start);
     if (o.make_openings) {
         int count = match_make_openings(g, &start, &o);
-        if (!o.json)
+        if (!o.json && !cli_output_is_stdout(o.out_path))
             printf("%d openings written to %s\n", count, o.out_path);
     } else {
         check_players(g, &o);

@@ -284,10 +284,12 @@ static int run_tune(int argc, char **argv)
     fit_priors(&env, &s);
     if (env.rank == 0) {
         save(&s);
+        /* --out - puts the weights on stdout, and the report beside them on stderr */
+        FILE *report = cli_output_is_stdout(o.out) ? stderr : stdout;
         if (o.json)
-            tune_print_json(&s, stdout);
+            tune_print_json(&s, report);
         else
-            tune_print_text(&s, stdout);
+            tune_print_text(&s, report);
     }
     mpi_env_stop(&env);
     weights_dispose(&s.fit.weights);
@@ -317,7 +319,8 @@ const Command command_tune = {
     "its standard error, and the weights the data cannot identify.  The same data and options\n"
     "give the same weights, bit for bit, whatever --threads is.\n\n"
     "  --data FILE...        records files, all of one game and board (docs/FORMAT.md)\n"
-    "  --out WEIGHTS         the weights file to write (atomically, with provenance comments)\n"
+    "  --out WEIGHTS         the weights file to write (atomically, with provenance comments;\n"
+    "                        '-': stdout, and the report goes to stderr)\n"
     "  --init WEIGHTS        the starting weights (default: the shipped ones)\n"
     "  --skip-opening N      leave out the first N plies of every game (default 0)\n"
     "  --validation F        the fraction of games held out, chosen by a hash of each game's\n"

@@ -120,7 +120,7 @@ void tune_print_text(const TuneSummary *s, FILE *out)
     print_weights(s, out);
     if (s->opts->priors)
         print_priors(s, out);
-    fprintf(out, "wrote %s\n", s->opts->out);
+    fprintf(out, "wrote %s\n", cli_output_is_stdout(s->opts->out) ? "stdout" : s->opts->out);
 }
 
 /* --- JSON -------------------------------------------------------------------------------------- */

@@ -180,6 +180,6 @@ const Command command_view = {
     "made by the rules engine, as `leuctra apply` makes it.\n\n"
     "  --game N     only the game with index N\n"
     "  --games A-B  the games with indices A to B (default: every game)\n"
-    "  -o FILE      the page (required)\n\n"
+    "  -o FILE      the page (required; written whole or not at all; '-': stdout)\n\n"
     "example: leuctra view run1.lrec --games 0-9 -o games.html\n",
 };

@@ -14,6 +14,7 @@ int records_exit_status(const RecordsError *e)
     case RECORDS_ERR_FOREIGN:
     case RECORDS_ERR_VERSION:
     case RECORDS_ERR_MISMATCH:
+    case RECORDS_ERR_PATH:
         return EXIT_USAGE;
     case RECORDS_ERR_IO:
         return strstr(e->msg, "No such file") || strstr(e->msg, "is a directory") ? EXIT_USAGE : EXIT_FAILURE_RUN;

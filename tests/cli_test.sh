@@ -514,6 +514,150 @@ section_errors() {
     expect_error "DEPTH" perft "1${NL}x"
 }
 
+# --- output files: symlinks, FIFOs, devices and '-' -------------------------------------------
+
+# run_to TARGET ARGS...: run with every argument @OUT@ replaced by TARGET.
+run_to() {
+    target=$1
+    shift
+    for a in "$@"; do
+        shift
+        if [ "$a" = @OUT@ ]; then set -- "$@" "$target"; else set -- "$@" "$a"; fi
+    done
+    run "$@"
+}
+
+# output_checks NAME STDOUT ARGS...: the command (its output path given as @OUT@) writes the same
+# bytes to a plain file, through a symlink (the link stays, the file it names is replaced or
+# created), into a FIFO and a character device (which stay what they are), and to stdout for
+# '-' when STDOUT is "stdout" ("refused": '-' gets exit 2 and one line, since stdout carries the
+# report); and no temporary file is left beside any of them.
+output_checks() {
+    name=$1 to_stdout=$2
+    shift 2
+    d=$outputs/$name
+    mkdir -p "$d/sub"
+    run_to "$d/plain" "$@"
+    if [ "$rc" -ne 0 ] || [ ! -s "$d/plain" ]; then
+        fail "$name -o a plain file" "exit 0 and the file" "exit $rc, stderr: $(file_oneline "$err")"
+        return 0
+    fi
+    pass
+    : >"$d/real"
+    ln -s real "$d/link"
+    run_to "$d/link" "$@"
+    if [ "$rc" -eq 0 ] && [ -L "$d/link" ] && cmp -s "$d/plain" "$d/real"; then pass; else
+        fail "$name -o a symlink" "exit 0, the link kept and the file it names written" \
+            "exit $rc, $(ls -l "$d" | tr '\n' '|'), stderr: $(file_oneline "$err")"
+    fi
+    ln -s sub/new "$d/dangling"
+    run_to "$d/dangling" "$@"
+    if [ "$rc" -eq 0 ] && [ -L "$d/dangling" ] && cmp -s "$d/plain" "$d/sub/new"; then pass; else
+        fail "$name -o a dangling symlink" "exit 0, the link kept and the file it names created" \
+            "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+    mkfifo "$d/fifo"
+    timeout 60 cat "$d/fifo" >"$d/from-fifo" &
+    reader=$!
+    run_to "$d/fifo" "$@"
+    # A command that never opened the FIFO leaves the reader waiting for a writer.
+    if [ "$rc" -ne 0 ] || [ ! -p "$d/fifo" ]; then kill "$reader" 2>/dev/null; fi
+    wait "$reader" 2>/dev/null
+    if [ "$rc" -eq 0 ] && [ -p "$d/fifo" ] && cmp -s "$d/plain" "$d/from-fifo"; then pass; else
+        fail "$name -o a FIFO" "exit 0, the bytes through the FIFO, which stays one" \
+            "exit $rc, $(ls -l "$d" | tr '\n' '|'), stderr: $(file_oneline "$err")"
+    fi
+    if [ -n "$device" ]; then
+        run_to "$device" "$@"
+        if [ "$rc" -eq 0 ] && [ -c "$device" ]; then pass; else
+            fail "$name -o a character device ($device)" "exit 0, still a character device" \
+                "exit $rc, $(ls -l "$device"), stderr: $(file_oneline "$err")"
+        fi
+    fi
+    run_to "$d" "$@"
+    if [ "$rc" -eq 2 ] && [ "$(awk 'END { print NR }' "$err")" -eq 1 ] && grep -q folder "$err"; then pass; else
+        fail "$name -o a folder" "exit 2 and one line naming the folder" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+    leftovers=$(ls -a "$d" "$d/sub" | grep -F .tmp)
+    check "$name: no temporary files left" "" "$leftovers"
+    (
+        cd "$d" || exit 1
+        run_to - "$@"
+        if [ "$to_stdout" = stdout ]; then
+            if [ "$rc" -eq 0 ] && [ ! -e ./- ] && cmp -s "$d/plain" "$out"; then pass; else
+                fail "$name -o -" "exit 0, the bytes on stdout, no file '-'" "exit $rc, stderr: $(file_oneline "$err")"
+            fi
+        elif [ "$rc" -eq 2 ] && [ ! -e ./- ] && grep -q stdout "$err"; then pass; else
+            fail "$name -o -" "exit 2 saying stdout is taken" "exit $rc, stderr: $(file_oneline "$err")"
+        fi
+        echo "$passed $failed" >"$d.count"
+    )
+    read -r passed failed <"$d.count"
+}
+
+section_outputs() {
+    case $L in /*) ;; *) L=$(pwd)/$L ;; esac
+    outputs=$tmp/outputs
+    mkdir -p "$outputs"
+    # A character device to write to without risk: a null device of our own where mknod works
+    # (root), else /dev/null when a rename over it would be refused anyway (not root).
+    device=""
+    if mknod "$outputs/null" c 1 3 2>/dev/null; then
+        device=$outputs/null
+    elif [ "$(id -u)" -ne 0 ]; then
+        device=/dev/null
+    fi
+    rec=$outputs/games.lrec
+    run_ok selfplay --games 2 --visits 8 --size 5x6 --seed 3 --out "$rec" || return 0
+    printf 'a b 1-0\nb a 1/2-1/2\nc a 0-1\n' >"$outputs/results.txt"
+    loop=$outputs/loop
+    mkdir -p "$loop/gen1"
+    echo '{"log_loss":{"train":{"before":0.69,"after":0.6},"validation":{"before":0.7,"after":0.65}}}' \
+        >"$loop/gen1/tune.json"
+    echo promoted >"$loop/gen1/verdict"
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >"$loop/gen1/match.txt"
+
+    output_checks render stdout render --variant crossings --arrows 3 -o @OUT@
+    output_checks view stdout view "$rec" -o @OUT@
+    output_checks export stdout records export "$rec" -o @OUT@
+    output_checks info refused records info "$rec" --svg @OUT@
+    output_checks ratings refused ratings "$outputs/results.txt" --svg @OUT@
+    output_checks chart stdout chart training "$loop" -o @OUT@
+    output_checks merge stdout records merge @OUT@ "$rec"
+    output_checks results refused match random greedy --games 2 --size 5x6 --results @OUT@
+    output_checks openings stdout match --make-openings 2 --visits 8 --size 5x6 --out @OUT@
+
+    # canonicalize rewrites the file a symlink names, and keeps the link
+    cp "$rec" "$outputs/real.lrec"
+    ln -s real.lrec "$outputs/link.lrec"
+    run records canonicalize "$outputs/link.lrec"
+    if [ "$rc" -eq 0 ] && [ -L "$outputs/link.lrec" ] && [ -f "$outputs/real.lrec" ]; then pass; else
+        fail "records canonicalize a symlink" "exit 0, the link kept" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+    # A records file is a regular file: created through a dangling symlink, refused on a device
+    # or a FIFO (to resume one would wait for ever).
+    ln -s made.lrec "$outputs/to-made.lrec"
+    run selfplay --games 1 --visits 8 --size 5x6 --out "$outputs/to-made.lrec"
+    if [ "$rc" -eq 0 ] && [ -L "$outputs/to-made.lrec" ] && [ -f "$outputs/made.lrec" ]; then pass; else
+        fail "selfplay --out a dangling symlink" "exit 0, the file it names created" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+    mkfifo "$outputs/games.fifo"
+    if [ -n "$device" ]; then
+        expect_error "not a regular file" selfplay --games 1 --visits 8 --size 5x6 --out "$device"
+    fi
+    expect_error "not a regular file" selfplay --games 1 --visits 8 --size 5x6 --out "$outputs/games.fifo"
+    "$L" selfplay --games 1 --visits 8 --size 5x6 --out "$outputs/games.fifo" --resume </dev/null >"$out" 2>"$err" &
+    player=$!
+    ( sleep 20; kill "$player" 2>/dev/null ) &
+    watchdog=$!
+    wait "$player"
+    rc=$?
+    kill "$watchdog" 2>/dev/null
+    if [ "$rc" -eq 2 ] && grep -q "not a regular file" "$err"; then pass; else
+        fail "selfplay --resume --out a FIFO" "exit 2: not a regular file" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+}
+
 # --- running the sections ----------------------------------------------------------------------
 
 # Each section runs in its own subshell with its own files and counters; two workers share them
@@ -529,7 +673,7 @@ run_section() {
     ) >"$tmp/$1.log" 2>&1
 }
 
-{ run_section perft; run_section apply; } &
+{ run_section perft; run_section apply; run_section outputs; } &
 worker=$!
 run_section errors
 run_section help
@@ -541,7 +685,7 @@ wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors; do
+for s in moves perft status apply show size help errors outputs; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"
