@@ -3,9 +3,8 @@
  * argument ends the program with one line on stderr and exit status 2.
  */
 #include "cli.h"
+#include "core/number.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,21 +58,17 @@ void arg_common(ArgReader *r, const Command *cmd)
 
 long arg_integer(const char *command, const char *option, const char *text, long min, long max)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end != '\0' || v < min || v > max)
+    long long v;
+    if (number_read_integer(text, min, max, &v) != NUMBER_OK)
         fail_exit(command, EXIT_USAGE, "%s must be an integer from %ld to %ld, got '%s'", option, min, max, text);
-    return v;
+    return (long)v;
 }
 
 double arg_real(const char *command, const char *option, const char *text, double min, double max)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
-        fail_exit(command, EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
+    double v;
+    if (number_read_decimal(text, &v) != NUMBER_OK || v < min || v > max)
+        fail_exit(command, EXIT_USAGE, "%s must be a decimal number from %g to %g, got '%s'", option, min, max, text);
     return v;
 }
 

@@ -82,12 +82,24 @@ static char *read_text(const char *path, size_t max)
     return text;
 }
 
+/* A log-loss in nats per position: null (none), or a number from 0 to 745, since no double
+ * probability above 0 loses more (-log 4.9e-324 = 744.4); anything else would only stretch the
+ * axis out of sight. */
+enum { MAX_LOG_LOSS = 745 };
+
 static double tune_loss(const char *path, const char *text, const char *set, const char *when)
 {
     const char *keys[3] = {"log_loss", set, when};
     double v;
-    if (!json_number_at(text, keys, 3, &v))
-        fail_exit(NAME, EXIT_USAGE, "%s: no log_loss.%s.%s (not the output of leuctra tune --json?)", path, set, when);
+    int line;
+    Error err;
+    if (!json_number_at(text, path, keys, 3, &v, &line, &err)) {
+        bool missing = strncmp(err.msg + strlen(path), ": no ", 5) == 0;
+        fail_exit(NAME, EXIT_USAGE, "%s%s", err.msg, missing ? " (not the output of leuctra tune --json?)" : "");
+    }
+    if (!isnan(v) && (v < 0 || v > MAX_LOG_LOSS))
+        fail_exit(NAME, EXIT_USAGE, "%s:%d: log_loss.%s.%s is %g, not a log-loss (0 to %d, or null)", path, line, set,
+                  when, v, MAX_LOG_LOSS);
     return v;
 }
 

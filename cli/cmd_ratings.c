@@ -33,16 +33,6 @@ typedef struct {
     int rank;                  /* 0: no rank (undetermined or unlinked) */
 } Row;
 
-static double parse_double(const char *option, const char *text, double min, double max)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
-        fail_exit("ratings", EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
-    return v;
-}
-
 static void parse_args(int argc, char **argv, RatingsArgs *a)
 {
     ArgReader r = {argc, argv, 1, "ratings"};
@@ -54,11 +44,11 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
         if (arg_value(&r, "--anchor", &a->anchor))
             continue;
         if (arg_value(&r, "--anchor-elo", &text))
-            a->anchor_elo = parse_double("--anchor-elo", text, -1e6, 1e6);
+            a->anchor_elo = arg_real("ratings", "--anchor-elo", text, -1e6, 1e6);
         else if (arg_value(&r, "--confidence", &text))
-            a->confidence = parse_double("--confidence", text, 0.5, 0.999999);
+            a->confidence = arg_real("ratings", "--confidence", text, 0.5, 0.999999);
         else if (arg_value(&r, "--prior", &text))
-            a->prior = parse_double("--prior", text, 0, 1e6);
+            a->prior = arg_real("ratings", "--prior", text, 0, 1e6);
         else if (arg_flag(&r, "--json"))
             a->json = true;
         else if (arg_value(&r, "--svg", &a->svg))

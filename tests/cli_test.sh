@@ -658,6 +658,44 @@ section_outputs() {
     fi
 }
 
+# --- numbers: strict decimals everywhere ----------------------------------------------------------
+
+# Every number read from an argument, a spec or a file is a plain decimal (core/number.h): no
+# blanks around it, no hex, no inf or nan, no lone sign, nothing too large for a double.
+section_numbers() {
+    expect_error "DEPTH" perft ' 3'
+    expect_error "DEPTH" perft '3 '
+    expect_error "DEPTH" perft 0x3
+    expect_error "--visits" analyze --visits ' 50'
+    expect_error "--visits" analyze --visits 1e3
+    expect_error "--threads" perft 1 --threads '+'
+    expect_error "--games" view x.lrec --games ' 1-2' -o x.html
+    expect_error "--anchor-elo" ratings --anchor-elo 0x10 /dev/null
+    expect_error "--anchor-elo" ratings --anchor-elo inf /dev/null
+    expect_error "--anchor-elo" ratings --anchor-elo -nan /dev/null
+    expect_error "--confidence" ratings --confidence 0x1.8p-1 /dev/null
+    expect_error "--confidence" ratings --confidence ' 0.9' /dev/null
+    expect_error "--sprt elo0" match random greedy --sprt elo0=0x1
+    expect_error "--sprt alpha" match random greedy --sprt alpha=-
+    expect_error "visits" match mcts:visits=0x10 random --games 2
+    expect_error "time" match mcts:time=inf random --games 2
+    expect_error "cpuct" match mcts:cpuct=1e999 random --games 2
+    # chart training: a tune.json's log-losses are finite numbers from 0 to 745 (no double
+    # probability loses more), or null; the message names the file and the line
+    loop=$tmp/numbers-loop
+    mkdir -p "$loop/gen1"
+    echo promoted >"$loop/gen1/verdict"
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >"$loop/gen1/match.txt"
+    for bad in '-inf' 'nan' 'NaN' '1e308' '-' '-0.5' '0x1p-1' 'Infinity' '+' '1e999'; do
+        printf '{"log_loss": {"train": {"before": 0.69, "after": 0.6},\n "validation": {"before": %s, "after": 0.65}}}\n' \
+            "$bad" >"$loop/gen1/tune.json"
+        expect_error "gen1/tune.json:2:" chart training "$loop"
+    done
+    printf '{"log_loss": {"train": {"before": 0.69, "after": null},\n "validation": {"before": 0.7, "after": 0.65}}}\n' \
+        >"$loop/gen1/tune.json"
+    run_ok chart training "$loop" && pass
+}
+
 # --- running the sections ----------------------------------------------------------------------
 
 # Each section runs in its own subshell with its own files and counters; two workers share them
@@ -681,11 +719,12 @@ run_section status
 run_section moves
 run_section show
 run_section size
+run_section numbers
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors outputs; do
+for s in moves perft status apply show size help errors outputs numbers; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"

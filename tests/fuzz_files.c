@@ -142,7 +142,12 @@ static void fuzz_json(const char *text)
 {
     static const char *const keys[3] = {"log_loss", "train", "before"};
     double v;
-    (void)json_number_at(text, keys, 3, &v);
+    int line;
+    Error err = {{0}};
+    if (!json_number_at(text, "fuzz", keys, 3, &v, &line, &err))
+        check_error(err.msg, ERROR_LEN);
+    else
+        CHECK(isnan(v) || isfinite(v));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -257,6 +257,13 @@ def test_bad_lines():
         "newgame variant chess", "newgame size 2x2", "newgame bogus", "perft", "perft 99", "perft x",
         "isready now", "quit now", "show me", "\x01\x1b[2J", "x" * 70000, b"go\x00visits 5",
         "GO visits 5",
+        # numbers are strict decimals (docs/PROTOCOL.md): no hex, inf, nan, lone signs, exponents
+        # in integers, or anything strtod would take besides
+        "go time 0x1p-3", "go time inf", "go time nan", "go time -", "go time 1e999", "go time .",
+        "go visits 0x10", "go visits 1e3", "go visits +", "go visits 5x",
+        "setoption name cpuct value 0x1p1", "setoption name cpuct value nan", "setoption name fpu value -",
+        "setoption name fpu value 1e-999x", "setoption name time value inf", "setoption name seed value 0x7",
+        "setoption name nodes value 1e6", "perft 0x2",
     ]
     for line in bad:
         e.send(line)

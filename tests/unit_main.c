@@ -21,6 +21,7 @@ extern const TestCase tune_tests[];
 extern const TestCase tune_data_tests[];
 extern const TestCase selfplay_tests[];
 extern const TestCase driver_tests[];
+extern const TestCase text_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
@@ -37,6 +38,7 @@ static const TestSuite suites[] = {
     {"tune_data", tune_data_tests},
     {"selfplay", selfplay_tests},
     {"driver", driver_tests},
+    {"text", text_tests},
 };
 
 Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos)
