@@ -7,7 +7,6 @@
 #include "weights.h"
 #include "core/number.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
