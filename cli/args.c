@@ -68,7 +68,7 @@ double arg_real(const char *command, const char *option, const char *text, doubl
 {
     double v;
     if (number_read_decimal(text, &v) != NUMBER_OK || v < min || v > max)
-        fail_exit(command, EXIT_USAGE, "%s must be a decimal number from %g to %g, got '%s'", option, min, max, text);
+        fail_exit(command, EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
     return v;
 }
 
