@@ -6,6 +6,7 @@
  * The layout is pictures/charts.c's; this file reads and checks the folder.
  */
 #include "ratings_cli.h"
+#include "core/utf8.h"
 #include "data/json_read.h"
 #include "pictures/charts.h"
 
@@ -130,7 +131,7 @@ static const char *read_verdict(const char *dir, int k)
     int got = fscanf(in, "%31s", word);
     fclose(in);
     for (int i = 0; got == 1 && i < 3; i++)
-        if (strcmp(word, verdicts[i]) == 0)
+        if (strcmp(utf8_skip_bom(word), verdicts[i]) == 0)
             return verdicts[i];
     fail_exit(NAME, EXIT_USAGE, "%s: expected promoted, rejected or undecided, got '%s'", path, word);
 }

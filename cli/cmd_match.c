@@ -7,6 +7,7 @@
  */
 #include "cli/cli.h"
 #include "cli/match_cli.h"
+#include "core/utf8.h"
 #include "selfplay/player_external.h"
 
 #include <stdio.h>
@@ -58,11 +59,20 @@ static void read_resign(ArgReader *r, MatchOptions *o)
     }
 }
 
+/* A name goes into results files, which `leuctra ratings` reads, and into JSON: it must be a
+ * results file's name (eval/results_read.c). */
 static void set_name(MatchOptions *o, int i, const char *name)
 {
-    if (strlen(name) == 0 || strlen(name) > RESULTS_NAME_MAX || strpbrk(name, " \t\r\n#"))
-        fail_exit("match", EXIT_USAGE, "bad player name '%s' (no blanks or '#', at most %d bytes)", name,
-                  RESULTS_NAME_MAX);
+    bool ok = strlen(name) > 0 && strlen(name) <= RESULTS_NAME_MAX && !strpbrk(name, " \t\r\n#");
+    for (const char *c = name; ok && *c; c++)
+        ok = (unsigned char)*c >= 32 && *c != 127;
+    char from[32] = "its spec";
+    if (i < 2)
+        snprintf(from, sizeof from, "its spec, or --name%d", i + 1);
+    if (!ok || !utf8_valid(name, strlen(name), NULL) || strstr(name, UTF8_BOM))
+        fail_exit("match", EXIT_USAGE,
+                  "bad name '%s' for player %d (%s): UTF-8, no blanks, control characters or '#', at most %d bytes",
+                  name, i + 1, from, RESULTS_NAME_MAX);
     snprintf(o->name[i], sizeof o->name[i], "%s", name);
 }
 

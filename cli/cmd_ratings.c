@@ -5,6 +5,7 @@
  * eval/ratings.h; this file reads the arguments and the files and formats the answer.  It also
  * lends its reading and fitting to `leuctra chart training` (ratings_cli.h).
  */
+#include "core/utf8.h"
 #include "pictures/charts.h"
 #include "ratings_cli.h"
 
@@ -195,16 +196,7 @@ static void print_table(const ResultTable *t, const Ratings *r, const Row *rows,
 
 /* --- JSON ------------------------------------------------------------------------------------- */
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            putchar('\\');
-        putchar(*s);   /* the reader rejects control characters, so nothing else needs escaping */
-    }
-    putchar('"');
-}
+static void json_string(const char *s) { utf8_put_json(stdout, s); }
 
 static void json_number(const char *key, double v)
 {

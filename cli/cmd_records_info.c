@@ -4,6 +4,7 @@
  * total, as text or JSON, and the total's lengths and results as an SVG chart (--svg).  Reads
  * each file once, one chunk at a time.
  */
+#include "core/utf8.h"
 #include "pictures/charts.h"
 #include "records_cli.h"
 
@@ -190,22 +191,8 @@ static void print_text(const char *name, const Stats *s, const RecordsHeader *h)
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", stdout);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
+/* Paths are bytes and settings free text: core/utf8.h keeps the JSON valid whatever they hold. */
+static void json_string(const char *s) { utf8_put_json(stdout, s); }
 
 static void print_json(const char *name, const Stats *s, const RecordsHeader *h)
 {

@@ -6,6 +6,7 @@
  */
 #include "weights.h"
 #include "core/number.h"
+#include "core/utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,7 +217,8 @@ bool weights_parse(const Game *g, const char *text, const char *source_name, Wei
 {
     Parser p = {.g = g, .source = source_name ? source_name : "weights", .out = out, .err = err};
     weights_zero(g, out);
-    for (const char *s = text ? text : ""; *s;) {
+    /* an editor's byte order mark is no part of the first line */
+    for (const char *s = utf8_skip_bom(text ? text : ""); *s;) {
         char line[WEIGHTS_MAX_LINE + 1];
         p.line++;
         s = read_line(&p, s, line);

@@ -696,6 +696,62 @@ section_numbers() {
     run_ok chart training "$loop" && pass
 }
 
+# --- text: byte order marks and UTF-8 ------------------------------------------------------------
+
+# xml_ok FILE / json_ok FILE: the file parses as XML / JSON, read as UTF-8 (no invalid bytes).
+xml_ok() { python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$1" 2>/dev/null; }
+json_ok() { python3 -c 'import sys, json; json.load(open(sys.argv[1], encoding="utf-8"))' "$1" 2>/dev/null; }
+
+section_text() {
+    d=$tmp/text
+    mkdir -p "$d"
+    # A byte order mark is no part of the first player's name: a and b, two players, not three.
+    printf '\357\273\277a b 1-0\nb a 0-1\na b 1/2-1/2\n' >"$d/bom.txt"
+    if run_ok ratings "$d/bom.txt" --json; then
+        check "ratings: a BOM is not part of a name" '"name":"a" "name":"b"' \
+            "$(grep -o '"name":"[^"]*"' "$out" | sort | tr '\n' ' ' | sed 's/ $//')"
+    fi
+    run_ok ratings "$d/bom.txt" --anchor a >/dev/null && pass
+    # A name that is not UTF-8 is refused with the file and the line; good UTF-8 is kept, and the
+    # chart of it is XML.
+    printf 'a b 1-0\ncaf\351 b 1-0\n' >"$d/latin1.txt"
+    expect_error "latin1.txt:2: invalid UTF-8" ratings "$d/latin1.txt"
+    printf '\300\257 b 1-0\n' >"$d/overlong.txt"
+    expect_error "overlong.txt:1: invalid UTF-8" ratings "$d/overlong.txt"
+    printf 'a \355\240\200 1-0\n' >"$d/surrogate.txt"
+    expect_error "surrogate.txt:1: invalid UTF-8" ratings "$d/surrogate.txt"
+    printf 'a \364\220\200\200 1-0\n' >"$d/too-high.txt"
+    expect_error "too-high.txt:1: invalid UTF-8" ratings "$d/too-high.txt"
+    printf 'a b\357\273\277 1-0\n' >"$d/inner-bom.txt"
+    expect_error "inner-bom.txt:1:" ratings "$d/inner-bom.txt"
+    printf 'caf\303\251 b 1-0\n\346\227\245 caf\303\251 1/2-1/2\n' >"$d/utf8.txt"
+    if run_ok ratings "$d/utf8.txt" --svg "$d/utf8.svg" --json; then
+        if grep -q 'caf' "$out" && xml_ok "$d/utf8.svg" && json_ok "$out"; then pass; else
+            fail "ratings of UTF-8 names" "valid JSON and XML with the names" "$(file_oneline "$out")"
+        fi
+    fi
+    # Names from the command line (match) are checked as those from files are.
+    expect_error "--name1" match random greedy --games 2 --name1 "$(printf 'caf\351')"
+    run match random greedy --games 2 --size 5x6 --json --name1 'say"hi\' --name2 "$(printf '\346\227\245')"
+    if [ "$rc" -eq 0 ] && json_ok "$out"; then pass; else
+        fail "match --json with a quote and a backslash in a name" "valid JSON" "exit $rc: $(file_oneline "$out")"
+    fi
+    # Paths are bytes: whatever they hold, the SVG and JSON that show them stay valid.
+    bad=$d/$(printf 'run\377\376')
+    mkdir -p "$bad/gen1"
+    echo '{"log_loss":{"train":{"before":0.69,"after":0.6},"validation":{"before":0.7,"after":0.65}}}' \
+        >"$bad/gen1/tune.json"
+    echo promoted >"$bad/gen1/verdict"
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >"$bad/gen1/match.txt"
+    run_ok chart training "$bad" -o "$d/chart.svg" && { if xml_ok "$d/chart.svg"; then pass; else
+        fail "chart training of a folder whose name is not UTF-8" "valid XML" "$(head -c 300 "$d/chart.svg")"; fi; }
+    run_ok selfplay --games 1 --visits 8 --size 5x6 --out "$bad/games.lrec" || return 0
+    run_ok records info "$bad/games.lrec" --svg "$d/info.svg" && { if xml_ok "$d/info.svg"; then pass; else
+        fail "records info --svg of a file whose name is not UTF-8" "valid XML" "$(head -c 300 "$d/info.svg")"; fi; }
+    run_ok records info "$bad/games.lrec" --json && { if json_ok "$out"; then pass; else
+        fail "records info --json of a file whose name is not UTF-8" "valid JSON" "$(file_oneline "$out")"; fi; }
+}
+
 # --- running the sections ----------------------------------------------------------------------
 
 # Each section runs in its own subshell with its own files and counters; two workers share them
@@ -720,11 +776,12 @@ run_section moves
 run_section show
 run_section size
 run_section numbers
+run_section text
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors outputs numbers; do
+for s in moves perft status apply show size help errors outputs numbers text; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"

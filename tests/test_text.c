@@ -1,9 +1,10 @@
 /*
- * test_text.c - the readers every text input goes through: strict decimal and integer numbers
- * (core/number.h), accepted and refused alike.
+ * test_text.c - the readers every text input goes through and the writers of XML and JSON text:
+ * strict decimal and integer numbers (core/number.h), UTF-8 checks and escapes (core/utf8.h).
  */
 #include "test.h"
 #include "core/number.h"
+#include "core/utf8.h"
 
 #include <math.h>
 
@@ -82,7 +83,48 @@ static void test_integers(TestContext *t)
     CHECK(t, v == 3);
 }
 
+static void test_utf8_checks(TestContext *t)
+{
+    static const char *const good[] = {"", "abc", "caf\xC3\xA9", "\xE6\x97\xA5", "\xF0\x9F\x98\x80",
+                                       "\xF4\x8F\xBF\xBF", "\xEF\xBB\xBF", "\xED\x9F\xBF"};
+    static const char *const bad[] = {"caf\xE9", "\xC0\xAF", "\xC1\xBF", "\xE0\x80\xAF", "\xED\xA0\x80",
+                                      "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xFF", "\x80", "\xE6\x97",
+                                      "\xF0\x9F\x98"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        CHECK(t, utf8_valid(good[i], strlen(good[i]), NULL));
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        size_t at = 99;
+        CHECK(t, !utf8_valid(bad[i], strlen(bad[i]), &at) && at < strlen(bad[i]));
+    }
+    size_t at = 0;
+    CHECK(t, !utf8_valid("ab\xFF", 3, &at) && at == 2);
+    CHECK(t, strcmp(utf8_skip_bom("\xEF\xBB\xBFgame"), "game") == 0);
+    CHECK(t, strcmp(utf8_skip_bom("game\xEF\xBB\xBF"), "game\xEF\xBB\xBF") == 0);
+    CHECK(t, strcmp(utf8_skip_bom("\xEF\xBB"), "\xEF\xBB") == 0);
+}
+
+/* What the writers make of text, as a string. */
+static void written(void (*put)(FILE *, const char *), const char *text, char *out, size_t len)
+{
+    FILE *f = fmemopen(out, len, "w");
+    put(f, text);
+    fclose(f);
+}
+
+static void test_utf8_writers(TestContext *t)
+{
+    char out[200];
+    written(utf8_put_xml, "a<b>&\"c'\x01", out, sizeof out);
+    CHECK(t, strcmp(out, "a&lt;b&gt;&amp;&quot;c&apos;?") == 0);
+    written(utf8_put_xml, "caf\xC3\xA9 caf\xE9 \xE6\x97", out, sizeof out);
+    CHECK(t, strcmp(out, "caf\xC3\xA9 caf\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD") == 0);
+    written(utf8_put_json, "say \"hi\\\n\x1f caf\xE9 \xE6\x97\xA5", out, sizeof out);
+    CHECK(t, strcmp(out, "\"say \\\"hi\\\\\\n\\u001f caf\\ufffd \xE6\x97\xA5\"") == 0);
+}
+
 const TestCase text_tests[] = {
+    {"utf8_checks", test_utf8_checks},
+    {"utf8_writers", test_utf8_writers},
     {"decimals_accepted", test_decimals_accepted},
     {"decimals_refused", test_decimals_refused},
     {"integers", test_integers},
