@@ -3,6 +3,8 @@
  * rules' own notation (tests/fuzz_parsers.c): weights files (data/weights.h), results lines
  * (eval/results.h), opening-suite lines (data/openings.h), one stored game of a records file
  * (record_decode, docs/FORMAT.md) and the JSON scanner of `leuctra chart` (data/json_read.h).
+ * Results and openings are read both a line at a time and as whole files (NUL bytes, byte order
+ * marks and bad UTF-8 included).
  *
  * Input: one selector byte, then the text or bytes the chosen parser gets.  For each parser:
  *   - a rejection comes with a message that is present, terminated and one line;
@@ -11,7 +13,9 @@
  *   - openings: an accepted line adds one position that formats and parses back to itself;
  *   - records: a decoded game encodes again, and that encoding decodes to a game that encodes
  *     to the same bytes (the stored form is canonical after one round);
- *   - JSON: the scanner neither reads past the text nor fails to terminate.
+ *   - JSON: the scanner neither reads past the text nor fails to terminate, and a number it
+ *     accepts is finite (or null);
+ *   - whole files: a rejection names the source.
  * Any broken invariant stops the run with __builtin_trap().  Built and run by `make fuzz`.
  */
 #include "data/json_read.h"
@@ -105,6 +109,47 @@ static void fuzz_openings(const char *text, int variant)
     game_free(g);
 }
 
+/* The whole-file readers on the raw bytes, NULs, byte order marks and bad UTF-8 included (the
+ * line parsers above only ever see a C string): a rejection is one line naming the source. */
+static void fuzz_results_file(const uint8_t *bytes, size_t size)
+{
+    FILE *in = fmemopen((void *)bytes, size, "r");
+    if (!in)
+        return;
+    ResultTable *t = results_new();
+    CHECK(t != NULL);
+    Error err = {{0}};
+    if (results_read(t, in, "fuzz.txt", &err)) {
+        CHECK((size_t)results_num_games(t) <= size);
+    } else {
+        check_error(err.msg, ERROR_LEN);
+        CHECK(strncmp(err.msg, "fuzz.txt:", 9) == 0);
+    }
+    results_free(t);
+    fclose(in);
+}
+
+static void fuzz_openings_file(const uint8_t *bytes, size_t size, int variant)
+{
+    FILE *in = fmemopen((void *)bytes, size, "r");
+    if (!in)
+        return;
+    Game *g = game_new(variant_names[variant], 0, 0, NULL);
+    CHECK(g != NULL);
+    Position start;
+    game_start(g, &start);
+    OpeningSuite s;
+    openings_init(&s);
+    Error err = {{0}};
+    if (openings_read(&s, g, &start, in, "fuzz.txt", &err))
+        CHECK(s.count > 0);
+    else
+        check_error(err.msg, ERROR_LEN);
+    openings_free(&s);
+    game_free(g);
+    fclose(in);
+}
+
 /* Encodes r (with an empty board, as decoded).  The decoder accepts a little the encoder may
  * refuse, so only the second round must encode. */
 static bool encode(const GameRecord *r, ByteBuf *out)
@@ -162,8 +207,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int variant = data[0] / 5 % 3;
     switch (data[0] % 5) {
     case 0: fuzz_weights(text, variant); break;
-    case 1: fuzz_results(text); break;
-    case 2: fuzz_openings(text, variant); break;
+    case 1:
+        fuzz_results(text);
+        fuzz_results_file(data + 1, size - 1);
+        break;
+    case 2:
+        fuzz_openings(text, variant);
+        fuzz_openings_file(data + 1, size - 1, variant);
+        break;
     case 3: fuzz_record(data + 1, size - 1); break;
     default: fuzz_json(text); break;
     }
