@@ -79,6 +79,12 @@ assert d["options"]["lambda"] == 0.5 and d["options"]["skip_opening"] == 2
 assert d["log_loss"]["train"]["after"] <= d["log_loss"]["train"]["before"] + 1e-9
 ' "$out"
 check "--json is one valid JSON object with the report" $?
+# A data file's name is bytes; the JSON that names it is still UTF-8 JSON.
+odd=$tmp/$(printf 'caf\351.lrec')
+cp "$E" "$odd"
+"$L" tune --data "$odd" --out "$tmp/w4.txt" --json >"$out" 2>"$err" &&
+    python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$out"
+check "--json of a data file whose name is not UTF-8 is valid JSON" $?
 
 # --- --out through a symlink, into a FIFO, to stdout --------------------------------------------
 
