@@ -11,7 +11,7 @@
 
 bool arg_flag(ArgReader *r, const char *name)
 {
-    if (r->index < r->argc && strcmp(r->argv[r->index], name) == 0) {
+    if (!r->operands_only && r->index < r->argc && strcmp(r->argv[r->index], name) == 0) {
         r->index++;
         return true;
     }
@@ -20,7 +20,7 @@ bool arg_flag(ArgReader *r, const char *name)
 
 bool arg_value(ArgReader *r, const char *name, const char **value)
 {
-    if (r->index >= r->argc)
+    if (r->operands_only || r->index >= r->argc)
         return false;
     const char *arg = r->argv[r->index];
     size_t n = strlen(name);
@@ -46,13 +46,36 @@ bool arg_game_option(ArgReader *r, GameOptions *opts)
            arg_value(r, "--size", &opts->size);
 }
 
+/* Consumes a "--" at the reader: the options end there. */
+static bool end_of_options(ArgReader *r)
+{
+    if (r->operands_only || r->index >= r->argc || strcmp(r->argv[r->index], "--") != 0)
+        return false;
+    r->operands_only = true;
+    r->index++;
+    return true;
+}
+
+bool arg_operand(ArgReader *r)
+{
+    end_of_options(r);
+    if (r->index >= r->argc)
+        return false;
+    const char *arg = r->argv[r->index];
+    return r->operands_only || arg[0] != '-' || arg[1] == '\0';
+}
+
 void arg_common(ArgReader *r, const Command *cmd)
 {
+    if (end_of_options(r) || r->index >= r->argc)
+        return;
     const char *arg = r->argv[r->index];
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    if (!r->operands_only && (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)) {
         fputs(cmd->usage, stdout);
         exit(0);
     }
+    if (r->operands_only || arg[0] != '-' || arg[1] == '\0')
+        fail_exit(r->command, EXIT_USAGE, "unexpected argument '%s' (see leuctra %s --help)", arg, r->command);
     fail_exit(r->command, EXIT_USAGE, "unknown option '%s' (see leuctra %s --help)", arg, r->command);
 }
 

@@ -33,15 +33,22 @@ typedef struct {
     char **argv;
     int index;              /* next argument to read */
     const char *command;
+    bool operands_only;     /* past "--": no more options */
 } ArgReader;
 
 /* True when the argument at the reader is `name` (a long option); its value, for options that
- * take one, comes from "--name=value" or the next argument. */
+ * take one, comes from "--name=value" or the next argument.  Never after "--". */
 bool arg_flag(ArgReader *r, const char *name);
 bool arg_value(ArgReader *r, const char *name, const char **value);
 /* Reads --variant, --position and --size; true if it consumed an argument. */
 bool arg_game_option(ArgReader *r, GameOptions *opts);
-/* Handles --help for `cmd` (prints its usage, exits 0) and rejects any other option. */
+/* True when the argument at the reader is an operand (a path, a depth, a player): it does not
+ * start with '-', is "-" itself (stdin or stdout), or comes after "--", which this consumes
+ * (false when nothing follows it). */
+bool arg_operand(ArgReader *r);
+/* Handles what no option of the command took: "--" (ends the options), --help for `cmd`
+ * (prints its usage, exits 0); anything else is refused (exit 2): an unknown option, or an
+ * argument the command takes no more of. */
 void arg_common(ArgReader *r, const Command *cmd);
 long arg_integer(const char *command, const char *option, const char *text, long min, long max);
 double arg_real(const char *command, const char *option, const char *text, double min, double max);

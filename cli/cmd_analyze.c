@@ -84,7 +84,7 @@ static void live_update(const MctsResult *r, void *ctx)
 
 static int run_analyze(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "analyze"};
+    ArgReader r = {argc, argv, 1, "analyze", false};
     GameOptions gopts = {0};
     const char *text, *weights_path = NULL;
     MctsConfig cfg;

@@ -37,7 +37,7 @@ typedef struct {
 
 static void read_options(int argc, char **argv, ChartOptions *o)
 {
-    ArgReader r = {argc, argv, 1, NAME};
+    ArgReader r = {argc, argv, 1, NAME, false};
     const char *text;
     while (r.index < argc) {
         if (arg_value(&r, "-o", &o->out) || arg_value(&r, "--out", &o->out))
@@ -46,9 +46,9 @@ static void read_options(int argc, char **argv, ChartOptions *o)
             o->confidence = arg_real(NAME, "--confidence", text, 0.5, 0.999999);
         else if (arg_value(&r, "--prior", &text))
             o->prior = arg_real(NAME, "--prior", text, 0, 1e6);
-        else if (argv[r.index][0] != '-' && !o->dir)
+        else if (arg_operand(&r) && !o->dir)
             o->dir = argv[r.index++];
-        else if (argv[r.index][0] != '-')
+        else if (r.index < argc && (r.operands_only || argv[r.index][0] != '-'))
             fail_exit(NAME, EXIT_USAGE, "one DIR only, got '%s' too", argv[r.index]);
         else
             arg_common(&r, &command_chart);

@@ -171,12 +171,12 @@ static void check_options(MatchOptions *o, const char **names)
 
 static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *gopts)
 {
-    ArgReader r = {argc, argv, 1, "match"};
+    ArgReader r = {argc, argv, 1, "match", false};
     const char *names[2] = {NULL, NULL};
     while (r.index < argc) {
         if (arg_game_option(&r, gopts) || read_number_option(&r, o) || read_text_option(&r, o, names))
             continue;
-        if (argv[r.index][0] != '-') {
+        if (arg_operand(&r)) {
             if (o->players == MATCH_MAX_PLAYERS)
                 fail_exit("match", EXIT_USAGE, "more than %d players", MATCH_MAX_PLAYERS);
             o->spec[o->players++] = argv[r.index++];

@@ -36,7 +36,7 @@ typedef struct {
 
 static void parse_args(int argc, char **argv, RatingsArgs *a)
 {
-    ArgReader r = {argc, argv, 1, "ratings"};
+    ArgReader r = {argc, argv, 1, "ratings", false};
     const char *text;
     a->files = calloc((size_t)argc, sizeof *a->files);
     if (!a->files)
@@ -54,7 +54,7 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
             a->json = true;
         else if (arg_value(&r, "--svg", &a->svg))
             continue;
-        else if (argv[r.index][0] != '-' || strcmp(argv[r.index], "-") == 0)
+        else if (arg_operand(&r))
             a->files[a->num_files++] = argv[r.index++];
         else
             arg_common(&r, &command_ratings);

@@ -100,11 +100,11 @@ static void export_file(Export *x, const char *path)
 
 static int run_export(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "records export"};
+    ArgReader r = {argc, argv, 1, "records export", false};
     Export x = {0};
     int n = 0;
     while (r.index < argc) {
-        if (!records_is_option(&r))
+        if (arg_operand(&r))
             argv[n++] = argv[r.index++];
         else if (!arg_value(&r, "-o", &x.out_path) && !arg_value(&r, "--output", &x.out_path))
             arg_common(&r, &records_export_command);

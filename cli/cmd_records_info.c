@@ -259,10 +259,10 @@ static void write_chart(const char *path, const Stats *total, int files, const c
 /* The paths go to the front of argv; returns how many. */
 static int read_options(int argc, char **argv, bool *json, const char **svg)
 {
-    ArgReader r = {argc, argv, 1, "records info"};
+    ArgReader r = {argc, argv, 1, "records info", false};
     int n = 0;
     while (r.index < argc) {
-        if (!records_is_option(&r))
+        if (arg_operand(&r))
             argv[n++] = argv[r.index++];
         else if (arg_flag(&r, "--json"))
             *json = true;

@@ -28,7 +28,7 @@ typedef struct {
 
 static void read_options(int argc, char **argv, RenderOptions *o)
 {
-    ArgReader r = {argc, argv, 1, "render"};
+    ArgReader r = {argc, argv, 1, "render", false};
     const char *text;
     while (r.index < argc) {
         if (arg_game_option(&r, &o->game) || arg_value(&r, "--last", &o->last) ||

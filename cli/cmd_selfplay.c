@@ -225,7 +225,7 @@ static void load_weights(const Game *g, const char *path, Weights *w)
 
 static void parse_options(int argc, char **argv, SelfplayOptions *o)
 {
-    ArgReader r = {argc, argv, 1, NAME};
+    ArgReader r = {argc, argv, 1, NAME, false};
     while (r.index < argc)
         if (!read_option(&r, o))
             arg_common(&r, &command_selfplay);

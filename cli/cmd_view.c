@@ -38,10 +38,10 @@ static void read_range(const char *text, ViewOptions *o)
 
 static void read_options(int argc, char **argv, ViewOptions *o)
 {
-    ArgReader r = {argc, argv, 1, "view"};
+    ArgReader r = {argc, argv, 1, "view", false};
     const char *text;
     while (r.index < argc) {
-        if (!records_is_option(&r)) {
+        if (arg_operand(&r)) {
             if (o->records)
                 fail_exit("view", EXIT_USAGE, "one RECORDS file only, got '%s' too", argv[r.index]);
             o->records = argv[r.index++];

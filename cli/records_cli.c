@@ -37,20 +37,14 @@ RecordsReader *records_open_or_fail(const char *command, const char *path)
     return r;
 }
 
-bool records_is_option(const ArgReader *r)
-{
-    const char *a = r->argv[r->index];
-    return a[0] == '-' && a[1] != '\0';
-}
-
 int records_paths(ArgReader *r, const Command *cmd, char **paths)
 {
     int n = 0;
     while (r->index < r->argc) {
-        if (records_is_option(r))
-            arg_common(r, cmd);
-        else
+        if (arg_operand(r))
             paths[n++] = r->argv[r->index++];
+        else
+            arg_common(r, cmd);
     }
     return n;
 }

@@ -752,6 +752,44 @@ section_text() {
         fail "records info --json of a file whose name is not UTF-8" "valid JSON" "$(file_oneline "$out")"; fi; }
 }
 
+# --- '--' ends the options ------------------------------------------------------------------------
+
+section_dashes() {
+    case $L in /*) ;; *) L=$(pwd)/$L ;; esac
+    d=$tmp/dashes
+    mkdir -p "$d"
+    cd "$d" || return 0
+    expect_out ongoing status --
+    expect_last 60 perft --variant crossings -- 1
+    expect_error "DEPTH" perft -- -1
+    expect_error "unexpected argument '--variant'" moves -- --variant reversi
+    expect_error "unexpected argument" show -- x
+    expect_out 'BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/W13/1WWWWWWWWWWWWW/WWWWWWWWWWWWWW b' apply -- a2-a3
+    # paths that start with '-'
+    run_ok selfplay --games 2 --visits 8 --size 5x6 --out ./-games.lrec || return 0
+    expect_contains "(indices 0-1)" records info -- -games.lrec
+    expect_contains "ok" records verify -- -games.lrec
+    expect_lines 2 records dump -- -games.lrec
+    run records export -o -rows.csv -- -games.lrec
+    check "records export -- -games.lrec" "0 yes" "$rc $([ -s ./-rows.csv ] && echo yes)"
+    run_ok view -o -page.html -- -games.lrec && check "view -- -games.lrec" yes "$([ -s ./-page.html ] && echo yes)"
+    run_ok records merge -- -merged.lrec -games.lrec && check "records merge -- -merged.lrec" yes "$([ -s ./-merged.lrec ] && echo yes)"
+    run_ok records canonicalize -- -merged.lrec && pass
+    printf 'a b 1-0\nb a 1/2-1/2\n' >./-results.txt
+    expect_contains "anchor" ratings -- -results.txt
+    expect_contains "anchor" ratings - <./-results.txt
+    mkdir -p ./-loop/gen1
+    echo '{"log_loss":{"train":{"before":0.69,"after":0.6},"validation":{"before":0.7,"after":0.65}}}' >./-loop/gen1/tune.json
+    echo promoted >./-loop/gen1/verdict
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >./-loop/gen1/match.txt
+    expect_contains "<svg" chart training -- -loop
+    # a board size is WxH exactly: no blanks, signs or doubled separators
+    for bad in ' 5x5' '5x5 ' '5x 5' '5 x5' '+5x5' '5xx5' '5x+5' 'x5' '5x' '0005x5'; do
+        expect_error "size" moves --size "$bad"
+    done
+    expect_lines 26 moves --size 5X5
+}
+
 # --- running the sections ----------------------------------------------------------------------
 
 # Each section runs in its own subshell with its own files and counters; two workers share them
@@ -777,11 +815,12 @@ run_section show
 run_section size
 run_section numbers
 run_section text
+run_section dashes
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors outputs numbers text; do
+for s in moves perft status apply show size help errors outputs numbers text dashes; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"

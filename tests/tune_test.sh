@@ -112,6 +112,13 @@ rc=$?
 grep -v '^#' "$out" >"$tmp/b"
 [ "$rc" -eq 0 ] && [ ! -e "$tmp/-" ] && cmp -s "$tmp/a" "$tmp/b" && grep -q "^wrote stdout" "$err"
 check "--out -: the weights on stdout, the report on stderr, no file '-'" $?
+# After '--' the arguments are data files, whatever they start with.
+cp "$E" "$tmp/-dash.lrec"
+(cd "$tmp" && "$here_l" tune --out w5.txt --threads 1 -- -dash.lrec >"$out" 2>"$err")
+rc=$?
+grep -v '^#' "$tmp/w5.txt" >"$tmp/b" 2>/dev/null
+[ "$rc" -eq 0 ] && cmp -s "$tmp/a" "$tmp/b"
+check "tune --out W -- -dash.lrec reads the data file" $?
 
 # --- bad input: exit 2, one line ----------------------------------------------------------------
 
