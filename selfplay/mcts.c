@@ -409,6 +409,7 @@ static uint32_t child_of(Mcts *m, Edge *e)
     if (atomic_compare_exchange_strong_explicit(&e->child, &expected, fresh, memory_order_acq_rel,
                                                 memory_order_acquire))
         return fresh;
+    atomic_fetch_add_explicit(&m->tree.nodes_lost, 1, memory_order_relaxed);
     return expected;
 }
 
@@ -609,7 +610,7 @@ static void collect_result(const Mcts *m, MctsResult *r, bool all_edges)
     r->proven = (Proven)flip_proven(root->proven);
     r->value = r->proven != PROVEN_NONE ? proven_value(r->proven) : 1.0 - node_mean(root);
     r->tree_visits = root->visits;
-    r->nodes = atomic_load(&t->nodes_used);
+    r->nodes = tree_nodes_in_use(t);
     r->pv_length = 0;
     const Edge *e = best_edge(t, root);
     r->best = e ? e->move : MOVE_NONE;
@@ -753,7 +754,7 @@ static bool solve_root(Mcts *m, const MctsLimits *limits, const atomic_bool *sto
     out->proven = proven;
     out->solved = true;
     out->tree_visits = m->tree.nodes[0].visits;
-    out->nodes = atomic_load(&m->tree.nodes_used);
+    out->nodes = tree_nodes_in_use(&m->tree);
     out->pv_length = 1;
     out->pv[0] = r.best;
     out->num_stats = 1;

@@ -58,7 +58,7 @@ typedef struct {
     Proven proven;          /* the root's proven result for its side to move */
     long visits;            /* visits made by this search */
     long tree_visits;       /* visits of the root, kept ones included */
-    size_t nodes;           /* nodes in use */
+    size_t nodes;           /* nodes in the tree: at most max_nodes, however many visits */
     double seconds;
     int pv_length;
     Move pv[MCTS_MAX_PV];

@@ -65,6 +65,16 @@ void tree_reset(Tree *t)
     node_init(&t->nodes[0], 1.0f);
     atomic_store(&t->nodes_used, 1);
     atomic_store(&t->edges_used, 0);
+    atomic_store(&t->nodes_lost, 0);
+}
+
+/* nodes_used counts every claim, the failed ones past a full pool too (a claim is one atomic
+ * add, and a full pool keeps taking them). */
+size_t tree_nodes_in_use(const Tree *t)
+{
+    size_t used = atomic_load(&t->nodes_used), lost = atomic_load(&t->nodes_lost);
+    used = used < t->node_capacity ? used : t->node_capacity;
+    return used - (lost < used ? lost : used - 1);
 }
 
 uint32_t tree_new_node(Tree *t, float prior)
@@ -132,6 +142,7 @@ bool tree_keep_subtree(Tree *t, uint32_t from)
         memcpy(t->edges, edges, kept_edges * sizeof *edges);
         atomic_store(&t->nodes_used, kept_nodes);
         atomic_store(&t->edges_used, kept_edges);
+        atomic_store(&t->nodes_lost, 0);     /* only the nodes reached were copied */
     }
     free(nodes);
     free(edges);

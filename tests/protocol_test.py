@@ -164,6 +164,19 @@ def test_setoption():
     e.finish("setoption")
 
 
+def test_nodes_within_budget():
+    """The nodes reported are those the tree holds: never past the nodes option."""
+    e = Engine(small_tree=False)
+    e.send("setoption name nodes value 1024")
+    e.send("newgame size 8x8")
+    infos, best = search(e, "go visits 20000")
+    nodes = int(field(infos[-1], "nodes") or 0) if infos else 0
+    check("go visits 20000 with nodes 1024: info nodes at most 1024", 0 < nodes <= 1024, infos[-1:])
+    check("go visits 20000 with nodes 1024: all the visits", infos and field(infos[-1], "visits") == "20000",
+          infos[-1:])
+    e.finish("nodes within budget")
+
+
 def test_search_and_reuse():
     e = Engine(small_tree=False)
     e.send("position start moves e2-e3")
@@ -367,7 +380,7 @@ def main():
         print(f"FAIL {LEUCTRA} is not an executable file")
         print("0 passed, 1 failed")
         return 1
-    tests = [test_handshake, test_setoption, test_search_and_reuse, test_stop_and_infinite,
+    tests = [test_handshake, test_setoption, test_nodes_within_budget, test_search_and_reuse, test_stop_and_infinite,
              test_infinite_waits_for_stop, test_quit_during_search, test_bad_lines, test_reversi,
              test_crossings_and_boards, test_end_of_input, test_help]
     for test in tests:
