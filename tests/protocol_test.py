@@ -13,6 +13,7 @@ check ("FAIL what: ..."), ends with "N passed, N failed" and exits non-zero on a
 """
 import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -147,6 +148,67 @@ def test_handshake():
             "option name visits type int default 800 min 1 max "), visits)
     check("isready", e.sync() == [], "lines before readyok")
     e.finish("handshake")
+
+
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+
+
+def doc_number(text):
+    """A number as the docs write it: 800, 1.5, 10^12, 2^30, 2^63−1."""
+    m = re.fullmatch(r"(\d+)\^(\d+)(?:[−-](\d+))?", text)
+    if m:
+        return int(m.group(1)) ** int(m.group(2)) - int(m.group(3) or 0)
+    return float(text) if "." in text else int(text)
+
+
+def test_docs_match_engine():
+    """docs/PROTOCOL.md's handshake and option table and docs/ENGINE.md's defaults are what the
+    engine announces: the docs are checked against the one table the engine reads
+    (engine/engine_options.c), so neither can drift from the other."""
+    e = Engine(small_tree=False)
+    e.send("leuctra")
+    got = e.read_until("leuctraok")
+    e.finish("docs: handshake")
+    protocol = open(os.path.join(DOCS, "PROTOCOL.md"), encoding="utf-8").read()
+    block = protocol.split("### `leuctra` (or `hello`)", 1)[1].split("```", 2)[1]
+    documented = [l[2:] for l in block.splitlines() if l.startswith("< ")]
+    version = run_cli("--version")[1].split()[-1]
+    documented = [f"id name leuctra {version}" if l.startswith("id name leuctra ") else l for l in documented]
+    check("PROTOCOL.md's handshake is the engine's, line for line", documented == got,
+          [f"{d!r} != {g!r}" for d, g in zip(documented, got) if d != g] or (len(documented), len(got)))
+    options = {}
+    for line in got:
+        w = line.split()
+        if w[:2] == ["option", "name"]:
+            options[w[2]] = dict(zip(w[3::2], w[4::2]))
+    table = protocol.split("### `setoption name NAME value VALUE`", 1)[1].split("\n\n", 2)[1]
+    rows = {}
+    for row in table.splitlines()[2:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        rows[cells[0].strip("`")] = cells[1]
+    check("PROTOCOL.md's option table names the options the engine announces", set(rows) == set(options),
+          (sorted(rows), sorted(options)))
+    for name, spec in rows.items():
+        if name not in options:
+            continue
+        words = spec.split()
+        want = options[name]
+        ok = words[0] == want["type"]
+        if "min" in want and len(words) > 1:
+            lo, hi = words[1].split("–")
+            ok = ok and doc_number(lo) == doc_number(want["min"]) and doc_number(hi) == doc_number(want["max"])
+        check(f"PROTOCOL.md's option table: {name} is {spec}", ok, want)
+    engine_md = open(os.path.join(DOCS, "ENGINE.md"), encoding="utf-8").read()
+    defaults = {}
+    for row in engine_md.split("| key | default | meaning |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        defaults[cells[0].strip("`")] = cells[1]
+    for name in ("visits", "threads", "nodes", "cpuct", "fpu", "seed"):
+        if name in defaults:
+            check(f"ENGINE.md's default of {name} is the engine's", doc_number(defaults[name]) ==
+                  doc_number(options[name]["default"]), (defaults[name], options[name]["default"]))
+    check("ENGINE.md's default weights are the engine's", defaults.get("weights") == options["weights"]["default"],
+          defaults.get("weights"))
 
 
 def test_setoption():
@@ -380,7 +442,7 @@ def main():
         print(f"FAIL {LEUCTRA} is not an executable file")
         print("0 passed, 1 failed")
         return 1
-    tests = [test_handshake, test_setoption, test_nodes_within_budget, test_search_and_reuse, test_stop_and_infinite,
+    tests = [test_handshake, test_docs_match_engine, test_setoption, test_nodes_within_budget, test_search_and_reuse, test_stop_and_infinite,
              test_infinite_waits_for_stop, test_quit_during_search, test_bad_lines, test_reversi,
              test_crossings_and_boards, test_end_of_input, test_help]
     for test in tests:
