@@ -12,7 +12,11 @@ enum { HUGE_PAGE = 2 << 20 };
 
 /* Not calloc-and-touch: pages are only committed as the tree grows into them.  The pools are
  * aligned to 2 MiB and marked for transparent huge pages where the kernel has them: a search of
- * 200,000 visits otherwise takes ~15,000 page faults of 4 KiB, and threads take them in turn. */
+ * 200,000 visits otherwise takes ~15,000 page faults of 4 KiB, and threads take them in turn.
+ * The first 2 MiB of each (the root, and the nodes and edges of the first few thousand visits,
+ * which every search uses) are touched here, so that the first search does not pay for them: a
+ * huge page's fault zeroes 2 MiB, and a kernel short of free huge pages may compact memory
+ * first, a wait that fell inside the first search's time. */
 static void *pool_alloc(size_t bytes)
 {
     size_t size = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
@@ -21,6 +25,8 @@ static void *pool_alloc(size_t bytes)
     if (pool)
         madvise(pool, size, MADV_HUGEPAGE);   /* advice only: a refusal changes nothing */
 #endif
+    if (pool)
+        memset(pool, 0, bytes < HUGE_PAGE ? bytes : HUGE_PAGE);
     return pool;
 }
 

@@ -7,6 +7,9 @@
 #include "selfplay/mcts.h"
 #include "test.h"
 
+#include <stdlib.h>
+#include <sys/resource.h>
+
 typedef struct {
     Game *game;
     Position start;
@@ -82,7 +85,61 @@ static void test_nodes_in_use_with_threads(TestContext *t)
     game_free(s.game);
 }
 
+static long minor_faults(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt;
+}
+
+/* The setup a search needs is mcts_new's: a new tree's first search of a few hundred visits
+ * takes no more page faults than its next one (the pools' first pages are touched, the
+ * workers made, before the clock of any search starts).  A search on another tree first warms
+ * this thread's stack and heap, so only the new tree's own memory is measured. */
+static void test_first_search_pays_no_setup(TestContext *t)
+{
+    Setup s;
+    if (!setup(t, &s, 14, 12))
+        return;
+    MctsConfig cfg;
+    mcts_default_config(&cfg);
+    MctsLimits limits = {300, 0};
+    MctsResult *r = calloc(1, sizeof *r);
+    Mcts *warm = mcts_new(s.game, &s.weights, &cfg), *m = NULL;
+    CHECK(t, r && warm);
+    if (warm) {
+        mcts_set_position(warm, &s.start);
+        *r = mcts_search(warm, &limits, NULL, NULL, 0, NULL);
+        m = mcts_new(s.game, &s.weights, &cfg);
+        CHECK(t, m != NULL);
+    }
+    if (!r || !m) {
+        free(r);
+        mcts_free(warm);
+        game_free(s.game);
+        return;
+    }
+    long faults[2];
+    for (int k = 0; k < 2; k++) {
+        mcts_restart(m, 1);
+        mcts_set_position(m, &s.start);
+        long before = minor_faults();
+        *r = mcts_search(m, &limits, NULL, NULL, 0, NULL);
+        faults[k] = minor_faults() - before;
+        CHECK(t, r->visits == 300);
+    }
+    if (faults[0] > faults[1] + 1) {
+        fprintf(stderr, "  the first search took %ld page faults, the second %ld\n", faults[0], faults[1]);
+        t->failures++;
+    }
+    mcts_free(m);
+    mcts_free(warm);
+    free(r);
+    game_free(s.game);
+}
+
 const TestCase mcts_tests[] = {
+    {"first_search_pays_no_setup", test_first_search_pays_no_setup},
     {"nodes_within_budget", test_nodes_within_budget},
     {"nodes_in_use_with_threads", test_nodes_in_use_with_threads},
     {NULL, NULL},
