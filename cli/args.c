@@ -3,16 +3,15 @@
  * argument ends the program with one line on stderr and exit status 2.
  */
 #include "cli.h"
+#include "core/number.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 bool arg_flag(ArgReader *r, const char *name)
 {
-    if (r->index < r->argc && strcmp(r->argv[r->index], name) == 0) {
+    if (!r->operands_only && r->index < r->argc && strcmp(r->argv[r->index], name) == 0) {
         r->index++;
         return true;
     }
@@ -21,7 +20,7 @@ bool arg_flag(ArgReader *r, const char *name)
 
 bool arg_value(ArgReader *r, const char *name, const char **value)
 {
-    if (r->index >= r->argc)
+    if (r->operands_only || r->index >= r->argc)
         return false;
     const char *arg = r->argv[r->index];
     size_t n = strlen(name);
@@ -47,32 +46,51 @@ bool arg_game_option(ArgReader *r, GameOptions *opts)
            arg_value(r, "--size", &opts->size);
 }
 
+/* Consumes a "--" at the reader: the options end there. */
+static bool end_of_options(ArgReader *r)
+{
+    if (r->operands_only || r->index >= r->argc || strcmp(r->argv[r->index], "--") != 0)
+        return false;
+    r->operands_only = true;
+    r->index++;
+    return true;
+}
+
+bool arg_operand(ArgReader *r)
+{
+    end_of_options(r);
+    if (r->index >= r->argc)
+        return false;
+    const char *arg = r->argv[r->index];
+    return r->operands_only || arg[0] != '-' || arg[1] == '\0';
+}
+
 void arg_common(ArgReader *r, const Command *cmd)
 {
+    if (end_of_options(r) || r->index >= r->argc)
+        return;
     const char *arg = r->argv[r->index];
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    if (!r->operands_only && (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)) {
         fputs(cmd->usage, stdout);
         exit(0);
     }
+    if (r->operands_only || arg[0] != '-' || arg[1] == '\0')
+        fail_exit(r->command, EXIT_USAGE, "unexpected argument '%s' (see leuctra %s --help)", arg, r->command);
     fail_exit(r->command, EXIT_USAGE, "unknown option '%s' (see leuctra %s --help)", arg, r->command);
 }
 
 long arg_integer(const char *command, const char *option, const char *text, long min, long max)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end != '\0' || v < min || v > max)
+    long long v;
+    if (number_read_integer(text, min, max, &v) != NUMBER_OK)
         fail_exit(command, EXIT_USAGE, "%s must be an integer from %ld to %ld, got '%s'", option, min, max, text);
-    return v;
+    return (long)v;
 }
 
 double arg_real(const char *command, const char *option, const char *text, double min, double max)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
+    double v;
+    if (number_read_decimal(text, &v) != NUMBER_OK || v < min || v > max)
         fail_exit(command, EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
     return v;
 }

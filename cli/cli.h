@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/game.h"
+#include "data/output_file.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,33 +33,39 @@ typedef struct {
     char **argv;
     int index;              /* next argument to read */
     const char *command;
+    bool operands_only;     /* past "--": no more options */
 } ArgReader;
 
 /* True when the argument at the reader is `name` (a long option); its value, for options that
- * take one, comes from "--name=value" or the next argument. */
+ * take one, comes from "--name=value" or the next argument.  Never after "--". */
 bool arg_flag(ArgReader *r, const char *name);
 bool arg_value(ArgReader *r, const char *name, const char **value);
 /* Reads --variant, --position and --size; true if it consumed an argument. */
 bool arg_game_option(ArgReader *r, GameOptions *opts);
-/* Handles --help for `cmd` (prints its usage, exits 0) and rejects any other option. */
+/* True when the argument at the reader is an operand (a path, a depth, a player): it does not
+ * start with '-', is "-" itself (stdin or stdout), or comes after "--", which this consumes
+ * (false when nothing follows it). */
+bool arg_operand(ArgReader *r);
+/* Handles what no option of the command took: "--" (ends the options), --help for `cmd`
+ * (prints its usage, exits 0); anything else is refused (exit 2): an unknown option, or an
+ * argument the command takes no more of. */
 void arg_common(ArgReader *r, const Command *cmd);
 long arg_integer(const char *command, const char *option, const char *text, long min, long max);
 double arg_real(const char *command, const char *option, const char *text, double min, double max);
 
-/* output.c: a file that appears whole or not at all - written to PATH.tmp.XXXXXX beside it and
- * renamed over PATH by cli_output_commit; "-" is stdout, written directly.  check fails (exit 2)
- * early, before any work, when PATH's folder cannot take the file; open fails with exit 2 too,
- * commit with exit 1 (a write error; the temporary file is removed).  discard removes it when
- * the command decides to write nothing after all. */
-typedef struct {
-    FILE *file;
-    const char *path;
-    char temp[4200];
-} CliOutput;
+/* output.c: the command's side of data/output_file.h, which says what a path means (a file
+ * written whole or not at all through a temporary file, the file a symlink leads to, "-" for
+ * stdout, devices and FIFOs written in place).  check fails (exit 2) early, before any work,
+ * when PATH cannot take the output (prefixed by the option that named it); open fails with
+ * exit 2 too, commit with exit 1 (a write error; the temporary file is removed).  discard
+ * removes it when the command decides to write nothing after all.  cli_output_is_stdout says
+ * whether the output goes to stdout, which a report must then leave alone. */
+typedef OutputFile CliOutput;
 void cli_output_check(const char *command, const char *option, const char *path);
 FILE *cli_output_open(const char *command, const char *path, CliOutput *o);
 void cli_output_commit(const char *command, CliOutput *o);
 void cli_output_discard(CliOutput *o);
+bool cli_output_is_stdout(const char *path);
 
 /* Builds the game and position; on bad input prints the error and exits 2. */
 Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos);

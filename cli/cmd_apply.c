@@ -7,12 +7,13 @@
 
 static int run_apply(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "apply"};
+    ArgReader r = {argc, argv, 1, "apply", false};
     GameOptions opts = {0};
     int first_move = argc;
     while (r.index < argc) {
+        /* A word like "-x" is taken for a move (and refused as one), not for an option. */
         const char *arg = argv[r.index];
-        if (arg[0] != '-' || (arg[1] != '-' && arg[1] != 'h')) {
+        if (arg_operand(&r) || (arg[0] == '-' && arg[1] != '-' && arg[1] != 'h')) {
             first_move = r.index;
             break;
         }

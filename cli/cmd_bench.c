@@ -203,12 +203,12 @@ static void bench_solve(void)
 
 static int run_bench(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "bench"};
+    ArgReader r = {argc, argv, 1, "bench", false};
     const char *threads_text = NULL, *visits_text = "20000", *what = "search";
     while (r.index < argc) {
         if (arg_value(&r, "--threads", &threads_text) || arg_value(&r, "--visits", &visits_text))
             continue;
-        if (argv[r.index][0] != '-')
+        if (arg_operand(&r))
             what = argv[r.index++];
         else
             arg_common(&r, &command_bench);

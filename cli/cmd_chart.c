@@ -6,6 +6,7 @@
  * The layout is pictures/charts.c's; this file reads and checks the folder.
  */
 #include "ratings_cli.h"
+#include "core/utf8.h"
 #include "data/json_read.h"
 #include "pictures/charts.h"
 
@@ -36,7 +37,7 @@ typedef struct {
 
 static void read_options(int argc, char **argv, ChartOptions *o)
 {
-    ArgReader r = {argc, argv, 1, NAME};
+    ArgReader r = {argc, argv, 1, NAME, false};
     const char *text;
     while (r.index < argc) {
         if (arg_value(&r, "-o", &o->out) || arg_value(&r, "--out", &o->out))
@@ -45,9 +46,9 @@ static void read_options(int argc, char **argv, ChartOptions *o)
             o->confidence = arg_real(NAME, "--confidence", text, 0.5, 0.999999);
         else if (arg_value(&r, "--prior", &text))
             o->prior = arg_real(NAME, "--prior", text, 0, 1e6);
-        else if (argv[r.index][0] != '-' && !o->dir)
+        else if (arg_operand(&r) && !o->dir)
             o->dir = argv[r.index++];
-        else if (argv[r.index][0] != '-')
+        else if (r.index < argc && (r.operands_only || argv[r.index][0] != '-'))
             fail_exit(NAME, EXIT_USAGE, "one DIR only, got '%s' too", argv[r.index]);
         else
             arg_common(&r, &command_chart);
@@ -82,12 +83,24 @@ static char *read_text(const char *path, size_t max)
     return text;
 }
 
+/* A log-loss in nats per position: null (none), or a number from 0 to 745, since no double
+ * probability above 0 loses more (-log 4.9e-324 = 744.4); anything else would only stretch the
+ * axis out of sight. */
+enum { MAX_LOG_LOSS = 745 };
+
 static double tune_loss(const char *path, const char *text, const char *set, const char *when)
 {
     const char *keys[3] = {"log_loss", set, when};
     double v;
-    if (!json_number_at(text, keys, 3, &v))
-        fail_exit(NAME, EXIT_USAGE, "%s: no log_loss.%s.%s (not the output of leuctra tune --json?)", path, set, when);
+    int line;
+    Error err;
+    if (!json_number_at(text, path, keys, 3, &v, &line, &err)) {
+        bool missing = strncmp(err.msg + strlen(path), ": no ", 5) == 0;
+        fail_exit(NAME, EXIT_USAGE, "%s%s", err.msg, missing ? " (not the output of leuctra tune --json?)" : "");
+    }
+    if (!isnan(v) && (v < 0 || v > MAX_LOG_LOSS))
+        fail_exit(NAME, EXIT_USAGE, "%s:%d: log_loss.%s.%s is %g, not a log-loss (0 to %d, or null)", path, line, set,
+                  when, v, MAX_LOG_LOSS);
     return v;
 }
 
@@ -118,7 +131,7 @@ static const char *read_verdict(const char *dir, int k)
     int got = fscanf(in, "%31s", word);
     fclose(in);
     for (int i = 0; got == 1 && i < 3; i++)
-        if (strcmp(word, verdicts[i]) == 0)
+        if (strcmp(utf8_skip_bom(word), verdicts[i]) == 0)
             return verdicts[i];
     fail_exit(NAME, EXIT_USAGE, "%s: expected promoted, rejected or undecided, got '%s'", path, word);
 }
@@ -231,7 +244,8 @@ const Command command_chart = {
     "  DIR/genK/verdict: promoted (green dot), rejected (red cross), undecided (grey ring).\n"
     "Generations without a verdict file (not finished yet) are left out.  Other charts:\n"
     "leuctra ratings --svg and leuctra records info --svg (docs/PICTURES.md).\n\n"
-    "  -o FILE          the chart's file (written whole or not at all)\n"
+    "  -o FILE          the chart's file (written whole or not at all; '-': stdout, the\n"
+    "                   default)\n"
     "  --confidence C   level of the Elo intervals (default 0.95)\n"
     "  --prior D        virtual draws per pair, as leuctra ratings --prior (default 0;\n"
     "                   scripts/training_loop.sh uses 2)\n\n"

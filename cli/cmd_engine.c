@@ -10,7 +10,7 @@
 
 static int run_engine(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "engine"};
+    ArgReader r = {argc, argv, 1, "engine", false};
     GameOptions opts = {0};
     while (r.index < argc)
         if (!arg_game_option(&r, &opts))

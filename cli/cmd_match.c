@@ -7,6 +7,7 @@
  */
 #include "cli/cli.h"
 #include "cli/match_cli.h"
+#include "core/utf8.h"
 #include "selfplay/player_external.h"
 
 #include <stdio.h>
@@ -58,11 +59,20 @@ static void read_resign(ArgReader *r, MatchOptions *o)
     }
 }
 
+/* A name goes into results files, which `leuctra ratings` reads, and into JSON: it must be a
+ * results file's name (eval/results_read.c). */
 static void set_name(MatchOptions *o, int i, const char *name)
 {
-    if (strlen(name) == 0 || strlen(name) > RESULTS_NAME_MAX || strpbrk(name, " \t\r\n#"))
-        fail_exit("match", EXIT_USAGE, "bad player name '%s' (no blanks or '#', at most %d bytes)", name,
-                  RESULTS_NAME_MAX);
+    bool ok = strlen(name) > 0 && strlen(name) <= RESULTS_NAME_MAX && !strpbrk(name, " \t\r\n#");
+    for (const char *c = name; ok && *c; c++)
+        ok = (unsigned char)*c >= 32 && *c != 127;
+    char from[32] = "its spec";
+    if (i < 2)
+        snprintf(from, sizeof from, "its spec, or --name%d", i + 1);
+    if (!ok || !utf8_valid(name, strlen(name), NULL) || strstr(name, UTF8_BOM))
+        fail_exit("match", EXIT_USAGE,
+                  "bad name '%s' for player %d (%s): UTF-8, no blanks, control characters or '#', at most %d bytes",
+                  name, i + 1, from, RESULTS_NAME_MAX);
     snprintf(o->name[i], sizeof o->name[i], "%s", name);
 }
 
@@ -127,8 +137,16 @@ static void check_options(MatchOptions *o, const char **names)
     if (o->make_openings) {
         if (!o->out_path)
             fail_exit("match", EXIT_USAGE, "--make-openings needs --out FILE");
+        cli_output_check("match", "--out", o->out_path);
         return;
     }
+    if (o->results_path && cli_output_is_stdout(o->results_path))
+        fail_exit("match", EXIT_USAGE, "--results needs a file: stdout carries the match report");
+    if (o->results_path)
+        cli_output_check("match", "--results", o->results_path);
+    RecordsError records_err;
+    if (o->out_path && !records_path_check(o->out_path, &records_err))
+        fail_exit("match", EXIT_USAGE, "--out %s", records_err.msg);
     if (o->players < 2)
         fail_exit("match", EXIT_USAGE, "expected two players (see leuctra match --help)");
     if (o->players > 2 && !o->tournament)
@@ -153,12 +171,12 @@ static void check_options(MatchOptions *o, const char **names)
 
 static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *gopts)
 {
-    ArgReader r = {argc, argv, 1, "match"};
+    ArgReader r = {argc, argv, 1, "match", false};
     const char *names[2] = {NULL, NULL};
     while (r.index < argc) {
         if (arg_game_option(&r, gopts) || read_number_option(&r, o) || read_text_option(&r, o, names))
             continue;
-        if (argv[r.index][0] != '-') {
+        if (arg_operand(&r)) {
             if (o->players == MATCH_MAX_PLAYERS)
                 fail_exit("match", EXIT_USAGE, "more than %d players", MATCH_MAX_PLAYERS);
             o->spec[o->players++] = argv[r.index++];
@@ -199,7 +217,7 @@ static int run_match(int argc, char **argv)
     Game *g = cli_open_game("match", &gopts, &start);
     if (o.make_openings) {
         int count = match_make_openings(g, &start, &o);
-        if (!o.json)
+        if (!o.json && !cli_output_is_stdout(o.out_path))
             printf("%d openings written to %s\n", count, o.out_path);
     } else {
         check_players(g, &o);

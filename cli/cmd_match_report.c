@@ -6,6 +6,7 @@
  * Only counted games enter (match_mark_counted: an SPRT stop leaves games in flight out).
  */
 #include "cli/match_cli.h"
+#include "core/utf8.h"
 #include "eval/ratings.h"
 
 #include <math.h>
@@ -24,9 +25,11 @@ static void print_json(const MatchRun *run, const MatchTotals *t, const EloEstim
                        double seconds)
 {
     const MatchOptions *o = run->options;
-    printf("{\"first\":\"%s\",\"second\":\"%s\",\"games\":%d,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,"
-           "\"score\":%.4f,",
-           o->name[0], o->name[1], t->counted, (long long)t->games.wins, (long long)t->games.draws,
+    printf("{\"first\":");
+    utf8_put_json(stdout, o->name[0]);
+    printf(",\"second\":");
+    utf8_put_json(stdout, o->name[1]);
+    printf(",\"games\":%d,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"score\":%.4f,", t->counted, (long long)t->games.wins, (long long)t->games.draws,
            (long long)t->games.losses, have_elo ? e->score : 0.5);
     json_number("elo", have_elo ? e->elo : 0);
     json_number("elo_lower", have_elo ? e->elo_lower : 0);

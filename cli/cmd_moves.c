@@ -8,7 +8,7 @@
 
 static int run_moves(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "moves"};
+    ArgReader r = {argc, argv, 1, "moves", false};
     GameOptions opts = {0};
     while (r.index < argc)
         if (!arg_game_option(&r, &opts))

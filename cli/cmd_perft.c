@@ -10,7 +10,7 @@
 
 static int run_perft(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "perft"};
+    ArgReader r = {argc, argv, 1, "perft", false};
     GameOptions opts = {0};
     const char *depth_text = NULL, *threads_text = "1";
     bool divide = false, timing = false;
@@ -21,7 +21,7 @@ static int run_perft(int argc, char **argv)
             divide = true;
         else if (arg_flag(&r, "--time"))
             timing = true;
-        else if (argv[r.index][0] != '-' && !depth_text)
+        else if (!depth_text && arg_operand(&r))
             depth_text = argv[r.index++];
         else
             arg_common(&r, &command_perft);

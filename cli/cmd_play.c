@@ -109,7 +109,7 @@ static bool human_turn(Session *s, int human)
 
 static int run_play(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "play"};
+    ArgReader r = {argc, argv, 1, "play", false};
     GameOptions gopts = {0};
     const char *engine_spec = "mcts:visits=5000", *colour = "white";
     while (r.index < argc) {

@@ -5,6 +5,7 @@
  * eval/ratings.h; this file reads the arguments and the files and formats the answer.  It also
  * lends its reading and fitting to `leuctra chart training` (ratings_cli.h).
  */
+#include "core/utf8.h"
 #include "pictures/charts.h"
 #include "ratings_cli.h"
 
@@ -33,19 +34,9 @@ typedef struct {
     int rank;                  /* 0: no rank (undetermined or unlinked) */
 } Row;
 
-static double parse_double(const char *option, const char *text, double min, double max)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
-        fail_exit("ratings", EXIT_USAGE, "%s must be a number from %g to %g, got '%s'", option, min, max, text);
-    return v;
-}
-
 static void parse_args(int argc, char **argv, RatingsArgs *a)
 {
-    ArgReader r = {argc, argv, 1, "ratings"};
+    ArgReader r = {argc, argv, 1, "ratings", false};
     const char *text;
     a->files = calloc((size_t)argc, sizeof *a->files);
     if (!a->files)
@@ -54,16 +45,16 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
         if (arg_value(&r, "--anchor", &a->anchor))
             continue;
         if (arg_value(&r, "--anchor-elo", &text))
-            a->anchor_elo = parse_double("--anchor-elo", text, -1e6, 1e6);
+            a->anchor_elo = arg_real("ratings", "--anchor-elo", text, -1e6, 1e6);
         else if (arg_value(&r, "--confidence", &text))
-            a->confidence = parse_double("--confidence", text, 0.5, 0.999999);
+            a->confidence = arg_real("ratings", "--confidence", text, 0.5, 0.999999);
         else if (arg_value(&r, "--prior", &text))
-            a->prior = parse_double("--prior", text, 0, 1e6);
+            a->prior = arg_real("ratings", "--prior", text, 0, 1e6);
         else if (arg_flag(&r, "--json"))
             a->json = true;
         else if (arg_value(&r, "--svg", &a->svg))
             continue;
-        else if (argv[r.index][0] != '-' || strcmp(argv[r.index], "-") == 0)
+        else if (arg_operand(&r))
             a->files[a->num_files++] = argv[r.index++];
         else
             arg_common(&r, &command_ratings);
@@ -205,16 +196,7 @@ static void print_table(const ResultTable *t, const Ratings *r, const Row *rows,
 
 /* --- JSON ------------------------------------------------------------------------------------- */
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            putchar('\\');
-        putchar(*s);   /* the reader rejects control characters, so nothing else needs escaping */
-    }
-    putchar('"');
-}
+static void json_string(const char *s) { utf8_put_json(stdout, s); }
 
 static void json_number(const char *key, double v)
 {

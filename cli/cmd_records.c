@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const Command *const subcommands[] = {
     &records_info_command, &records_verify_command, &records_dump_command, &records_export_command,
@@ -38,7 +39,7 @@ static bool verify_one(const char *path)
 
 static int run_verify(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "records verify"};
+    ArgReader r = {argc, argv, 1, "records verify", false};
     int n = records_paths(&r, &records_verify_command, argv);
     if (n == 0)
         fail_exit("records verify", EXIT_USAGE, "missing FILE (see leuctra records verify --help)");
@@ -60,9 +61,13 @@ const Command records_verify_command = {
 
 /* ---------------------------------------------------------------- merge, canonicalize */
 
-/* Counts the games of a file just written (and checks it once more). */
+/* Counts the games of a file just written (and checks it once more).  What went to stdout, a
+ * device or a FIFO cannot be read back, and stdout carries no report beside the bytes. */
 static void report_written(const char *command, const char *path)
 {
+    struct stat st;
+    if (cli_output_is_stdout(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
     RecordsVerifyReport rep;
     RecordsError err = {0};
     if (!records_verify(path, &rep, &err))
@@ -77,10 +82,11 @@ static void report_written(const char *command, const char *path)
 
 static int run_merge(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "records merge"};
+    ArgReader r = {argc, argv, 1, "records merge", false};
     int n = records_paths(&r, &records_merge_command, argv);
     if (n < 2)
         fail_exit("records merge", EXIT_USAGE, "needs OUT and at least one IN (see leuctra records merge --help)");
+    cli_output_check("records merge", "OUT", argv[0]);
     RecordsError err = {0};
     if (!records_merge(argv[0], (const char *const *)argv + 1, n - 1, &err))
         records_fail("records merge", &err);
@@ -93,7 +99,8 @@ const Command records_merge_command = {
     "usage: leuctra records merge OUT IN...\n\n"
     "Writes the games of every IN into OUT in canonical form: sorted by game index, packed into\n"
     "chunks of about 64 KiB, written to a temporary file and renamed into place (OUT may be one\n"
-    "of the inputs).  The inputs must be of one variant and board.  A game found in several\n"
+    "of the inputs; through a symlink, the file it names; '-' is stdout, and a device or FIFO is\n"
+    "written directly, without the report line).  The inputs must be of one variant and board.  A game found in several\n"
     "inputs with identical bytes is kept once; two different games with one index stop the merge\n"
     "(exit 1) and nothing is written.  Settings: the inputs' own if they agree, otherwise every\n"
     "input's lines prefixed 'shardN.'.  A damaged input stops the merge.\n\n"
@@ -102,7 +109,7 @@ const Command records_merge_command = {
 
 static int run_canonicalize(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "records canonicalize"};
+    ArgReader r = {argc, argv, 1, "records canonicalize", false};
     int n = records_paths(&r, &records_canonicalize_command, argv);
     if (n == 0)
         fail_exit("records canonicalize", EXIT_USAGE, "missing FILE (see leuctra records canonicalize --help)");
@@ -120,7 +127,8 @@ const Command records_canonicalize_command = {
     "usage: leuctra records canonicalize FILE...\n\n"
     "Rewrites each file with its games sorted by index and each index once (the first in file\n"
     "order kept), so that its bytes depend only on its games: what self-play does at the end of\n"
-    "a run, since threads finish games out of order.  Atomic: a temporary file, fsync, rename.\n"
+    "a run, since threads finish games out of order.  Atomic: a temporary file, fsync, rename\n"
+    "(through a symlink, over the file it names).  FILE must be a regular file.\n"
     "A damaged file is refused (exit 1) and left as it is.\n\n"
     "example: leuctra records canonicalize run1.lrec\n",
 };

@@ -62,11 +62,11 @@ static void print_game(const GameRecord *r, const RecordsHeader *h, const DumpOp
 
 static void read_options(int argc, char **argv, DumpOptions *o, const char **path)
 {
-    ArgReader r = {argc, argv, 1, "records dump"};
+    ArgReader r = {argc, argv, 1, "records dump", false};
     *path = NULL;
     while (r.index < argc) {
         const char *game = NULL;
-        if (!records_is_option(&r)) {
+        if (arg_operand(&r)) {
             if (*path)
                 fail_exit("records dump", EXIT_USAGE, "one FILE only, got '%s' too", argv[r.index]);
             *path = argv[r.index++];

@@ -100,11 +100,11 @@ static void export_file(Export *x, const char *path)
 
 static int run_export(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "records export"};
+    ArgReader r = {argc, argv, 1, "records export", false};
     Export x = {0};
     int n = 0;
     while (r.index < argc) {
-        if (!records_is_option(&r))
+        if (arg_operand(&r))
             argv[n++] = argv[r.index++];
         else if (!arg_value(&r, "-o", &x.out_path) && !arg_value(&r, "--output", &x.out_path))
             arg_common(&r, &records_export_command);
@@ -113,11 +113,12 @@ static int run_export(int argc, char **argv)
         fail_exit("records export", EXIT_USAGE, "missing FILE (see leuctra records export --help)");
     if (!x.out_path)
         fail_exit("records export", EXIT_USAGE, "missing -o OUT.csv (see leuctra records export --help)");
+    cli_output_check("records export", "-o", x.out_path);
     x.out = cli_output_open("records export", x.out_path, &x.output);
     fputs("game,ply,position,side,move,result,value,visits\n", x.out);
     for (int i = 0; i < n; i++)
         export_file(&x, argv[i]);
-    bool to_file = x.output.file != stdout;
+    bool to_file = !cli_output_is_stdout(x.out_path);
     cli_output_commit("records export", &x.output);
     if (to_file)
         fprintf(stderr, "%s: %llu positions\n", x.out_path, (unsigned long long)x.rows);
@@ -133,7 +134,8 @@ const Command records_export_command = {
     "position string; side: w or b to move; move: the move played; result: the game's result for\n"
     "the side to move (1, 0.5, 0); value: the searcher's root value for the side to move, 0-1\n"
     "(empty when none); visits: the visit targets, MOVE:VISITS;... most visited first (empty when\n"
-    "none).  OUT is written to a temporary file and renamed into place; '-o -' writes stdout.\n"
+    "none).  OUT is written to a temporary file and renamed into place (through a symlink, the\n"
+    "file it names); '-o -' writes stdout, a device or FIFO is written directly.\n"
     "A damaged file or a stored move that the rules reject stops with exit status 1.\n\n"
     "  -o, --output OUT   the CSV file to write\n\n"
     "example: leuctra records export run1.lrec run2.lrec -o train.csv\n",

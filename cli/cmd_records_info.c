@@ -4,6 +4,7 @@
  * total, as text or JSON, and the total's lengths and results as an SVG chart (--svg).  Reads
  * each file once, one chunk at a time.
  */
+#include "core/utf8.h"
 #include "pictures/charts.h"
 #include "records_cli.h"
 
@@ -190,22 +191,8 @@ static void print_text(const char *name, const Stats *s, const RecordsHeader *h)
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", stdout);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
+/* Paths are bytes and settings free text: core/utf8.h keeps the JSON valid whatever they hold. */
+static void json_string(const char *s) { utf8_put_json(stdout, s); }
 
 static void print_json(const char *name, const Stats *s, const RecordsHeader *h)
 {
@@ -272,10 +259,10 @@ static void write_chart(const char *path, const Stats *total, int files, const c
 /* The paths go to the front of argv; returns how many. */
 static int read_options(int argc, char **argv, bool *json, const char **svg)
 {
-    ArgReader r = {argc, argv, 1, "records info"};
+    ArgReader r = {argc, argv, 1, "records info", false};
     int n = 0;
     while (r.index < argc) {
-        if (!records_is_option(&r))
+        if (arg_operand(&r))
             argv[n++] = argv[r.index++];
         else if (arg_flag(&r, "--json"))
             *json = true;

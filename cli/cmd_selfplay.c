@@ -225,7 +225,7 @@ static void load_weights(const Game *g, const char *path, Weights *w)
 
 static void parse_options(int argc, char **argv, SelfplayOptions *o)
 {
-    ArgReader r = {argc, argv, 1, NAME};
+    ArgReader r = {argc, argv, 1, NAME, false};
     while (r.index < argc)
         if (!read_option(&r, o))
             arg_common(&r, &command_selfplay);
@@ -264,6 +264,9 @@ static int run_selfplay(int argc, char **argv)
     make_config(g, &o, &cfg);
     Weights weights;
     load_weights(g, o.weights_path, &weights);
+    RecordsError path_err;
+    if (!records_path_check(o.out, &path_err))
+        records_fail(NAME, &path_err);
     if (!o.resume && access(o.out, F_OK) == 0)
         fail_exit(NAME, EXIT_USAGE, "%s already exists (--resume completes it; or choose another name)", o.out);
     char *command_line = recorded_command_line(argc, argv);

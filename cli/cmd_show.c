@@ -9,7 +9,7 @@
 
 static int run_show(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "show"};
+    ArgReader r = {argc, argv, 1, "show", false};
     GameOptions opts = {0};
     while (r.index < argc)
         if (!arg_game_option(&r, &opts))

@@ -167,7 +167,7 @@ typedef struct {
 
 static void read_options(int argc, char **argv, SolveOptions *o)
 {
-    ArgReader r = {argc, argv, 1, "solve"};
+    ArgReader r = {argc, argv, 1, "solve", false};
     *o = (SolveOptions){.game = {.variant = "reversi"}, .hash_text = "64", .time_text = "0"};
     while (r.index < argc) {
         if (arg_game_option(&r, &o->game) || arg_value(&r, "--hash", &o->hash_text) ||

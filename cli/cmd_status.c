@@ -7,7 +7,7 @@
 
 static int run_status(int argc, char **argv)
 {
-    ArgReader r = {argc, argv, 1, "status"};
+    ArgReader r = {argc, argv, 1, "status", false};
     GameOptions opts = {0};
     while (r.index < argc)
         if (!arg_game_option(&r, &opts))

@@ -94,10 +94,13 @@ static void read_options(int argc, char **argv, TuneOptions *o)
     o->policy_opts = tune_policy_defaults();
     o->argc = argc;
     o->argv = argv;
-    ArgReader r = {argc, argv, 1, NAME};
-    while (r.index < argc)
-        if (!read_option(&r, o))
+    ArgReader r = {argc, argv, 1, NAME, false};
+    while (r.index < argc) {
+        if (r.operands_only)    /* after "--": data files (their names may start with '-') */
+            o->data[o->num_data++] = argv[r.index++];
+        else if (!read_option(&r, o))
             arg_common(&r, &command_tune);
+    }
     if (o->num_data == 0)
         fail_exit(NAME, EXIT_USAGE, "no data files (--data FILE...; see leuctra tune --help)");
     if (!o->out)
@@ -286,10 +289,12 @@ static int run_tune(int argc, char **argv)
     fit_priors(&env, &s);
     if (env.rank == 0) {
         save(&s);
+        /* --out - puts the weights on stdout, and the report beside them on stderr */
+        FILE *report = cli_output_is_stdout(o.out) ? stderr : stdout;
         if (o.json)
-            tune_print_json(&s, stdout);
+            tune_print_json(&s, report);
         else
-            tune_print_text(&s, stdout);
+            tune_print_text(&s, report);
     }
     mpi_env_stop(&env);
     weights_dispose(&s.fit.weights);
@@ -318,8 +323,10 @@ const Command command_tune = {
     "penalty by Newton's method; the report gives log-losses before and after, each weight with\n"
     "its standard error, and the weights the data cannot identify.  The same data and options\n"
     "give the same weights, bit for bit, whatever --threads is.\n\n"
-    "  --data FILE...        records files, all of one game and board (docs/FORMAT.md)\n"
-    "  --out WEIGHTS         the weights file to write (atomically, with provenance comments)\n"
+    "  --data FILE...        records files, all of one game and board (docs/FORMAT.md); the\n"
+    "                        arguments after '--' are data files too (names starting with '-')\n"
+    "  --out WEIGHTS         the weights file to write (atomically, with provenance comments;\n"
+    "                        '-': stdout, and the report goes to stderr)\n"
     "  --init WEIGHTS        the starting weights (default: the shipped ones)\n"
     "  --skip-opening N      leave out the first N plies of every game (default 0)\n"
     "  --validation F        the fraction of games held out, chosen by a hash of each game's\n"

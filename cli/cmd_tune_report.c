@@ -3,6 +3,7 @@
  * JSON object for scripts (the same content; docs/TUNING.md describes it).
  */
 #include "tune_cli.h"
+#include "core/utf8.h"
 
 #include <math.h>
 
@@ -120,24 +121,13 @@ void tune_print_text(const TuneSummary *s, FILE *out)
     print_weights(s, out);
     if (s->opts->priors)
         print_priors(s, out);
-    fprintf(out, "wrote %s\n", s->opts->out);
+    fprintf(out, "wrote %s\n", cli_output_is_stdout(s->opts->out) ? "stdout" : s->opts->out);
 }
 
 /* --- JSON -------------------------------------------------------------------------------------- */
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c < 32 || *c == 127)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
-}
+/* Paths are bytes: core/utf8.h keeps the JSON valid whatever they hold. */
+static void json_string(FILE *out, const char *s) { utf8_put_json(out, s); }
 
 /* A number, or null for NaN and infinities (JSON has neither). */
 static void json_number(FILE *out, double v)

@@ -38,10 +38,10 @@ static void read_range(const char *text, ViewOptions *o)
 
 static void read_options(int argc, char **argv, ViewOptions *o)
 {
-    ArgReader r = {argc, argv, 1, "view"};
+    ArgReader r = {argc, argv, 1, "view", false};
     const char *text;
     while (r.index < argc) {
-        if (!records_is_option(&r)) {
+        if (arg_operand(&r)) {
             if (o->records)
                 fail_exit("view", EXIT_USAGE, "one RECORDS file only, got '%s' too", argv[r.index]);
             o->records = argv[r.index++];
@@ -180,6 +180,6 @@ const Command command_view = {
     "made by the rules engine, as `leuctra apply` makes it.\n\n"
     "  --game N     only the game with index N\n"
     "  --games A-B  the games with indices A to B (default: every game)\n"
-    "  -o FILE      the page (required)\n\n"
+    "  -o FILE      the page (required; written whole or not at all; '-': stdout)\n\n"
     "example: leuctra view run1.lrec --games 0-9 -o games.html\n",
 };

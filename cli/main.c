@@ -21,7 +21,8 @@ static void print_help(FILE *out)
           "usage: leuctra <command> [options]     leuctra <command> --help\n\ncommands:\n", out);
     for (int i = 0; i < NUM_COMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fputs("\nexample: leuctra perft 4 --variant crossings\n", out);
+    fputs("\nOptions may come in any order; '--' ends them, for a path that starts with '-'.\n"
+          "\nexample: leuctra perft 4 --variant crossings\n", out);
 }
 
 int main(int argc, char **argv)

@@ -14,6 +14,7 @@ int records_exit_status(const RecordsError *e)
     case RECORDS_ERR_FOREIGN:
     case RECORDS_ERR_VERSION:
     case RECORDS_ERR_MISMATCH:
+    case RECORDS_ERR_PATH:
         return EXIT_USAGE;
     case RECORDS_ERR_IO:
         return strstr(e->msg, "No such file") || strstr(e->msg, "is a directory") ? EXIT_USAGE : EXIT_FAILURE_RUN;
@@ -36,20 +37,14 @@ RecordsReader *records_open_or_fail(const char *command, const char *path)
     return r;
 }
 
-bool records_is_option(const ArgReader *r)
-{
-    const char *a = r->argv[r->index];
-    return a[0] == '-' && a[1] != '\0';
-}
-
 int records_paths(ArgReader *r, const Command *cmd, char **paths)
 {
     int n = 0;
     while (r->index < r->argc) {
-        if (records_is_option(r))
-            arg_common(r, cmd);
-        else
+        if (arg_operand(r))
             paths[n++] = r->argv[r->index++];
+        else
+            arg_common(r, cmd);
     }
     return n;
 }

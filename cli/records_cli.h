@@ -23,9 +23,6 @@ _Noreturn void records_fail(const char *command, const RecordsError *e);
 /* Opens a records file or fails as above. */
 RecordsReader *records_open_or_fail(const char *command, const char *path);
 
-/* True when argv[r->index] is an option-like argument ("-x", "--x"; "-" alone is a path). */
-bool records_is_option(const ArgReader *r);
-
 /* For subcommands with no options but --help: the remaining arguments, which must be paths, are
  * copied to paths[0..n) (paths may be r->argv itself: it is filled from the front); returns n. */
 int records_paths(ArgReader *r, const Command *cmd, char **paths);

@@ -33,10 +33,22 @@ static const VariantInfo *find_variant(const char *name, Error *err)
     return NULL;
 }
 
+/* Digits, at most three, into *v; the characters read, 0 when there are none. */
+static int size_digits(const char *s, int *v)
+{
+    int n = 0;
+    for (*v = 0; n < 3 && s[n] >= '0' && s[n] <= '9'; n++)
+        *v = *v * 10 + (s[n] - '0');
+    return n;
+}
+
+/* WxH exactly: digits, one x (or X), digits.  sscanf's %d took blanks and signs (' 5x5',
+ * '+5x5') and %[xX] any run of x's. */
 bool game_parse_size(const char *text, int *width, int *height, Error *err)
 {
-    int w = 0, h = 0, n = 0;
-    if (sscanf(text, "%3d%*[xX]%3d%n", &w, &h, &n) != 2 || text[n] != '\0') {
+    int w = 0, h = 0, a = size_digits(text, &w);
+    int b = a && (text[a] == 'x' || text[a] == 'X') ? size_digits(text + a + 1, &h) : 0;
+    if (b == 0 || text[a + 1 + b] != '\0') {
         error_set(err, "bad board size '%s' (expected WxH, e.g. 8x8)", text);
         return false;
     }

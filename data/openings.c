@@ -3,6 +3,7 @@
  * position string, `game V` naming the variant, '#' comments.
  */
 #include "data/openings.h"
+#include "core/utf8.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -123,17 +124,51 @@ bool openings_parse_line(OpeningSuite *s, const Game *g, const Position *start, 
     return suite_add(s, &pos, err);
 }
 
+/* The next line of `in` into line[OPENINGS_LINE_MAX], its newline dropped; false at the end of
+ * the input.  *nul is the column of its first NUL byte (0: none), which fgets would have taken
+ * for the end of the text; *too_long says it has more than OPENINGS_LINE_MAX - 2 bytes (the rest
+ * is read and dropped, so a huge line costs no memory). */
+static bool read_line(FILE *in, char *line, size_t *nul, bool *too_long)
+{
+    size_t n = 0;
+    int c;
+    bool any = false;
+    *nul = 0;
+    *too_long = false;
+    while ((c = getc(in)) != EOF) {
+        any = true;
+        if (c == '\n')
+            break;
+        if (n >= OPENINGS_LINE_MAX - 2) {
+            *too_long = true;
+            continue;
+        }
+        if (c == '\0' && *nul == 0)
+            *nul = n + 1;
+        line[n++] = (char)c;
+    }
+    line[n] = '\0';
+    return any;
+}
+
 bool openings_read(OpeningSuite *s, const Game *g, const Position *start, FILE *in, const char *source,
                    Error *err)
 {
     char line[OPENINGS_LINE_MAX];
-    for (long number = 1; fgets(line, sizeof line, in); number++) {
+    size_t nul;
+    bool too_long;
+    for (long number = 1; read_line(in, line, &nul, &too_long); number++) {
         Error why;
-        if (!strchr(line, '\n') && !feof(in)) {
+        if (too_long) {
             error_set(err, "%s:%ld: line longer than %d bytes", source, number, OPENINGS_LINE_MAX - 2);
             return false;
         }
-        if (!openings_parse_line(s, g, start, line, &why)) {
+        if (nul) {
+            error_set(err, "%s:%ld: NUL byte at column %zu", source, number, nul);
+            return false;
+        }
+        /* a byte order mark is no part of the first line */
+        if (!openings_parse_line(s, g, start, number == 1 ? utf8_skip_bom(line) : line, &why)) {
             error_set(err, "%s:%ld: %s", source, number, why.msg);
             return false;
         }

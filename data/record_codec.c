@@ -242,8 +242,8 @@ static bool get_ply_visits(ByteReader *in, GameRecord *out, RecordPly *p, Why w)
         return fail(w, "a visit list larger than the record");
     if (!game_record_reserve(out, 0, out->num_visits + (size_t)n))
         return fail(w, "out of memory");
-    /* No list yet and an empty one to read: out->visit may be NULL, and NULL + 0 is undefined. */
-    RecordVisit *v = n ? out->visit + out->num_visits : NULL;
+    /* a record with no visits so far has no array yet: NULL + 0 is undefined behaviour */
+    RecordVisit *v = out->visit ? out->visit + out->num_visits : NULL;
     uint64_t code = 0;
     for (uint64_t k = 0; k < n; k++) {
         uint64_t d = rd_varint(in);

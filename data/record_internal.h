@@ -140,11 +140,8 @@ ScanResult scanner_next_header(ChunkScanner *s, RecordsError *err);
 bool read_full_at(int fd, void *buf, size_t n, uint64_t offset, size_t *got);
 bool write_full(int fd, const void *buf, size_t n);
 bool write_full_at(int fd, const void *buf, size_t n, uint64_t offset);
-void sync_directory_of(const char *path);
 /* A new temporary file beside path ("PATH.tmp.XXXXXX"), its name in temp. -1 on failure. */
 int temp_file_beside(const char *path, char *temp, size_t temp_len);
-/* Syncs and closes fd, renames temp over path and syncs the directory; unlinks temp on failure. */
-bool commit_temp(int fd, const char *temp, const char *path, RecordsError *err);
 
 /* ---------------------------------------------------------------- opening a file (record_header.c) */
 

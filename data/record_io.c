@@ -1,7 +1,7 @@
 /*
  * record_io.c - the file operations under the records format: whole reads at an offset and whole
- * writes (retrying short transfers and EINTR) and the temporary-file-then-rename commit that makes
- * a rewrite atomic.  Nothing here reads the format itself: opening a records file with its header
+ * writes (retrying short transfers and EINTR), and the temporary file a new records file is made
+ * in (a rewrite's commit is data/output_file.c's).  Nothing here reads the format itself: opening a records file with its header
  * checked is record_header.c's, which reads through these.
  */
 #include "record_internal.h"
@@ -61,24 +61,6 @@ bool write_full_at(int fd, const void *buf, size_t n, uint64_t offset)
     return true;
 }
 
-/* Makes a new directory entry (a rename, a link) durable; failure loses nothing already safe. */
-void sync_directory_of(const char *path)
-{
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-}
-
 int temp_file_beside(const char *path, char *temp, size_t temp_len)
 {
     if (snprintf(temp, temp_len, "%s.tmp.XXXXXX", path) >= (int)temp_len) {
@@ -92,18 +74,4 @@ int temp_file_beside(const char *path, char *temp, size_t temp_len)
         return -1;
     }
     return fd;
-}
-
-bool commit_temp(int fd, const char *temp, const char *path, RecordsError *err)
-{
-    bool synced = fsync(fd) == 0;
-    int saved = errno;
-    bool closed = close(fd) == 0;
-    if (!synced || !closed || rename(temp, path) != 0) {
-        records_error(err, RECORDS_ERR_IO, 0, "%s: cannot write: %s", path, strerror(synced && closed ? errno : saved));
-        unlink(temp);
-        return false;
-    }
-    sync_directory_of(path);
-    return true;
 }

@@ -10,6 +10,7 @@
  * one-chunk cache per input).  The output is a temporary file renamed into place after fsync.
  */
 #include "record_internal.h"
+#include "output_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -222,14 +223,14 @@ static bool write_games(Rewrite *rw, Output *o, RecordsError *err)
 
 static bool write_output(Rewrite *rw, const char *out, const RecordsHeader *h, RecordsError *err)
 {
-    char temp[4200];
-    Output o = {.path = out};
-    ByteBuf header = {0};
-    o.fd = temp_file_beside(out, temp, sizeof temp);
-    if (o.fd < 0) {
-        records_error(err, RECORDS_ERR_IO, 0, "%s: cannot create a temporary file: %s", out, strerror(errno));
+    OutputFile file;
+    Error why;
+    if (!output_file_open(&file, out, &why)) {
+        records_error(err, RECORDS_ERR_PATH, 0, "%s", why.msg);
         return false;
     }
+    Output o = {.path = out, .fd = file.fd};
+    ByteBuf header = {0};
     bool ok = header_encode(h, &header) && write_full(o.fd, header.data, header.len);
     if (!ok)
         records_error(err, RECORDS_ERR_IO, 0, "%s: cannot write: %s", out, strerror(errno));
@@ -238,11 +239,14 @@ static bool write_output(Rewrite *rw, const char *out, const RecordsHeader *h, R
     buf_free(&o.batch);
     buf_free(&o.chunk);
     if (!ok) {
-        close(o.fd);
-        unlink(temp);
+        output_file_discard(&file);
         return false;
     }
-    return commit_temp(o.fd, temp, out, err);
+    if (!output_file_commit(&file, &why)) {
+        records_error(err, RECORDS_ERR_IO, 0, "%s", why.msg);
+        return false;
+    }
+    return true;
 }
 
 /* ---------------------------------------------------------------- the two entry points */
@@ -279,6 +283,9 @@ static bool prepare(Rewrite *rw, RecordsError *err)
 
 bool records_canonicalize(const char *path, RecordsError *err)
 {
+    /* rewritten in place: a file to read back and rename over, not stdout, a device or a FIFO */
+    if (!records_path_check(path, err))
+        return false;
     Rewrite rw = {.num_inputs = 1, .paths = &path};
     bool ok = prepare(&rw, err) && write_output(&rw, path, &rw.files[0].header, err);
     free_rewrite(&rw);

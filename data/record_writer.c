@@ -9,6 +9,7 @@
  * writer's mutex, so threads only queue for the write and the sync.
  */
 #include "record_internal.h"
+#include "output_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -75,15 +76,15 @@ static bool header_fits(const RecordsHeader *h, RecordsError *err)
 
 /* Puts the finished temporary file at path unless something is there already.  link() does
  * that atomically; file systems without hard links get a check followed by a rename. */
-static bool place_new_file(const char *temp, const char *path, RecordsError *err)
+static bool place_new_file(const char *temp, const char *target, const char *path, RecordsError *err)
 {
-    int rc = link(temp, path);
+    int rc = link(temp, target);
     if (rc != 0 && errno != EEXIST) {
         struct stat st;
-        if (stat(path, &st) == 0)
+        if (lstat(target, &st) == 0)
             errno = EEXIST;
         else
-            rc = rename(temp, path);
+            rc = rename(temp, target);
     }
     if (rc != 0) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path,
@@ -92,22 +93,54 @@ static bool place_new_file(const char *temp, const char *path, RecordsError *err
         return false;
     }
     unlink(temp);
-    sync_directory_of(path);
+    output_file_sync_folder(target);
     return true;
+}
+
+static bool not_regular(const char *path, mode_t mode, RecordsError *err)
+{
+    records_error(err, RECORDS_ERR_PATH, 0, "%s is %s, not a regular file (a records file must be one)", path,
+                  output_file_type_name(mode));
+    return false;
+}
+
+/* records_path_check's, with the name a new file would be linked at: where path's symbolic links
+ * lead. */
+static bool check_path(const char *path, char *target, RecordsError *err)
+{
+    bool exists;
+    mode_t mode;
+    Error why;
+    if (strcmp(path, "-") == 0) {
+        records_error(err, RECORDS_ERR_PATH, 0, "'-': a records file must be a regular file, not stdout");
+        return false;
+    }
+    if (!output_file_resolve(path, target, OUTPUT_PATH_MAX, &exists, &mode, &why)) {
+        records_error(err, RECORDS_ERR_PATH, 0, "%s", why.msg);
+        return false;
+    }
+    return !exists || S_ISREG(mode) || not_regular(path, mode, err);
+}
+
+bool records_path_check(const char *path, RecordsError *err)
+{
+    char target[OUTPUT_PATH_MAX];
+    return check_path(path, target, err);
 }
 
 RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsError *err)
 {
-    if (!header_fits(h, err))
+    char target[OUTPUT_PATH_MAX];
+    if (!header_fits(h, err) || !check_path(path, target, err))
         return NULL;
     ByteBuf bytes = {0};
-    char temp[4200];
+    char temp[OUTPUT_PATH_MAX + 16];
     if (!header_encode(h, &bytes)) {
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
         buf_free(&bytes);
         return NULL;
     }
-    int fd = temp_file_beside(path, temp, sizeof temp);
+    int fd = temp_file_beside(target, temp, sizeof temp);
     bool ok = fd >= 0 && write_full(fd, bytes.data, bytes.len) && fsync(fd) == 0;
     if (!ok) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: cannot create: %s", path, strerror(errno));
@@ -115,7 +148,7 @@ RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsE
             close(fd);
             unlink(temp);
         }
-    } else if (!place_new_file(temp, path, err) || !lock_file(fd, path, err)) {
+    } else if (!place_new_file(temp, target, path, err) || !lock_file(fd, path, err)) {
         close(fd);
         ok = false;
     }
@@ -219,12 +252,20 @@ static bool open_for_resume(const char *path, const RecordsHeader *expected, Ope
 {
     memset(f, 0, sizeof *f);
     struct stat st;
-    f->fd = open(path, O_RDWR | O_CLOEXEC);
+    /* Looked at before it is opened: opening a device can do things, and a FIFO opened to read
+     * and write would wait for ever for a header. */
+    if (!records_path_check(path, err))
+        return false;
+    f->fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
     if (f->fd < 0 || fstat(f->fd, &st) != 0) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path, strerror(errno));
         if (f->fd >= 0)
             close(f->fd);
         return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(f->fd);
+        return not_regular(path, st.st_mode, err);
     }
     f->size = (uint64_t)st.st_size;
     if (!lock_file(f->fd, path, err) || !header_read(f->fd, path, &f->header, &f->first_chunk, err)) {

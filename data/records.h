@@ -129,6 +129,7 @@ typedef enum {
     RECORDS_ERR_DUPLICATE,  /* two different games with one index (merge) */
     RECORDS_ERR_INVALID,    /* a game record that cannot be stored (bad field) */
     RECORDS_ERR_MEMORY,
+    RECORDS_ERR_PATH,       /* a path that cannot be the file asked for (a folder, a device) */
 } RecordsErrorKind;
 
 typedef struct {
@@ -206,8 +207,15 @@ void records_verify_report_free(RecordsVerifyReport *report);
 
 typedef struct RecordsWriter RecordsWriter;
 
+/* Whether path can be a records file, which is appended to and read back at offsets: false
+ * (PATH) for "-" and for anything there that is not a regular file (a device, a FIFO, a
+ * folder).  Symbolic links are followed; a name not there yet passes.  create and resume check
+ * it themselves; a command may check it before any work. */
+bool records_path_check(const char *path, RecordsError *err);
+
 /* Creates a new file holding only the header; fails (IO, "exists") if path exists.  The file
- * appears complete or not at all: the header is written to a temporary file, synced and linked. */
+ * appears complete or not at all: the header is written to a temporary file, synced and linked.
+ * A symbolic link at path is followed: the file is made where it leads, and the link stays. */
 RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsError *err);
 
 typedef struct {

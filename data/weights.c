@@ -3,17 +3,15 @@
  * defaults and the identity hash.  The parser is weights_parse.c.
  */
 #include "weights.h"
+#include "output_file.h"
 
 #include "default_weights.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* --- loading ------------------------------------------------------------------------------------ */
 
@@ -116,30 +114,6 @@ static void write_weights(FILE *f, const Game *g, const Weights *w, const char *
         fprintf(f, "%s %.17g\n", g->ops->feature_names[i], w->w[i]);
 }
 
-/* The directory part of path ("." for a bare name), for the temporary file and its fsync. */
-static void directory_of(const char *path, char *dir, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, len, ".");
-    else if (slash == path)
-        snprintf(dir, len, "/");
-    else
-        snprintf(dir, len, "%.*s", (int)(slash - path), path);
-}
-
-/* Makes the rename itself durable; a failure here loses nothing that is not already safe. */
-static void sync_directory(const char *path)
-{
-    char dir[4096];
-    directory_of(path, dir, sizeof dir);
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-}
-
 /* The file's bytes: the text format, or a table file around it. */
 static unsigned char *encode(const Game *g, const Weights *w, const char *comments, size_t *size)
 {
@@ -162,22 +136,6 @@ static unsigned char *encode(const Game *g, const Weights *w, const char *commen
     return bytes;
 }
 
-/* Writes, flushes and syncs the open temporary file; closes it in every case. */
-static bool write_temp(int fd, const unsigned char *bytes, size_t size)
-{
-    size_t done = 0;
-    while (done < size) {
-        const ssize_t n = write(fd, bytes + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    const bool ok = done == size && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
-    return close(fd) == 0 && ok;
-}
-
 bool weights_save(const Game *g, const Weights *w, const char *comments, const char *path, Error *err)
 {
     if (w->variant != g->variant || w->count != g->ops->num_features) {
@@ -190,27 +148,21 @@ bool weights_save(const Game *g, const Weights *w, const char *comments, const c
         error_set(err, "cannot save weights to '%s': out of memory", path);
         return false;
     }
-    char temp[4200];
-    if (snprintf(temp, sizeof temp, "%s.tmp.XXXXXX", path) >= (int)sizeof temp) {
-        free(bytes);
-        error_set(err, "cannot save weights: path too long");
-        return false;
-    }
-    int fd = mkstemp(temp);
-    if (fd < 0) {
-        free(bytes);
+    OutputFile out;
+    Error why;
+    bool ok = output_file_open(&out, path, &why);
+    if (!ok)
+        error_set(err, "cannot save weights: %s", why.msg);
+    else if (!output_file_write(&out, bytes, size)) {
         error_set(err, "cannot save weights to '%s': %s", path, strerror(errno));
-        return false;
+        output_file_discard(&out);
+        ok = false;
+    } else if (!output_file_commit(&out, &why)) {
+        error_set(err, "cannot save weights: %s", why.msg);
+        ok = false;
     }
-    const bool written = write_temp(fd, bytes, size);
     free(bytes);
-    if (!written || rename(temp, path) != 0) {
-        error_set(err, "cannot save weights to '%s': %s", path, strerror(errno));
-        unlink(temp);
-        return false;
-    }
-    sync_directory(path);
-    return true;
+    return ok;
 }
 
 /* --- defaults and identity ----------------------------------------------------------------------- */

@@ -5,8 +5,9 @@
  * by hand and a silent default would make a tuning run quietly wrong.
  */
 #include "weights.h"
+#include "core/number.h"
+#include "core/utf8.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,59 +65,25 @@ static const char *shown(Token t, char out[40])
 
 /* --- numbers ---------------------------------------------------------------------------------- */
 
-static size_t digits(const char *s)
-{
-    size_t n = 0;
-    while (s[n] >= '0' && s[n] <= '9')
-        n++;
-    return n;
-}
-
-/* Length of the longest prefix of t that is a decimal number: [+-] digits [. digits] [e [+-]
- * digits], with digits on at least one side of the point.  0 if there is none. */
-static size_t number_prefix(Token t)
-{
-    char buf[WEIGHTS_MAX_LINE + 1];
-    memcpy(buf, t.at, t.len);
-    buf[t.len] = '\0';
-    size_t n = buf[0] == '+' || buf[0] == '-';
-    size_t whole = digits(buf + n), frac = 0;
-    n += whole;
-    if (buf[n] == '.') {
-        frac = digits(buf + n + 1);
-        n += 1 + frac;
-    }
-    if (whole + frac == 0)
-        return 0;
-    if (buf[n] == 'e' || buf[n] == 'E') {
-        size_t sign = buf[n + 1] == '+' || buf[n + 1] == '-', exp = digits(buf + n + 1 + sign);
-        if (exp)
-            n += 1 + sign + exp;
-    }
-    return n;
-}
-
+/* A weight is a decimal as core/number.h reads every number: the grammar of docs/WEIGHTS.md. */
 static bool parse_value(Parser *p, Token name, Token value, double *out)
 {
     char nm[40], val[40];
-    size_t n = number_prefix(value);
-    if (n == 0) {
+    NumberStatus status = number_parse_decimal(value.at, value.len, out);
+    if (status == NUMBER_SYNTAX) {
         error_set(p->err, "%s:%d: bad number '%s' for '%s' (expected a decimal number such as -0.25 or 1.5e-3)",
                   p->source, p->line, shown(value, val), shown(name, nm));
         return false;
     }
-    if (n < value.len) {
+    if (status == NUMBER_TRAILING) {
+        size_t n = number_decimal_prefix(value.at, value.len);
         Token junk = {value.at + n, value.len - n};
         char j[40];
         error_set(p->err, "%s:%d: bad number '%s' for '%s': trailing junk '%s'", p->source, p->line,
                   shown(value, val), shown(name, nm), shown(junk, j));
         return false;
     }
-    char buf[WEIGHTS_MAX_LINE + 1];
-    memcpy(buf, value.at, value.len);
-    buf[value.len] = '\0';
-    *out = strtod(buf, NULL);
-    if (!isfinite(*out)) {
+    if (status != NUMBER_OK) {
         error_set(p->err, "%s:%d: number '%s' for '%s' is not finite", p->source, p->line, shown(value, val),
                   shown(name, nm));
         return false;
@@ -250,7 +217,8 @@ bool weights_parse(const Game *g, const char *text, const char *source_name, Wei
 {
     Parser p = {.g = g, .source = source_name ? source_name : "weights", .out = out, .err = err};
     weights_zero(g, out);
-    for (const char *s = text ? text : ""; *s;) {
+    /* an editor's byte order mark is no part of the first line */
+    for (const char *s = utf8_skip_bom(text ? text : ""); *s;) {
         char line[WEIGHTS_MAX_LINE + 1];
         p.line++;
         s = read_line(&p, s, line);

@@ -1,14 +1,12 @@
 /*
  * engine_io.c - the protocol's input and output: command lines read with a fixed bound, reply
  * lines written whole and flushed at once, and the small parsers (words, numbers) that turn
- * untrusted text into values without atoi/strtok.
+ * untrusted text into values (numbers through core/number.h, strict decimals only).
  */
 #include "engine.h"
+#include "core/number.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
-#include <stdlib.h>
 
 /* --- input ------------------------------------------------------------------------------------- */
 
@@ -121,21 +119,13 @@ char *tokens_rest(Tokens *t)
 
 bool parse_integer(const char *text, long long min, long long max, long long *out)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || end == text || *end != '\0' || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
+    return number_read_integer(text, min, max, out) == NUMBER_OK;
 }
 
 bool parse_real(const char *text, double min, double max, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v) || v < min || v > max)
+    double v;
+    if (number_read_decimal(text, &v) != NUMBER_OK || v < min || v > max)
         return false;
     *out = v;
     return true;

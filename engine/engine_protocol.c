@@ -37,9 +37,14 @@ static void cmd_hello(Engine *e, Tokens *args)
     engine_release_output(e);
 }
 
+/* The search tree is built here when nothing has built it yet (or an option or a new game dropped
+ * it), so that the next go starts searching at once: match tools send isready before a game's
+ * first go, UCI's place for setup.  A tree that cannot be allocated is left to go to report. */
 static void cmd_isready(Engine *e, Tokens *args)
 {
     (void)args;
+    if (!e->mcts && !engine_search_busy(e))
+        e->mcts = mcts_new(e->game, &e->weights, &e->options.mcts);
     engine_reply(e, "readyok");
 }
 

@@ -6,6 +6,7 @@
 #include "eval/match.h"
 
 #include "core/error.h"
+#include "data/output_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,7 +68,7 @@ RecordsWriter *match_open_records(MatchRun *run)
     }
     records_header_free(&h);
     if (!w)
-        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        fail_exit("match", err.kind == RECORDS_ERR_PATH ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", err.msg);
     if (run->options->resume)
         read_played(run);
     return w;
@@ -85,16 +86,18 @@ static const char *result_text(GameStatus s)
     return s == STATUS_WHITE_WINS ? "1-0" : s == STATUS_BLACK_WINS ? "0-1" : "1/2-1/2";
 }
 
-/* One line per counted game in game order, written to a temporary file and renamed, so the
- * file is whole or absent and its bytes do not depend on the concurrency. */
+/* One line per counted game in game order, written whole or not at all (data/output_file.h), so
+ * the file's bytes do not depend on the concurrency. */
 void match_write_results(const MatchRun *run)
 {
     const char *path = run->options->results_path;
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *out = fopen(tmp, "w");
-    if (!out)
-        fail_exit("match", EXIT_FAILURE_RUN, "%s: %s", tmp, strerror(errno));
+    OutputFile file;
+    Error err;
+    FILE *out = output_file_open(&file, path, &err) ? output_file_stream(&file) : NULL;
+    if (!out) {
+        output_file_discard(&file);
+        fail_exit("match", EXIT_USAGE, "--results %s", err.msg);
+    }
     for (int k = 0; k < run->total; k++) {
         if (!run->games[k].counted)
             continue;
@@ -104,6 +107,6 @@ void match_write_results(const MatchRun *run)
         fprintf(out, "%s %s %s\n", run->options->name[white], run->options->name[black],
                 result_text(run->games[k].result));
     }
-    if (fclose(out) != 0 || rename(tmp, path) != 0)
-        fail_exit("match", EXIT_FAILURE_RUN, "%s: %s", path, strerror(errno));
+    if (!output_file_commit(&file, &err))
+        fail_exit("match", EXIT_FAILURE_RUN, "--results %s", err.msg);
 }

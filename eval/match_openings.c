@@ -6,6 +6,7 @@
 #include "eval/match.h"
 
 #include "core/error.h"
+#include "data/output_file.h"
 #include "core/rng.h"
 
 #include <errno.h>
@@ -86,17 +87,21 @@ static int find_balanced(const Game *g, const Position *start, const MatchOption
 
 static void write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECORD_MAX_POSITION], int count)
 {
-    FILE *out = fopen(o->out_path, "w");
-    if (!out)
-        fail_exit("match", EXIT_FAILURE_RUN, "%s: %s", o->out_path, strerror(errno));
+    OutputFile file;
+    Error err;
+    FILE *out = output_file_open(&file, o->out_path, &err) ? output_file_stream(&file) : NULL;
+    if (!out) {
+        output_file_discard(&file);
+        fail_exit("match", EXIT_USAGE, "--out %s", err.msg);
+    }
     fprintf(out, "# %d openings: %d random plies, kept when mcts:visits=%d gives the side to move\n"
                  "# a value in [%.2f, %.2f] (leuctra match --make-openings, seed %llu)\n",
             count, o->opening_plies, o->make_visits, o->make_low, o->make_high, (unsigned long long)o->seed);
     fprintf(out, "game %s\n", g->name);
     for (int i = 0; i < count; i++)
         fprintf(out, "%s\n", kept[i]);
-    if (fclose(out) != 0)
-        fail_exit("match", EXIT_FAILURE_RUN, "%s: write failed", o->out_path);
+    if (!output_file_commit(&file, &err))
+        fail_exit("match", EXIT_FAILURE_RUN, "--out %s", err.msg);
 }
 
 int match_make_openings(const Game *g, const Position *start, const MatchOptions *o)

@@ -2,9 +2,11 @@
  * results_read.c - reading the plain results format into a ResultTable (results.h;
  * docs/RATINGS.md): one game a line, WHITE BLACK RESULT, fields separated by blanks, '#'
  * starting a comment where a field could start.  Any malformed line is an error that names it;
- * nothing is guessed or skipped, since a silently dropped game changes every rating.
+ * nothing is guessed or skipped, since a silently dropped game changes every rating.  The text
+ * is UTF-8; a byte order mark at the start of a file is no part of the first name.
  */
 #include "eval/results.h"
+#include "core/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,9 +94,28 @@ static int field_player(ResultTable *t, const Field *f, Error *err)
     return p;
 }
 
+/* Names end up in SVG and JSON, so the text must be UTF-8; and a byte order mark inside a name
+ * (U+FEFF, invisible) would make two players of one. */
+static bool text_ok(const char *line, Error *err)
+{
+    size_t n = strlen(line), bad;
+    if (!utf8_valid(line, n, &bad)) {
+        error_set(err, "invalid UTF-8 (byte 0x%02X at column %zu)", (unsigned char)line[bad], bad + 1);
+        return false;
+    }
+    const char *bom = strstr(line, UTF8_BOM);
+    if (bom) {
+        error_set(err, "a byte order mark (U+FEFF) at column %zu", (size_t)(bom - line) + 1);
+        return false;
+    }
+    return true;
+}
+
 bool results_parse_line(ResultTable *t, const char *line, Error *err)
 {
     Field f[FIELDS + 1];
+    if (!text_ok(line, err))
+        return false;
     int n = split_fields(line, f, err);
     if (n < 0)
         return false;
@@ -135,7 +156,7 @@ bool results_read(ResultTable *t, FILE *in, const char *source, Error *err)
         if (strlen(line) != (size_t)len) {
             error_set(err, "%s:%ld: NUL byte in the line", source, number);
             ok = false;
-        } else if (!results_parse_line(t, line, &line_err)) {
+        } else if (!results_parse_line(t, number == 1 ? utf8_skip_bom(line) : line, &line_err)) {
             error_set(err, "%s:%ld: %s", source, number, line_err.msg);
             ok = false;
         }

@@ -4,6 +4,7 @@
  * printed with one decimal, so a picture's bytes depend on its data only.
  */
 #include "svg_chart.h"
+#include "core/utf8.h"
 
 #include <math.h>
 #include <string.h>
@@ -31,20 +32,9 @@ bool svg_end(FILE *out)
     return !ferror(out);
 }
 
-/* Control characters are not allowed in XML 1.0 at all, so they become '?'. */
-void svg_escape(FILE *out, const char *text)
-{
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        switch (*c) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&apos;", out); break;
-        default: fputc(*c < 32 || *c == 127 ? '?' : *c, out);
-        }
-    }
-}
+/* Control characters are not allowed in XML 1.0 at all, so they become '?'; bytes that are not
+ * UTF-8 (a path's, say) become U+FFFD, so the picture always parses. */
+void svg_escape(FILE *out, const char *text) { utf8_put_xml(out, text); }
 
 void svg_text(FILE *out, double x, double y, const char *attrs, const char *text)
 {

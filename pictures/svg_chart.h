@@ -46,7 +46,8 @@ typedef struct {
 void svg_begin(FILE *out, int width, int height, const char *title);
 bool svg_end(FILE *out);
 
-/* Text with &, <, >, " and ' escaped, so names from input files cannot break the XML. */
+/* Text with &, <, >, " and ' escaped and anything not UTF-8 replaced (core/utf8.h), so names
+ * from input files and paths cannot break the XML. */
 void svg_escape(FILE *out, const char *text);
 /* <text> at (x, y); attrs is raw attribute text (class, anchor, size), text is escaped. */
 void svg_text(FILE *out, double x, double y, const char *attrs, const char *text);

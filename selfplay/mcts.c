@@ -26,6 +26,19 @@
 
 enum { MAX_DEPTH = 1024, MAX_HISTORY = 4096 };
 
+/* One search thread's own state, made with the search and kept (mcts_new does the setup every
+ * search would otherwise pay for at its start).  On its own cache lines: the next worker's
+ * first fields are written every visit. */
+typedef struct {
+    _Alignas(64) Rng rng;
+    ValueFeatureCache *features;    /* this thread's incremental features (NULL: computed in full) */
+    Solver *solver;                 /* this thread's leaf solver, made on first use (NULL: none yet) */
+    Move moves[MAX_MOVES];
+    float priors[MAX_MOVES];
+    uint32_t path[MAX_DEPTH];
+    uint64_t path_hash[MAX_DEPTH];  /* position hash at each depth of the current visit */
+} Worker;
+
 struct Mcts {
     const Game *game;
     const Weights *weights;
@@ -43,23 +56,15 @@ struct Mcts {
     _Alignas(64) char padding;
     atomic_bool done;
     double start_time;
-    /* Exact solvers, made on first use: the root's, and one for each search thread's leaves. */
+    /* The exact solver of the root, made on first use (the leaves' are the workers'). */
     Solver *root_solver;
-    Solver **leaf_solver;
+    Worker *workers;                /* [0] prepares the root, [1 + t] is search thread t's */
+    MctsResult *result;             /* the result being collected (one at a time: thread 0's) */
+    double setup_seconds;           /* mcts_new's time */
 };
 
 /* Transposition tables: the root's solves reach ~18 empties, the leaves' ~12. */
 enum { ROOT_SOLVER_BYTES = 8 << 20, LEAF_SOLVER_BYTES = 1 << 20 };
-
-typedef struct {
-    Rng rng;
-    ValueFeatureCache *features;    /* this thread's incremental features (NULL: computed in full) */
-    Solver *solver;                 /* this thread's leaf solver (NULL: leaves are not solved) */
-    Move moves[MAX_MOVES];
-    float priors[MAX_MOVES];
-    uint32_t path[MAX_DEPTH];
-    uint64_t path_hash[MAX_DEPTH];  /* position hash at each depth of the current visit */
-} Worker;
 
 size_t mcts_node_bytes(void) { return sizeof(Node); }
 
@@ -81,6 +86,7 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
 {
     /* aligned_alloc, not calloc: the counters threads share sit on their own 64-byte lines
      * (_Alignas), which holds only if the struct itself starts on one. */
+    const double start = clock_seconds();
     size_t size = (sizeof(Mcts) + 63) / 64 * 64;
     Mcts *m = aligned_alloc(64, size);
     if (!m)
@@ -94,15 +100,29 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     if (m->cfg.threads < 1)
         m->cfg.threads = 1;
     /* An expanded node lists ~100 moves in the phalanx games; 16 edges a node is room enough
-     * since most nodes are leaves. */
-    m->leaf_solver = calloc((size_t)m->cfg.threads, sizeof *m->leaf_solver);
-    if (!m->leaf_solver || !tree_init(&m->tree, m->cfg.max_nodes, m->cfg.max_nodes * 16)) {
-        free(m->leaf_solver);
+     * since most nodes are leaves.  The workers and the result are made here, not per search:
+     * each search had malloc'd them afresh, and the first paid their page faults. */
+    size_t workers = (size_t)m->cfg.threads + 1;
+    m->workers = aligned_alloc(64, workers * sizeof *m->workers);
+    m->result = malloc(sizeof *m->result);
+    bool ok = m->workers && m->result && tree_init(&m->tree, m->cfg.max_nodes, m->cfg.max_nodes * 16);
+    if (ok)
+        memset(m->result, 0, sizeof *m->result);    /* its pages touched now, not in a search */
+    for (size_t i = 0; ok && i < workers; i++) {
+        memset(&m->workers[i], 0, sizeof m->workers[i]);
+        m->workers[i].features = w && g->ops->features ? value_feature_cache_new(g) : NULL;
+    }
+    if (!ok) {
+        free(m->workers);
+        free(m->result);
         free(m);
         return NULL;
     }
+    m->setup_seconds = clock_seconds() - start;
     return m;
 }
+
+double mcts_setup_seconds(const Mcts *m) { return m->setup_seconds; }
 
 void mcts_free(Mcts *m)
 {
@@ -110,9 +130,12 @@ void mcts_free(Mcts *m)
         return;
     tree_free(&m->tree);
     solver_free(m->root_solver);
-    for (int i = 0; i < m->cfg.threads; i++)
-        solver_free(m->leaf_solver[i]);
-    free(m->leaf_solver);
+    for (int i = 0; i <= m->cfg.threads; i++) {
+        value_feature_cache_free(m->workers[i].features);
+        solver_free(m->workers[i].solver);
+    }
+    free(m->workers);
+    free(m->result);
     free(m);
 }
 
@@ -409,6 +432,7 @@ static uint32_t child_of(Mcts *m, Edge *e)
     if (atomic_compare_exchange_strong_explicit(&e->child, &expected, fresh, memory_order_acq_rel,
                                                 memory_order_acquire))
         return fresh;
+    atomic_fetch_add_explicit(&m->tree.nodes_lost, 1, memory_order_relaxed);
     return expected;
 }
 
@@ -609,7 +633,7 @@ static void collect_result(const Mcts *m, MctsResult *r, bool all_edges)
     r->proven = (Proven)flip_proven(root->proven);
     r->value = r->proven != PROVEN_NONE ? proven_value(r->proven) : 1.0 - node_mean(root);
     r->tree_visits = root->visits;
-    r->nodes = atomic_load(&t->nodes_used);
+    r->nodes = tree_nodes_in_use(t);
     r->pv_length = 0;
     const Edge *e = best_edge(t, root);
     r->best = e ? e->move : MOVE_NONE;
@@ -646,47 +670,29 @@ typedef struct {
     void *ctx;
 } SearchRun;
 
+/* Thread 0 reports, and collects the final result after the threads: one at a time. */
 static void report_progress(Mcts *m, const SearchRun *run)
 {
-    MctsResult *so_far = malloc(sizeof *so_far);
-    if (!so_far)
-        return;
+    MctsResult *so_far = m->result;
     collect_result(m, so_far, false);
     so_far->visits = atomic_load(&m->completed);
     so_far->seconds = clock_seconds() - m->start_time;
     run->info(so_far, run->ctx);
-    free(so_far);
 }
 
-/* thread < 0: a worker for the root's preparation, which solves nothing. */
-static Worker *worker_new(Mcts *m, int thread)
+/* Search thread t's worker, with its leaf solver made on first use in a game that has one (the
+ * solvers stay lazy: most searches never need them). */
+static Worker *search_worker(Mcts *m, int thread)
 {
-    Worker *w = malloc(sizeof *w);
-    if (!w)
-        return NULL;
-    w->features = m->weights && m->game->ops->features ? value_feature_cache_new(m->game) : NULL;
-    w->solver = NULL;
-    if (thread >= 0 && m->cfg.solve_empties > 0 && solve_available(m->game)) {
-        if (!m->leaf_solver[thread])
-            m->leaf_solver[thread] = solver_new(m->game, LEAF_SOLVER_BYTES);
-        w->solver = m->leaf_solver[thread];
-    }
+    Worker *w = &m->workers[1 + thread];
+    if (!w->solver && m->cfg.solve_empties > 0 && solve_available(m->game))
+        w->solver = solver_new(m->game, LEAF_SOLVER_BYTES);
     return w;
-}
-
-static void worker_free(Worker *w)
-{
-    value_feature_cache_free(w->features);
-    free(w);
 }
 
 static void search_thread(Mcts *m, const SearchRun *run, int thread)
 {
-    Worker *w = worker_new(m, thread);
-    if (!w) {
-        atomic_store(&m->done, true);
-        return;
-    }
+    Worker *w = search_worker(m, thread);
     w->rng = rng_seed(m->cfg.seed, (uint64_t)thread + 1);
     double next_info = m->start_time + run->interval;
     /* Visit slots are claimed VISIT_BATCH at a time: one shared counter update per batch
@@ -707,15 +713,12 @@ static void search_thread(Mcts *m, const SearchRun *run, int thread)
         }
         atomic_fetch_add_explicit(&m->completed, done, memory_order_relaxed);
     }
-    worker_free(w);
 }
 
 /* Evaluates and expands the root before threads start, so root noise has edges to act on. */
 static void prepare_root(Mcts *m)
 {
-    Worker *w = worker_new(m, -1);
-    if (!w)
-        return;
+    Worker *w = &m->workers[0];     /* it solves nothing: its solver stays NULL */
     /* Seeded by the root too: each move of a game gets its own root noise. */
     w->rng = rng_seed(m->cfg.seed ^ game_hash(m->game, &m->root_pos), 0);
     Node *root = &m->tree.nodes[0];
@@ -729,7 +732,6 @@ static void prepare_root(Mcts *m)
         }
     }
     add_root_noise(m, &w->rng);
-    worker_free(w);
 }
 
 /* The root solved win/loss/draw before any visit, when it is in the solver's reach: true with
@@ -753,7 +755,7 @@ static bool solve_root(Mcts *m, const MctsLimits *limits, const atomic_bool *sto
     out->proven = proven;
     out->solved = true;
     out->tree_visits = m->tree.nodes[0].visits;
-    out->nodes = atomic_load(&m->tree.nodes_used);
+    out->nodes = tree_nodes_in_use(&m->tree);
     out->pv_length = 1;
     out->pv[0] = r.best;
     out->num_stats = 1;
@@ -799,13 +801,8 @@ MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *
     search_thread(m, &run, omp_get_thread_num());
 
     MctsResult out;
-    memset(&out, 0, sizeof out);
-    MctsResult *r = malloc(sizeof *r);
-    if (r) {
-        collect_result(m, r, true);
-        out = *r;
-        free(r);
-    }
+    collect_result(m, m->result, true);
+    out = *m->result;
     out.visits = atomic_load(&m->completed);
     out.seconds = clock_seconds() - m->start_time;
     return out;

@@ -58,7 +58,7 @@ typedef struct {
     Proven proven;          /* the root's proven result for its side to move */
     long visits;            /* visits made by this search */
     long tree_visits;       /* visits of the root, kept ones included */
-    size_t nodes;           /* nodes in use */
+    size_t nodes;           /* nodes in the tree: at most max_nodes, however many visits */
     double seconds;
     int pv_length;
     Move pv[MCTS_MAX_PV];
@@ -73,8 +73,11 @@ typedef struct Mcts Mcts;
 typedef void (*MctsInfoFn)(const MctsResult *so_far, void *ctx);
 
 void mcts_default_config(MctsConfig *cfg);
-/* NULL on allocation failure.  The game and weights must outlive the search. */
+/* NULL on allocation failure.  The game and weights must outlive the search.  It does the setup
+ * every search needs (the tree's first pages touched, each thread's state made), so that even
+ * the first search's time is all search; mcts_setup_seconds says how long that took. */
 Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg);
+double mcts_setup_seconds(const Mcts *m);
 void mcts_free(Mcts *m);
 
 /* Sets the position to search.  When it is the root or lies one or two plies below it, the

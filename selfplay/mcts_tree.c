@@ -12,7 +12,11 @@ enum { HUGE_PAGE = 2 << 20 };
 
 /* Not calloc-and-touch: pages are only committed as the tree grows into them.  The pools are
  * aligned to 2 MiB and marked for transparent huge pages where the kernel has them: a search of
- * 200,000 visits otherwise takes ~15,000 page faults of 4 KiB, and threads take them in turn. */
+ * 200,000 visits otherwise takes ~15,000 page faults of 4 KiB, and threads take them in turn.
+ * The first 2 MiB of each (the root, and the nodes and edges of the first few thousand visits,
+ * which every search uses) are touched here, so that the first search does not pay for them: a
+ * huge page's fault zeroes 2 MiB, and a kernel short of free huge pages may compact memory
+ * first, a wait that fell inside the first search's time. */
 static void *pool_alloc(size_t bytes)
 {
     size_t size = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
@@ -21,6 +25,8 @@ static void *pool_alloc(size_t bytes)
     if (pool)
         madvise(pool, size, MADV_HUGEPAGE);   /* advice only: a refusal changes nothing */
 #endif
+    if (pool)
+        memset(pool, 0, bytes < HUGE_PAGE ? bytes : HUGE_PAGE);
     return pool;
 }
 
@@ -65,6 +71,16 @@ void tree_reset(Tree *t)
     node_init(&t->nodes[0], 1.0f);
     atomic_store(&t->nodes_used, 1);
     atomic_store(&t->edges_used, 0);
+    atomic_store(&t->nodes_lost, 0);
+}
+
+/* nodes_used counts every claim, the failed ones past a full pool too (a claim is one atomic
+ * add, and a full pool keeps taking them). */
+size_t tree_nodes_in_use(const Tree *t)
+{
+    size_t used = atomic_load(&t->nodes_used), lost = atomic_load(&t->nodes_lost);
+    used = used < t->node_capacity ? used : t->node_capacity;
+    return used - (lost < used ? lost : used - 1);
 }
 
 uint32_t tree_new_node(Tree *t, float prior)
@@ -132,6 +148,7 @@ bool tree_keep_subtree(Tree *t, uint32_t from)
         memcpy(t->edges, edges, kept_edges * sizeof *edges);
         atomic_store(&t->nodes_used, kept_nodes);
         atomic_store(&t->edges_used, kept_edges);
+        atomic_store(&t->nodes_lost, 0);     /* only the nodes reached were copied */
     }
     free(nodes);
     free(edges);

@@ -55,9 +55,10 @@ typedef struct {
     size_t node_capacity, edge_capacity;
     /* Bumped by every thread, so each on its own cache line: next to the pool pointers, which
      * every node access reads, each bump made the other threads' next reads miss. */
-    _Alignas(64) _Atomic size_t nodes_used;
+    _Alignas(64) _Atomic size_t nodes_used;    /* claimed: it runs past the capacity once full */
     _Alignas(64) _Atomic size_t edges_used;
-    _Alignas(64) char end;          /* nothing after shares edges_used's line */
+    _Alignas(64) _Atomic size_t nodes_lost;    /* made by a thread that then lost the edge to another */
+    _Alignas(64) char end;          /* nothing after shares nodes_lost's line */
 } Tree;
 
 /* Values are win probabilities in [0, 1], summed in fixed point so that a sum is one atomic add
@@ -70,6 +71,8 @@ void tree_reset(Tree *t);           /* a lone fresh root */
 void node_init(Node *n, float prior);
 /* A fresh node's index, or 0 when the pool is full. */
 uint32_t tree_new_node(Tree *t, float prior);
+/* The nodes in the tree: at most the capacity, the nodes that lost a race left out. */
+size_t tree_nodes_in_use(const Tree *t);
 /* Room for n edges; false when the pool is full. */
 bool tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first);
 /* Replaces the tree by the subtree under node `from` (which becomes the root). */

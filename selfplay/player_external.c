@@ -10,8 +10,10 @@
  */
 #include "player_external.h"
 
+#include "core/number.h"
 #include "selfplay/engine_process.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,16 +337,33 @@ static bool update_history(Player *p, const Position *pos)
 
 /* --- the player -------------------------------------------------------------------------------- */
 
+/* The word after " KEY " in line, into word[len] (empty when there is none or it is too long). */
+static void word_after(const char *line, const char *key, char *word, size_t len)
+{
+    char pattern[32];
+    snprintf(pattern, sizeof pattern, " %s ", key);
+    const char *at = strstr(line, pattern);
+    size_t n = at ? strcspn(at + strlen(pattern), " \t") : 0;
+    if (n >= len)
+        n = 0;
+    if (n)
+        memcpy(word, at + strlen(pattern), n);
+    word[n] = '\0';
+}
+
+/* An engine's numbers are read as strictly as any input (core/number.h); one it got wrong is
+ * left out, as a missing one is. */
 static void read_info(const char *line, MoveInfo *info)
 {
-    const char *w = strstr(line, " winprob ");
-    if (strncmp(line, "info visits ", 12) == 0)
-        info->visits = strtol(line + 12, NULL, 10);
-    if (w) {
-        double v = strtod(w + 9, NULL);
-        if (isfinite(v) && v >= 0 && v <= 1)
-            info->value = v;
-    }
+    char word[64];
+    long long visits;
+    double v;
+    word_after(line, "visits", word, sizeof word);
+    if (strncmp(line, "info visits ", 12) == 0 && number_read_integer(word, 0, LONG_MAX, &visits) == NUMBER_OK)
+        info->visits = (long)visits;
+    word_after(line, "winprob", word, sizeof word);
+    if (number_read_decimal(word, &v) == NUMBER_OK && v >= 0 && v <= 1)
+        info->value = v;
 }
 
 /* Reads `info` lines into *info up to the `bestmove`, whose move word goes into move[len]. */

@@ -5,17 +5,12 @@
  * numbers through player.c, a loop.
  */
 #include "player.h"
-
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
+#include "core/number.h"
 
 bool player_spec_number(const char *text, double min, double max, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(v) || v < min || v > max)
+    double v;
+    if (number_read_decimal(text, &v) != NUMBER_OK || v < min || v > max)
         return false;
     *out = v;
     return true;

@@ -586,6 +586,282 @@ assert d["line"][0] == d["best"], d
     fi
 }
 
+# --- output files: symlinks, FIFOs, devices and '-' -------------------------------------------
+
+# run_to TARGET ARGS...: run with every argument @OUT@ replaced by TARGET.
+run_to() {
+    target=$1
+    shift
+    for a in "$@"; do
+        shift
+        if [ "$a" = @OUT@ ]; then set -- "$@" "$target"; else set -- "$@" "$a"; fi
+    done
+    run "$@"
+}
+
+# output_checks NAME STDOUT ARGS...: the command (its output path given as @OUT@) writes the same
+# bytes to a plain file, through a symlink (the link stays, the file it names is replaced or
+# created), into a FIFO and a character device (which stay what they are), and to stdout for
+# '-' when STDOUT is "stdout" ("refused": '-' gets exit 2 and one line, since stdout carries the
+# report); and no temporary file is left beside any of them.
+output_checks() {
+    name=$1 to_stdout=$2
+    shift 2
+    d=$outputs/$name
+    mkdir -p "$d/sub"
+    run_to "$d/plain" "$@"
+    if [ "$rc" -ne 0 ] || [ ! -s "$d/plain" ]; then
+        fail "$name -o a plain file" "exit 0 and the file" "exit $rc, stderr: $(file_oneline "$err")"
+        return 0
+    fi
+    pass
+    : >"$d/real"
+    ln -s real "$d/link"
+    run_to "$d/link" "$@"
+    if [ "$rc" -eq 0 ] && [ -L "$d/link" ] && cmp -s "$d/plain" "$d/real"; then pass; else
+        fail "$name -o a symlink" "exit 0, the link kept and the file it names written" \
+            "exit $rc, $(ls -l "$d" | tr '\n' '|'), stderr: $(file_oneline "$err")"
+    fi
+    ln -s sub/new "$d/dangling"
+    run_to "$d/dangling" "$@"
+    if [ "$rc" -eq 0 ] && [ -L "$d/dangling" ] && cmp -s "$d/plain" "$d/sub/new"; then pass; else
+        fail "$name -o a dangling symlink" "exit 0, the link kept and the file it names created" \
+            "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+    mkfifo "$d/fifo"
+    timeout 60 cat "$d/fifo" >"$d/from-fifo" &
+    reader=$!
+    run_to "$d/fifo" "$@"
+    # A command that never opened the FIFO leaves the reader waiting for a writer.
+    if [ "$rc" -ne 0 ] || [ ! -p "$d/fifo" ]; then kill "$reader" 2>/dev/null; fi
+    wait "$reader" 2>/dev/null
+    if [ "$rc" -eq 0 ] && [ -p "$d/fifo" ] && cmp -s "$d/plain" "$d/from-fifo"; then pass; else
+        fail "$name -o a FIFO" "exit 0, the bytes through the FIFO, which stays one" \
+            "exit $rc, $(ls -l "$d" | tr '\n' '|'), stderr: $(file_oneline "$err")"
+    fi
+    if [ -n "$device" ]; then
+        run_to "$device" "$@"
+        if [ "$rc" -eq 0 ] && [ -c "$device" ]; then pass; else
+            fail "$name -o a character device ($device)" "exit 0, still a character device" \
+                "exit $rc, $(ls -l "$device"), stderr: $(file_oneline "$err")"
+        fi
+    fi
+    run_to "$d" "$@"
+    if [ "$rc" -eq 2 ] && [ "$(awk 'END { print NR }' "$err")" -eq 1 ] && grep -q folder "$err"; then pass; else
+        fail "$name -o a folder" "exit 2 and one line naming the folder" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+    leftovers=$(ls -a "$d" "$d/sub" | grep -F .tmp)
+    check "$name: no temporary files left" "" "$leftovers"
+    (
+        cd "$d" || exit 1
+        run_to - "$@"
+        if [ "$to_stdout" = stdout ]; then
+            if [ "$rc" -eq 0 ] && [ ! -e ./- ] && cmp -s "$d/plain" "$out"; then pass; else
+                fail "$name -o -" "exit 0, the bytes on stdout, no file '-'" "exit $rc, stderr: $(file_oneline "$err")"
+            fi
+        elif [ "$rc" -eq 2 ] && [ ! -e ./- ] && grep -q stdout "$err"; then pass; else
+            fail "$name -o -" "exit 2 saying stdout is taken" "exit $rc, stderr: $(file_oneline "$err")"
+        fi
+        echo "$passed $failed" >"$d.count"
+    )
+    read -r passed failed <"$d.count"
+}
+
+section_outputs() {
+    case $L in /*) ;; *) L=$(pwd)/$L ;; esac
+    outputs=$tmp/outputs
+    mkdir -p "$outputs"
+    # A character device to write to without risk: a null device of our own where mknod works
+    # (root), else /dev/null when a rename over it would be refused anyway (not root).
+    device=""
+    if mknod "$outputs/null" c 1 3 2>/dev/null; then
+        device=$outputs/null
+    elif [ "$(id -u)" -ne 0 ]; then
+        device=/dev/null
+    fi
+    rec=$outputs/games.lrec
+    run_ok selfplay --games 2 --visits 8 --size 5x6 --seed 3 --out "$rec" || return 0
+    printf 'a b 1-0\nb a 1/2-1/2\nc a 0-1\n' >"$outputs/results.txt"
+    loop=$outputs/loop
+    mkdir -p "$loop/gen1"
+    echo '{"log_loss":{"train":{"before":0.69,"after":0.6},"validation":{"before":0.7,"after":0.65}}}' \
+        >"$loop/gen1/tune.json"
+    echo promoted >"$loop/gen1/verdict"
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >"$loop/gen1/match.txt"
+
+    output_checks render stdout render --variant crossings --arrows 3 -o @OUT@
+    output_checks view stdout view "$rec" -o @OUT@
+    output_checks export stdout records export "$rec" -o @OUT@
+    output_checks info refused records info "$rec" --svg @OUT@
+    output_checks ratings refused ratings "$outputs/results.txt" --svg @OUT@
+    output_checks chart stdout chart training "$loop" -o @OUT@
+    output_checks merge stdout records merge @OUT@ "$rec"
+    output_checks results refused match random greedy --games 2 --size 5x6 --results @OUT@
+    output_checks openings stdout match --make-openings 2 --visits 8 --size 5x6 --out @OUT@
+
+    # canonicalize rewrites the file a symlink names, and keeps the link
+    cp "$rec" "$outputs/real.lrec"
+    ln -s real.lrec "$outputs/link.lrec"
+    run records canonicalize "$outputs/link.lrec"
+    if [ "$rc" -eq 0 ] && [ -L "$outputs/link.lrec" ] && [ -f "$outputs/real.lrec" ]; then pass; else
+        fail "records canonicalize a symlink" "exit 0, the link kept" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+    # A records file is a regular file: created through a dangling symlink, refused on a device
+    # or a FIFO (to resume one would wait for ever).
+    ln -s made.lrec "$outputs/to-made.lrec"
+    run selfplay --games 1 --visits 8 --size 5x6 --out "$outputs/to-made.lrec"
+    if [ "$rc" -eq 0 ] && [ -L "$outputs/to-made.lrec" ] && [ -f "$outputs/made.lrec" ]; then pass; else
+        fail "selfplay --out a dangling symlink" "exit 0, the file it names created" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+    mkfifo "$outputs/games.fifo"
+    if [ -n "$device" ]; then
+        expect_error "not a regular file" selfplay --games 1 --visits 8 --size 5x6 --out "$device"
+    fi
+    expect_error "not a regular file" selfplay --games 1 --visits 8 --size 5x6 --out "$outputs/games.fifo"
+    "$L" selfplay --games 1 --visits 8 --size 5x6 --out "$outputs/games.fifo" --resume </dev/null >"$out" 2>"$err" &
+    player=$!
+    ( sleep 20; kill "$player" 2>/dev/null ) &
+    watchdog=$!
+    wait "$player"
+    rc=$?
+    kill "$watchdog" 2>/dev/null
+    if [ "$rc" -eq 2 ] && grep -q "not a regular file" "$err"; then pass; else
+        fail "selfplay --resume --out a FIFO" "exit 2: not a regular file" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+}
+
+# --- numbers: strict decimals everywhere ----------------------------------------------------------
+
+# Every number read from an argument, a spec or a file is a plain decimal (core/number.h): no
+# blanks around it, no hex, no inf or nan, no lone sign, nothing too large for a double.
+section_numbers() {
+    expect_error "DEPTH" perft ' 3'
+    expect_error "DEPTH" perft '3 '
+    expect_error "DEPTH" perft 0x3
+    expect_error "--visits" analyze --visits ' 50'
+    expect_error "--visits" analyze --visits 1e3
+    expect_error "--threads" perft 1 --threads '+'
+    expect_error "--games" view x.lrec --games ' 1-2' -o x.html
+    expect_error "--anchor-elo" ratings --anchor-elo 0x10 /dev/null
+    expect_error "--anchor-elo" ratings --anchor-elo inf /dev/null
+    expect_error "--anchor-elo" ratings --anchor-elo -nan /dev/null
+    expect_error "--confidence" ratings --confidence 0x1.8p-1 /dev/null
+    expect_error "--confidence" ratings --confidence ' 0.9' /dev/null
+    expect_error "--sprt elo0" match random greedy --sprt elo0=0x1
+    expect_error "--sprt alpha" match random greedy --sprt alpha=-
+    expect_error "visits" match mcts:visits=0x10 random --games 2
+    expect_error "time" match mcts:time=inf random --games 2
+    expect_error "cpuct" match mcts:cpuct=1e999 random --games 2
+    # chart training: a tune.json's log-losses are finite numbers from 0 to 745 (no double
+    # probability loses more), or null; the message names the file and the line
+    loop=$tmp/numbers-loop
+    mkdir -p "$loop/gen1"
+    echo promoted >"$loop/gen1/verdict"
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >"$loop/gen1/match.txt"
+    for bad in '-inf' 'nan' 'NaN' '1e308' '-' '-0.5' '0x1p-1' 'Infinity' '+' '1e999'; do
+        printf '{"log_loss": {"train": {"before": 0.69, "after": 0.6},\n "validation": {"before": %s, "after": 0.65}}}\n' \
+            "$bad" >"$loop/gen1/tune.json"
+        expect_error "gen1/tune.json:2:" chart training "$loop"
+    done
+    printf '{"log_loss": {"train": {"before": 0.69, "after": null},\n "validation": {"before": 0.7, "after": 0.65}}}\n' \
+        >"$loop/gen1/tune.json"
+    run_ok chart training "$loop" && pass
+}
+
+# --- text: byte order marks and UTF-8 ------------------------------------------------------------
+
+# xml_ok FILE / json_ok FILE: the file parses as XML / JSON, read as UTF-8 (no invalid bytes).
+xml_ok() { python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$1" 2>/dev/null; }
+json_ok() { python3 -c 'import sys, json; json.load(open(sys.argv[1], encoding="utf-8"))' "$1" 2>/dev/null; }
+
+section_text() {
+    d=$tmp/text
+    mkdir -p "$d"
+    # A byte order mark is no part of the first player's name: a and b, two players, not three.
+    printf '\357\273\277a b 1-0\nb a 0-1\na b 1/2-1/2\n' >"$d/bom.txt"
+    if run_ok ratings "$d/bom.txt" --json; then
+        check "ratings: a BOM is not part of a name" '"name":"a" "name":"b"' \
+            "$(grep -o '"name":"[^"]*"' "$out" | sort | tr '\n' ' ' | sed 's/ $//')"
+    fi
+    run_ok ratings "$d/bom.txt" --anchor a >/dev/null && pass
+    # A name that is not UTF-8 is refused with the file and the line; good UTF-8 is kept, and the
+    # chart of it is XML.
+    printf 'a b 1-0\ncaf\351 b 1-0\n' >"$d/latin1.txt"
+    expect_error "latin1.txt:2: invalid UTF-8" ratings "$d/latin1.txt"
+    printf '\300\257 b 1-0\n' >"$d/overlong.txt"
+    expect_error "overlong.txt:1: invalid UTF-8" ratings "$d/overlong.txt"
+    printf 'a \355\240\200 1-0\n' >"$d/surrogate.txt"
+    expect_error "surrogate.txt:1: invalid UTF-8" ratings "$d/surrogate.txt"
+    printf 'a \364\220\200\200 1-0\n' >"$d/too-high.txt"
+    expect_error "too-high.txt:1: invalid UTF-8" ratings "$d/too-high.txt"
+    printf 'a b\357\273\277 1-0\n' >"$d/inner-bom.txt"
+    expect_error "inner-bom.txt:1:" ratings "$d/inner-bom.txt"
+    printf 'caf\303\251 b 1-0\n\346\227\245 caf\303\251 1/2-1/2\n' >"$d/utf8.txt"
+    if run_ok ratings "$d/utf8.txt" --svg "$d/utf8.svg" --json; then
+        if grep -q 'caf' "$out" && xml_ok "$d/utf8.svg" && json_ok "$out"; then pass; else
+            fail "ratings of UTF-8 names" "valid JSON and XML with the names" "$(file_oneline "$out")"
+        fi
+    fi
+    # Names from the command line (match) are checked as those from files are.
+    expect_error "--name1" match random greedy --games 2 --name1 "$(printf 'caf\351')"
+    run match random greedy --games 2 --size 5x6 --json --name1 'say"hi\' --name2 "$(printf '\346\227\245')"
+    if [ "$rc" -eq 0 ] && json_ok "$out"; then pass; else
+        fail "match --json with a quote and a backslash in a name" "valid JSON" "exit $rc: $(file_oneline "$out")"
+    fi
+    # Paths are bytes: whatever they hold, the SVG and JSON that show them stay valid.
+    bad=$d/$(printf 'run\377\376')
+    mkdir -p "$bad/gen1"
+    echo '{"log_loss":{"train":{"before":0.69,"after":0.6},"validation":{"before":0.7,"after":0.65}}}' \
+        >"$bad/gen1/tune.json"
+    echo promoted >"$bad/gen1/verdict"
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >"$bad/gen1/match.txt"
+    run_ok chart training "$bad" -o "$d/chart.svg" && { if xml_ok "$d/chart.svg"; then pass; else
+        fail "chart training of a folder whose name is not UTF-8" "valid XML" "$(head -c 300 "$d/chart.svg")"; fi; }
+    run_ok selfplay --games 1 --visits 8 --size 5x6 --out "$bad/games.lrec" || return 0
+    run_ok records info "$bad/games.lrec" --svg "$d/info.svg" && { if xml_ok "$d/info.svg"; then pass; else
+        fail "records info --svg of a file whose name is not UTF-8" "valid XML" "$(head -c 300 "$d/info.svg")"; fi; }
+    run_ok records info "$bad/games.lrec" --json && { if json_ok "$out"; then pass; else
+        fail "records info --json of a file whose name is not UTF-8" "valid JSON" "$(file_oneline "$out")"; fi; }
+}
+
+# --- '--' ends the options ------------------------------------------------------------------------
+
+section_dashes() {
+    case $L in /*) ;; *) L=$(pwd)/$L ;; esac
+    d=$tmp/dashes
+    mkdir -p "$d"
+    cd "$d" || return 0
+    expect_out ongoing status --
+    expect_last 60 perft --variant crossings -- 1
+    expect_error "DEPTH" perft -- -1
+    expect_error "unexpected argument '--variant'" moves -- --variant reversi
+    expect_error "unexpected argument" show -- x
+    expect_out 'BBBBBBBBBBBBBB/BBBBBBBBBBBBBB/14/14/14/14/14/14/14/W13/1WWWWWWWWWWWWW/WWWWWWWWWWWWWW b' apply -- a2-a3
+    # paths that start with '-'
+    run_ok selfplay --games 2 --visits 8 --size 5x6 --out ./-games.lrec || return 0
+    expect_contains "(indices 0-1)" records info -- -games.lrec
+    expect_contains "ok" records verify -- -games.lrec
+    expect_lines 2 records dump -- -games.lrec
+    run records export -o -rows.csv -- -games.lrec
+    check "records export -- -games.lrec" "0 yes" "$rc $([ -s ./-rows.csv ] && echo yes)"
+    run_ok view -o -page.html -- -games.lrec && check "view -- -games.lrec" yes "$([ -s ./-page.html ] && echo yes)"
+    run_ok records merge -- -merged.lrec -games.lrec && check "records merge -- -merged.lrec" yes "$([ -s ./-merged.lrec ] && echo yes)"
+    run_ok records canonicalize -- -merged.lrec && pass
+    printf 'a b 1-0\nb a 1/2-1/2\n' >./-results.txt
+    expect_contains "anchor" ratings -- -results.txt
+    expect_contains "anchor" ratings - <./-results.txt
+    mkdir -p ./-loop/gen1
+    echo '{"log_loss":{"train":{"before":0.69,"after":0.6},"validation":{"before":0.7,"after":0.65}}}' >./-loop/gen1/tune.json
+    echo promoted >./-loop/gen1/verdict
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >./-loop/gen1/match.txt
+    expect_contains "<svg" chart training -- -loop
+    # a board size is WxH exactly: no blanks, signs or doubled separators
+    for bad in ' 5x5' '5x5 ' '5x 5' '5 x5' '+5x5' '5xx5' '5x+5' 'x5' '5x' '0005x5'; do
+        expect_error "size" moves --size "$bad"
+    done
+    expect_lines 26 moves --size 5X5
+}
+
 # --- running the sections ----------------------------------------------------------------------
 
 # Each section runs in its own subshell with its own files and counters; two workers share them
@@ -601,7 +877,7 @@ run_section() {
     ) >"$tmp/$1.log" 2>&1
 }
 
-{ run_section perft; run_section apply; } &
+{ run_section perft; run_section apply; run_section outputs; } &
 worker=$!
 run_section errors
 run_section help
@@ -610,11 +886,14 @@ run_section moves
 run_section show
 run_section size
 run_section solve
+run_section numbers
+run_section text
+run_section dashes
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors solve; do
+for s in moves perft status apply show size help errors outputs numbers text dashes solve; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"

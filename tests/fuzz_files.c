@@ -3,7 +3,9 @@
  * rules' own notation (tests/fuzz_parsers.c): weights files (data/weights.h), results lines
  * (eval/results.h), opening-suite lines (data/openings.h), one stored game of a records file
  * (record_decode, docs/FORMAT.md), the JSON scanner of `leuctra chart` (data/json_read.h), and
- * table weights files (data/weights_tables.c) for a small Epaminondas board.
+ * table weights files (data/weights_tables.c) for a small Epaminondas board.  Results and
+ * openings are read both a line at a time and as whole files (NUL bytes, byte order marks and
+ * bad UTF-8 included).
  *
  * Input: one selector byte, then the text or bytes the chosen parser gets (selector 255: a
  * table file; the next byte's low bit asks the harness to repair both CRC-32s after the
@@ -15,8 +17,10 @@
  *   - openings: an accepted line adds one position that formats and parses back to itself;
  *   - records: a decoded game encodes again, and that encoding decodes to a game that encodes
  *     to the same bytes (the stored form is canonical after one round);
- *   - JSON: the scanner neither reads past the text nor fails to terminate;
- *   - table files: an accepted file has the game's tables and priors, every value finite.
+ *   - JSON: the scanner neither reads past the text nor fails to terminate, and a number it
+ *     accepts is finite (or null);
+ *   - table files: an accepted file has the game's tables and priors, every value finite;
+ *   - whole files: a rejection names the source.
  * Any broken invariant stops the run with __builtin_trap().  Built and run by `make fuzz`.
  */
 #include "data/json_read.h"
@@ -111,6 +115,47 @@ static void fuzz_openings(const char *text, int variant)
     game_free(g);
 }
 
+/* The whole-file readers on the raw bytes, NULs, byte order marks and bad UTF-8 included (the
+ * line parsers above only ever see a C string): a rejection is one line naming the source. */
+static void fuzz_results_file(const uint8_t *bytes, size_t size)
+{
+    FILE *in = fmemopen((void *)bytes, size, "r");
+    if (!in)
+        return;
+    ResultTable *t = results_new();
+    CHECK(t != NULL);
+    Error err = {{0}};
+    if (results_read(t, in, "fuzz.txt", &err)) {
+        CHECK((size_t)results_num_games(t) <= size);
+    } else {
+        check_error(err.msg, ERROR_LEN);
+        CHECK(strncmp(err.msg, "fuzz.txt:", 9) == 0);
+    }
+    results_free(t);
+    fclose(in);
+}
+
+static void fuzz_openings_file(const uint8_t *bytes, size_t size, int variant)
+{
+    FILE *in = fmemopen((void *)bytes, size, "r");
+    if (!in)
+        return;
+    Game *g = game_new(variant_names[variant], 0, 0, NULL);
+    CHECK(g != NULL);
+    Position start;
+    game_start(g, &start);
+    OpeningSuite s;
+    openings_init(&s);
+    Error err = {{0}};
+    if (openings_read(&s, g, &start, in, "fuzz.txt", &err))
+        CHECK(s.count > 0);
+    else
+        check_error(err.msg, ERROR_LEN);
+    openings_free(&s);
+    game_free(g);
+    fclose(in);
+}
+
 /* Encodes r (with an empty board, as decoded).  The decoder accepts a little the encoder may
  * refuse, so only the second round must encode. */
 static bool encode(const GameRecord *r, ByteBuf *out)
@@ -148,7 +193,12 @@ static void fuzz_json(const char *text)
 {
     static const char *const keys[3] = {"log_loss", "train", "before"};
     double v;
-    (void)json_number_at(text, keys, 3, &v);
+    int line;
+    Error err = {{0}};
+    if (!json_number_at(text, "fuzz", keys, 3, &v, &line, &err))
+        check_error(err.msg, ERROR_LEN);
+    else
+        CHECK(isnan(v) || isfinite(v));
 }
 
 static void put_crc(unsigned char *at, const unsigned char *from, size_t n)
@@ -202,8 +252,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int variant = data[0] / 5 % 4;
     switch (data[0] % 5) {
     case 0: fuzz_weights(text, variant); break;
-    case 1: fuzz_results(text); break;
-    case 2: fuzz_openings(text, variant); break;
+    case 1:
+        fuzz_results(text);
+        fuzz_results_file(data + 1, size - 1);
+        break;
+    case 2:
+        fuzz_openings(text, variant);
+        fuzz_openings_file(data + 1, size - 1, variant);
+        break;
     case 3: fuzz_record(data + 1, size - 1); break;
     default: fuzz_json(text); break;
     }

@@ -246,9 +246,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int w = 0, h = 0;
     Error err;
     memset(&err, 0x55, sizeof err);
-    if (game_parse_size(move_text, &w, &h, &err))
+    if (game_parse_size(move_text, &w, &h, &err)) {
         CHECK(w >= 3 && w <= 16 && h >= 5 && h <= 16);
-    else
+        /* and the text was digits, one x, digits: no blanks or signs */
+        size_t a = strspn(move_text, "0123456789"), b = strspn(move_text + a + 1, "0123456789");
+        CHECK(a > 0 && (move_text[a] == 'x' || move_text[a] == 'X') && b > 0 && move_text[a + 1 + b] == '\0');
+    } else
         check_error(&err, strict_errors);
 
     free(position_text);

@@ -68,6 +68,13 @@ def test_suite_errors(tmp):
         "start\nnot/a/position w\n": ":2: position",
         "# only a comment\n": "no openings",
         "start\nstart " + "a" * 5000 + "\n": ":2: line longer",
+        # a NUL is named with its line and column, not taken for the end of a long line
+        "start\nstart b1-b3\0 b7-b6\nstart\n": ":2: NUL byte at column 12",
+        "start\n\0\n": ":2: NUL byte at column 1",
+        "start\n" + "a" * 5000 + "\0\n": ":2: line longer",
+        "start\nstart\0": ":2: NUL byte at column 6",
+        # a byte order mark starts the file, and is no part of its first line
+        "\ufeffgame crossings\nstart\nfoo w\n": ":3: position",
     }
     for text, expect in cases.items():
         write(bad, text)

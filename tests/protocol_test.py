@@ -13,6 +13,7 @@ check ("FAIL what: ..."), ends with "N passed, N failed" and exits non-zero on a
 """
 import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -150,6 +151,67 @@ def test_handshake():
     e.finish("handshake")
 
 
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+
+
+def doc_number(text):
+    """A number as the docs write it: 800, 1.5, 10^12, 2^30, 2^63−1."""
+    m = re.fullmatch(r"(\d+)\^(\d+)(?:[−-](\d+))?", text)
+    if m:
+        return int(m.group(1)) ** int(m.group(2)) - int(m.group(3) or 0)
+    return float(text) if "." in text else int(text)
+
+
+def test_docs_match_engine():
+    """docs/PROTOCOL.md's handshake and option table and docs/ENGINE.md's defaults are what the
+    engine announces: the docs are checked against the one table the engine reads
+    (engine/engine_options.c), so neither can drift from the other."""
+    e = Engine(small_tree=False)
+    e.send("leuctra")
+    got = e.read_until("leuctraok")
+    e.finish("docs: handshake")
+    protocol = open(os.path.join(DOCS, "PROTOCOL.md"), encoding="utf-8").read()
+    block = protocol.split("### `leuctra` (or `hello`)", 1)[1].split("```", 2)[1]
+    documented = [l[2:] for l in block.splitlines() if l.startswith("< ")]
+    version = run_cli("--version")[1].split()[-1]
+    documented = [f"id name leuctra {version}" if l.startswith("id name leuctra ") else l for l in documented]
+    check("PROTOCOL.md's handshake is the engine's, line for line", documented == got,
+          [f"{d!r} != {g!r}" for d, g in zip(documented, got) if d != g] or (len(documented), len(got)))
+    options = {}
+    for line in got:
+        w = line.split()
+        if w[:2] == ["option", "name"]:
+            options[w[2]] = dict(zip(w[3::2], w[4::2]))
+    table = protocol.split("### `setoption name NAME value VALUE`", 1)[1].split("\n\n", 2)[1]
+    rows = {}
+    for row in table.splitlines()[2:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        rows[cells[0].strip("`")] = cells[1]
+    check("PROTOCOL.md's option table names the options the engine announces", set(rows) == set(options),
+          (sorted(rows), sorted(options)))
+    for name, spec in rows.items():
+        if name not in options:
+            continue
+        words = spec.split()
+        want = options[name]
+        ok = words[0] == want["type"]
+        if "min" in want and len(words) > 1:
+            lo, hi = words[1].split("–")
+            ok = ok and doc_number(lo) == doc_number(want["min"]) and doc_number(hi) == doc_number(want["max"])
+        check(f"PROTOCOL.md's option table: {name} is {spec}", ok, want)
+    engine_md = open(os.path.join(DOCS, "ENGINE.md"), encoding="utf-8").read()
+    defaults = {}
+    for row in engine_md.split("| key | default | meaning |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        defaults[cells[0].strip("`")] = cells[1]
+    for name in ("visits", "threads", "nodes", "cpuct", "fpu", "seed"):
+        if name in defaults:
+            check(f"ENGINE.md's default of {name} is the engine's", doc_number(defaults[name]) ==
+                  doc_number(options[name]["default"]), (defaults[name], options[name]["default"]))
+    check("ENGINE.md's default weights are the engine's", defaults.get("weights") == options["weights"]["default"],
+          defaults.get("weights"))
+
+
 def test_setoption():
     e = Engine()
     for line in ("setoption name visits value 50", "setoption name threads value 2",
@@ -164,6 +226,19 @@ def test_setoption():
     infos, best = search(e, "go")
     check("go with no limit uses the visits option", infos and field(infos[-1], "visits") == "60", infos[-1:])
     e.finish("setoption")
+
+
+def test_nodes_within_budget():
+    """The nodes reported are those the tree holds: never past the nodes option."""
+    e = Engine(small_tree=False)
+    e.send("setoption name nodes value 1024")
+    e.send("newgame size 8x8")
+    infos, best = search(e, "go visits 20000")
+    nodes = int(field(infos[-1], "nodes") or 0) if infos else 0
+    check("go visits 20000 with nodes 1024: info nodes at most 1024", 0 < nodes <= 1024, infos[-1:])
+    check("go visits 20000 with nodes 1024: all the visits", infos and field(infos[-1], "visits") == "20000",
+          infos[-1:])
+    e.finish("nodes within budget")
 
 
 def test_search_and_reuse():
@@ -259,6 +334,13 @@ def test_bad_lines():
         "newgame variant chess", "newgame size 2x2", "newgame bogus", "perft", "perft 99", "perft x",
         "isready now", "quit now", "show me", "\x01\x1b[2J", "x" * 70000, b"go\x00visits 5",
         "GO visits 5",
+        # numbers are strict decimals (docs/PROTOCOL.md): no hex, inf, nan, lone signs, exponents
+        # in integers, or anything strtod would take besides
+        "go time 0x1p-3", "go time inf", "go time nan", "go time -", "go time 1e999", "go time .",
+        "go visits 0x10", "go visits 1e3", "go visits +", "go visits 5x",
+        "setoption name cpuct value 0x1p1", "setoption name cpuct value nan", "setoption name fpu value -",
+        "setoption name fpu value 1e-999x", "setoption name time value inf", "setoption name seed value 0x7",
+        "setoption name nodes value 1e6", "perft 0x2",
     ]
     for line in bad:
         e.send(line)
@@ -390,7 +472,7 @@ def main():
         print(f"FAIL {LEUCTRA} is not an executable file")
         print("0 passed, 1 failed")
         return 1
-    tests = [test_handshake, test_setoption, test_search_and_reuse, test_stop_and_infinite,
+    tests = [test_handshake, test_docs_match_engine, test_setoption, test_nodes_within_budget, test_search_and_reuse, test_stop_and_infinite,
              test_infinite_waits_for_stop, test_quit_during_search, test_bad_lines, test_reversi,
              test_crossings_and_boards, test_igfip, test_end_of_input, test_help]
     for test in tests:

@@ -61,6 +61,14 @@ static void test_parse_valid(TestContext *t)
     CHECK(t, w.variant == VARIANT_EPAMINONDAS && w.count == g->ops->num_features);
     for (int i = 0; i < w.count; i++)
         CHECK(t, w.w[i] == (i + 1) / 8.0);
+    /* a byte order mark at the start of the file is no part of its first line */
+    valid_text(g, "\xEF\xBB\xBF# saved by an editor that marks UTF-8\n", "", text, sizeof text);
+    CHECK(t, weights_parse(g, text, "w.txt", &w, &err));
+    valid_text(g, "\xEF\xBB\xBF", "", text, sizeof text);
+    CHECK(t, weights_parse(g, text, "w.txt", &w, &err));
+    /* anywhere else it is what it is: not a feature name */
+    valid_text(g, "# a comment\n\xEF\xBB\xBF", "", text, sizeof text);
+    CHECK(t, !weights_parse(g, text, "w.txt", &w, &err) && strstr(err.msg, "w.txt:2:"));
     game_free(g);
 }
 
@@ -313,7 +321,7 @@ static void test_save_atomic(TestContext *t)
     char bad[256];
     path_in(&d, "no/such/dir/w.txt", bad, sizeof bad);
     CHECK(t, !weights_save(g, &w, NULL, bad, &err));
-    CHECK(t, strstr(err.msg, "cannot save weights to") && strstr(err.msg, "no/such/dir/w.txt"));
+    CHECK(t, strstr(err.msg, "cannot save weights") && strstr(err.msg, "no/such/dir/w.txt"));
     CHECK(t, count_entries(&d) == 1);
     Weights other;
     Game *r = new_game("reversi");

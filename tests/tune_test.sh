@@ -79,6 +79,46 @@ assert d["options"]["lambda"] == 0.5 and d["options"]["skip_opening"] == 2
 assert d["log_loss"]["train"]["after"] <= d["log_loss"]["train"]["before"] + 1e-9
 ' "$out"
 check "--json is one valid JSON object with the report" $?
+# A data file's name is bytes; the JSON that names it is still UTF-8 JSON.
+odd=$tmp/$(printf 'caf\351.lrec')
+cp "$E" "$odd"
+"$L" tune --data "$odd" --out "$tmp/w4.txt" --json >"$out" 2>"$err" &&
+    python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$out"
+check "--json of a data file whose name is not UTF-8 is valid JSON" $?
+
+# --- --out through a symlink, into a FIFO, to stdout --------------------------------------------
+
+# The same weights (the lines that are no comments) wherever --out leads; a symlink stays one and
+# its file is replaced, a FIFO stays one, and '-' is stdout, with the report on stderr.
+: >"$tmp/real.txt"
+ln -s real.txt "$tmp/link.txt"
+expect 0 "wrote $tmp/link.txt" tune --data "$E" --out "$tmp/link.txt" --threads 1
+grep -v '^#' "$tmp/real.txt" >"$tmp/b" && [ -L "$tmp/link.txt" ] && cmp -s "$tmp/a" "$tmp/b"
+check "--out a symlink: the link kept, its file holds the weights" $?
+mkfifo "$tmp/weights.fifo"
+timeout 120 cat "$tmp/weights.fifo" >"$tmp/from-fifo" &
+reader=$!
+"$L" tune --data "$E" --out "$tmp/weights.fifo" --threads 1 >"$out" 2>"$err"
+rc=$?
+[ "$rc" -ne 0 ] || [ ! -p "$tmp/weights.fifo" ] && kill "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+grep -v '^#' "$tmp/from-fifo" >"$tmp/b"
+[ "$rc" -eq 0 ] && [ -p "$tmp/weights.fifo" ] && cmp -s "$tmp/a" "$tmp/b"
+check "--out a FIFO: the weights through it, and it stays a FIFO" $?
+here_l=$L
+case $here_l in /*) ;; *) here_l=$(pwd)/$L ;; esac
+(cd "$tmp" && "$here_l" tune --data "$E" --out - --threads 1 >"$out" 2>"$err")
+rc=$?
+grep -v '^#' "$out" >"$tmp/b"
+[ "$rc" -eq 0 ] && [ ! -e "$tmp/-" ] && cmp -s "$tmp/a" "$tmp/b" && grep -q "^wrote stdout" "$err"
+check "--out -: the weights on stdout, the report on stderr, no file '-'" $?
+# After '--' the arguments are data files, whatever they start with.
+cp "$E" "$tmp/-dash.lrec"
+(cd "$tmp" && "$here_l" tune --out w5.txt --threads 1 -- -dash.lrec >"$out" 2>"$err")
+rc=$?
+grep -v '^#' "$tmp/w5.txt" >"$tmp/b" 2>/dev/null
+[ "$rc" -eq 0 ] && cmp -s "$tmp/a" "$tmp/b"
+check "tune --out W -- -dash.lrec reads the data file" $?
 
 # --- Igfip: records of its own self-play, fitted and read back ----------------------------------
 

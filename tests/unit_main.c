@@ -23,6 +23,8 @@ extern const TestCase tune_tests[];
 extern const TestCase tune_data_tests[];
 extern const TestCase selfplay_tests[];
 extern const TestCase driver_tests[];
+extern const TestCase text_tests[];
+extern const TestCase mcts_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
@@ -41,6 +43,8 @@ static const TestSuite suites[] = {
     {"tune_data", tune_data_tests},
     {"selfplay", selfplay_tests},
     {"driver", driver_tests},
+    {"text", text_tests},
+    {"mcts", mcts_tests},
 };
 
 Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos)

@@ -1,0 +1,78 @@
+/*
+ * output_file.h - the one way leuctra writes a whole file: pictures, pages, tables, weights,
+ * merged and canonical records, match results and opening suites all go through here, so every
+ * output path means the same thing:
+ *
+ *   a regular file, or a name not there yet: written to PATH.tmp.XXXXXX beside it, synced, and
+ *     renamed over it only once every write succeeded, so it appears whole or not at all (a
+ *     file it replaces keeps its permissions; a new one is 0644);
+ *   a symbolic link: followed, however many links deep and dangling or not, to the name it
+ *     leads to, which is written as above, so the link stays a link and its file is replaced;
+ *   "-": stdout, written directly;
+ *   a character device (/dev/null, a terminal) or a FIFO: written directly, since a rename
+ *     would put a regular file in its place;
+ *   anything else (a folder, a block device, a socket): refused.
+ *
+ * Records files that are appended to (records_create, records_resume) are no whole-file
+ * output, but name their file through output_file_resolve too.  No global state.
+ */
+#ifndef LEUCTRA_OUTPUT_FILE_H
+#define LEUCTRA_OUTPUT_FILE_H
+
+#include "core/game.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+enum { OUTPUT_PATH_MAX = 4096 };
+
+typedef enum {
+    OUTPUT_REPLACE,     /* a temporary file renamed over the target */
+    OUTPUT_DIRECT,      /* a character device or a FIFO, written in place */
+    OUTPUT_STDOUT       /* "-" */
+} OutputKind;
+
+typedef struct {
+    OutputKind kind;
+    int fd;                         /* the temporary file, the device or FIFO, or 1 */
+    FILE *stream;                   /* output_file_stream's, NULL until asked for */
+    const char *name;               /* the path as given, for messages */
+    char target[OUTPUT_PATH_MAX];   /* OUTPUT_REPLACE: the name renamed over (where links lead) */
+    char temp[OUTPUT_PATH_MAX + 16];
+} OutputFile;
+
+/* What a path names once its symbolic links are followed: *target the last name (the path
+ * itself when it is no link), *exists whether that name is there, *mode its type and
+ * permissions when it is.  False with err ("PATH: ...") for a loop of links or a name that
+ * cannot be looked at (a folder on the way that is missing or unreadable is not such a name:
+ * it shows when the file is made). */
+bool output_file_resolve(const char *path, char *target, size_t len, bool *exists, mode_t *mode, Error *err);
+
+/* "a folder", "a block device", ... for a file type, as messages name it. */
+const char *output_file_type_name(mode_t mode);
+
+/* Whether path can take an output, checked before any work is done: false with err when it is
+ * refused (see above) or the folder of the file to replace is not writable. */
+bool output_file_check(const char *path, Error *err);
+
+/* Opens the output; false with err when the path is refused or cannot be written. */
+bool output_file_open(OutputFile *o, const char *path, Error *err);
+
+/* A stdio stream on the output, owned by o (NULL when memory ran out). */
+FILE *output_file_stream(OutputFile *o);
+
+/* All of bytes to the output's descriptor (not through the stream); false with errno set. */
+bool output_file_write(OutputFile *o, const void *bytes, size_t n);
+
+/* Flushes and syncs the output and puts it in place; false with err when a write failed, in
+ * which case the temporary file is removed (a device or FIFO has had what was written). */
+bool output_file_commit(OutputFile *o, Error *err);
+
+/* Ends without output: the temporary file is removed.  Safe after a failed open. */
+void output_file_discard(OutputFile *o);
+
+/* Makes a new or renamed directory entry for path durable; a failure loses nothing. */
+void output_file_sync_folder(const char *path);
+
+#endif
