@@ -125,7 +125,7 @@ const PatternSet *pattern_set_of(const Game *g)
 
 int pattern_raw_entries(const PatternSet *set, const Game *g, const Position *p, uint32_t *out)
 {
-    set->raw_indices(g, p, out);
+    set->raw_indices(set, g, p, out);
     const uint32_t base = (uint32_t)set->phase(g, p) * set->raw_phase_size;
     for (int i = 0; i < set->num_instances; i++)
         out[i] += base;
@@ -134,7 +134,7 @@ int pattern_raw_entries(const PatternSet *set, const Game *g, const Position *p,
 
 int pattern_canonical_entries(const PatternSet *set, const Game *g, const Position *p, uint32_t *out)
 {
-    set->raw_indices(g, p, out);
+    set->raw_indices(set, g, p, out);
     const uint32_t base = (uint32_t)set->phase(g, p) * set->canonical_phase_size;
     for (int i = 0; i < set->num_instances; i++) {
         const PatternShape *shape = &set->shape[set->instance_shape[i]];
@@ -146,7 +146,7 @@ int pattern_canonical_entries(const PatternSet *set, const Game *g, const Positi
 double pattern_sum(const PatternSet *set, const float *tables, const Game *g, const Position *p)
 {
     uint32_t index[PATTERN_MAX_INSTANCES];
-    set->raw_indices(g, p, index);
+    set->raw_indices(set, g, p, index);
     const float *phase = tables + (size_t)set->phase(g, p) * set->raw_phase_size;
     float sum = 0;
     for (int i = 0; i < set->num_instances; i++)

@@ -45,8 +45,9 @@ typedef struct PatternSet {
     uint64_t id;                /* hash of the shapes, their instances and the phases */
     /* The phase of a position (0 .. num_phases - 1). */
     int (*phase)(const Game *g, const Position *p);
-    /* Raw index (shape offset included, phase not) of every instance, shape by shape. */
-    void (*raw_indices)(const Game *g, const Position *p, uint32_t *out);
+    /* Raw index (shape offset included, phase not) of every instance, shape by shape.  The set
+     * is passed in: it is the first member of the module's own pattern tables. */
+    void (*raw_indices)(const struct PatternSet *set, const Game *g, const Position *p, uint32_t *out);
     /* Which shape each instance belongs to, in raw_indices' order. */
     uint8_t instance_shape[PATTERN_MAX_INSTANCES];
 } PatternSet;

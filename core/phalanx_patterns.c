@@ -77,9 +77,10 @@ static int phalanx_phase(const Game *g, const Position *pos)
 static const uint8_t FORWARD[16] = {0, 1, 3, 4, 9, 10, 12, 13, 27, 28, 30, 31, 36, 37, 39, 40};
 static const uint8_t BACKWARD[16] = {0, 27, 9, 36, 3, 30, 12, 39, 1, 28, 10, 37, 4, 31, 13, 40};
 
-static void phalanx_raw_indices(const Game *g, const Position *pos, uint32_t *out)
+static void phalanx_raw_indices(const PatternSet *set, const Game *g, const Position *pos, uint32_t *out)
 {
-    const PhalanxPatterns *pp = atomic_load_explicit(&tables_of(g)->patterns, memory_order_acquire);
+    (void)g;
+    const PhalanxPatterns *pp = (const PhalanxPatterns *)(const void *)set;    /* set is its first member */
     const PhalanxPos *p = cpos_of(pos);
     const int us = p->side;
     const uint16_t *own = p->lines[us], *enemy = p->lines[!us];

@@ -138,11 +138,6 @@ static const ZobristKeys *keys_of(const Game *g)
     return &((const ReversiTables *)g->impl)->keys;
 }
 
-const ReversiPatterns *reversi_patterns_of(const Game *g)
-{
-    return atomic_load_explicit(&((const ReversiTables *)g->impl)->patterns, memory_order_acquire);
-}
-
 /* Whoever finds no pattern set builds one and publishes it; a thread that loses the race frees
  * its identical copy (as the phalanx games' tables). */
 static const PatternSet *reversi_pattern_set(const Game *g)

@@ -160,8 +160,6 @@ typedef struct {
 } ReversiPatterns;
 bool reversi_patterns_init(ReversiPatterns *rp);
 void reversi_patterns_free(ReversiPatterns *rp);
-/* The game's pattern set (reversi.c keeps it with the Zobrist keys, built on first use). */
-const ReversiPatterns *reversi_patterns_of(const Game *g);
 
 /* The move features of the learned priors (reversi_policy.c), and the game's copy of them. */
 struct PolicySet;

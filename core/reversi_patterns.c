@@ -126,9 +126,10 @@ static int reversi_phase(const Game *g, const Position *p)
     return phase < 0 ? 0 : phase >= REVERSI_PHASES ? REVERSI_PHASES - 1 : phase;
 }
 
-static void reversi_raw_indices(const Game *g, const Position *p, uint32_t *out)
+static void reversi_raw_indices(const PatternSet *set, const Game *g, const Position *p, uint32_t *out)
 {
-    const ReversiPatterns *rp = reversi_patterns_of(g);
+    (void)g;
+    const ReversiPatterns *rp = (const ReversiPatterns *)(const void *)set;    /* set is its first member */
     const Board b = load_board(p);
     const uint8_t *sq = rp->squares;
     for (int i = 0; i < rp->set.num_instances; i++) {
