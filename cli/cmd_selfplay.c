@@ -76,7 +76,7 @@ static void make_config(const Game *g, const SelfplayOptions *o, SelfplayConfig 
     if (o->noise_alpha)
         cfg->noise_alpha = arg_real(NAME, "--noise-alpha", o->noise_alpha, 0.001, 100);
     if (o->cpuct)
-        cfg->c_puct = arg_real(NAME, "--cpuct", o->cpuct, 0, 100);
+        cfg->c_puct = cfg->c_puct_learned = arg_real(NAME, "--cpuct", o->cpuct, 0, 100);
     if (o->random_opening)
         cfg->random_opening = (int)arg_integer(NAME, "--random-opening", o->random_opening, 0, 100000);
     if (o->max_plies)
@@ -321,7 +321,8 @@ const Command command_selfplay = {
     "  --temperature-plies K   (default 20 on 14x12, scaled by the board's area: 8 on 8x8)\n"
     "  --noise F               fraction of Dirichlet noise in the root priors (default 0.25; 0 off)\n"
     "  --noise-alpha A         its Dirichlet alpha (default 0.3)\n"
-    "  --cpuct C               the search's exploration constant (default 1.5)\n"
+    "  --cpuct C               the search's exploration constant (default 1.5; 1.0 with weights\n"
+    "                          that have learned priors)\n"
     "  --random-opening N      first play N uniformly random plies, recorded without search\n"
     "  --max-plies N           adjudicate a draw after N plies (default 600; 0: none)\n"
     "  --no-repetition         no draw on the third occurrence of a position\n"

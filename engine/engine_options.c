@@ -197,9 +197,13 @@ void engine_cmd_setoption(Engine *e, Tokens *args)
         const NumericOption *spec = &numeric_options[i];
         if (strcasecmp(name, spec->name) != 0)
             continue;
-        if (!store_value(&e->options, spec, value))
+        if (!store_value(&e->options, spec, value)) {
             report_bad_value(e, spec, value);
-        else if (spec->needs_new_tree)
+            return;
+        }
+        if (spec->offset == offsetof(EngineOptions, mcts.c_puct))  /* a value set serves learned priors too */
+            e->options.mcts.c_puct_learned = e->options.mcts.c_puct;
+        if (spec->needs_new_tree)
             engine_drop_tree(e);
         return;
     }

@@ -72,6 +72,7 @@ void mcts_default_config(MctsConfig *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->c_puct = 1.5;
+    cfg->c_puct_learned = 1.0;
     cfg->fpu_reduction = 0.0;
     cfg->threads = 1;
     cfg->max_nodes = (size_t)1 << 22;
@@ -95,6 +96,8 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     m->game = g;
     m->weights = w;
     m->cfg = *cfg;
+    if (w && w->policy)
+        m->cfg.c_puct = m->cfg.c_puct_learned;
     if (m->cfg.max_nodes < 1024)
         m->cfg.max_nodes = 1024;
     if (m->cfg.threads < 1)

@@ -89,7 +89,7 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
         case 0: s->limits.visits = (long)v; break;
         case 1: s->limits.seconds = v; break;
         case 2: s->config.threads = (int)v; break;
-        case 3: s->config.c_puct = v; break;
+        case 3: s->config.c_puct = s->config.c_puct_learned = v; break;   /* an explicit value serves both */
         case 4: s->config.playouts = v != 0; break;
         case 5: s->config.max_nodes = (size_t)v; break;
         case 6: s->config.fpu_reduction = v; break;

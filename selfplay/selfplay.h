@@ -32,6 +32,7 @@
 typedef struct {
     long visits;            /* search visits per move (new visits; the kept subtree adds to them) */
     double c_puct;          /* PUCT exploration constant */
+    double c_puct_learned;  /* with learned priors in the weights (MctsConfig.c_puct_learned) */
     double temperature;     /* moves sampled with probability ~ visits^(1/T); 0 = most visited */
     int temperature_plies;  /* plies (from the start, random ones included) that sample */
     double noise;           /* fraction of Dirichlet noise in the root priors (0 = off) */

@@ -9,6 +9,7 @@
 #include "selfplay.h"
 
 #include "core/rng.h"
+#include "core/solve.h"
 #include "data/weights.h"
 #include "selfplay/mcts.h"
 
@@ -37,6 +38,7 @@ void selfplay_default_config(const Game *g, SelfplayConfig *cfg)
     *cfg = (SelfplayConfig){
         .visits = 800,
         .c_puct = search.c_puct,
+        .c_puct_learned = search.c_puct_learned,
         .temperature = 1.0,
         .temperature_plies = selfplay_default_temperature_plies(g),
         .noise = 0.25,          /* AlphaZero's fraction */
@@ -133,7 +135,12 @@ char *selfplay_settings_text(const Game *g, const Position *start, const Weights
     text_add(&t, "variant=%s\nsize=%dx%d\nstart=%s\n", g->name, g->width, g->height, position);
     text_add(&t, "visits=%ld\n", cfg->visits);
     add_number(&t, "cpuct", cfg->c_puct);
+    /* Only where they apply, so that the settings of other runs stay as they were. */
+    if (w->policy)
+        add_number(&t, "cpuct_learned", cfg->c_puct_learned);
     add_number(&t, "contempt", search.contempt);
+    if (solve_available(g))
+        text_add(&t, "solve=%d\nrootsolve=%d\n", search.solve_empties, search.root_solve_empties);
     text_add(&t, "search_threads=1\nnodes=%zu\n", selfplay_node_budget(cfg->visits));
     add_number(&t, "temperature", cfg->temperature);
     text_add(&t, "temperature_plies=%d\n", cfg->temperature_plies);
