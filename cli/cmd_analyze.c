@@ -99,7 +99,7 @@ static int run_analyze(int argc, char **argv)
         if (arg_value(&r, "--visits", &text))
             limits.visits = arg_integer("analyze", "--visits", text, 1, 1000000000000L);
         else if (arg_value(&r, "--time", &text))
-            limits.seconds = (double)arg_integer("analyze", "--time", text, 1, 1000000);
+            limits.seconds = arg_real("analyze", "--time", text, 0.001, 1e6);
         else if (arg_value(&r, "--threads", &text))
             cfg.threads = (int)arg_integer("analyze", "--threads", text, 1, 1024);
         else if (arg_value(&r, "--weights", &weights_path))
@@ -147,10 +147,17 @@ const Command command_analyze = {
     "usage: leuctra analyze [--variant V] [--size WxH] [--position POS] [--visits N] [--time S]\n"
     "                       [--threads N] [--weights FILE] [--top K] [--playouts] [--seed S] [--json]\n\n"
     "Searches the position with MCTS and prints the best move, the principal variation, the side\n"
-    "to move's win probability (and 'proven win/loss' when the search has proved it), and the top\n"
-    "K moves (default 10) with visits, priors and values.  On a terminal the report updates while\n"
-    "the search runs.  Default budget: 100000 visits.\n\n"
-    "  --weights FILE  evaluation weights (default: the shipped data/weights/<variant>.txt)\n"
+    "to move's win probability (and 'proven win/loss/draw' when the search has proved it), and the\n"
+    "top K moves with visits, priors and values.  On a terminal the report updates while the\n"
+    "search runs.  Default budget: 100000 visits.\n\n"
+    "  --visits N      visits of the search (default 100000, or no limit when --time is given)\n"
+    "  --time S        seconds of the search, a decimal number such as 2.5 (default: no limit);\n"
+    "                  with --visits too, the first limit reached ends it\n"
+    "  --threads N     search threads, sharing one tree (default 1)\n"
+    "  --top K         the K most visited moves to list (default 10)\n"
+    "  --seed S        the search's random seed (default 1): with one thread and no --time, the\n"
+    "                  same seed gives the same search\n"
+    "  --weights FILE  evaluation weights (default: the shipped ones)\n"
     "  --playouts      random playouts at the leaves instead of the evaluation\n"
     "  --json          one JSON object on stdout, for scripts (seconds: the search;\n"
     "                  setup_seconds: building it, apart)\n\n"

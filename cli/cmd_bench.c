@@ -204,15 +204,19 @@ static void bench_solve(void)
 static int run_bench(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "bench", false};
-    const char *threads_text = NULL, *visits_text = "20000", *what = "search";
+    const char *threads_text = NULL, *visits_text = "20000", *what = NULL;
     while (r.index < argc) {
         if (arg_value(&r, "--threads", &threads_text) || arg_value(&r, "--visits", &visits_text))
             continue;
-        if (arg_operand(&r))
-            what = argv[r.index++];
-        else
+        if (!arg_operand(&r))
             arg_common(&r, &command_bench);
+        else if (what)
+            fail_exit("bench", EXIT_USAGE, "one benchmark at a time: got '%s' and '%s'", what, argv[r.index]);
+        else
+            what = argv[r.index++];
     }
+    if (!what)
+        what = "search";
     int threads = threads_text ? (int)arg_integer("bench", "--threads", threads_text, 1, 1024) : omp_get_num_procs();
     long visits = arg_integer("bench", "--visits", visits_text, 1, 100000000);
     if (strcmp(what, "search") == 0)
@@ -229,10 +233,11 @@ static int run_bench(int argc, char **argv)
 const Command command_bench = {
     "bench", run_bench, "search signature and speed; rules engine and solver speed",
     "usage: leuctra bench [search|rules|solve] [--visits N] [--threads N]\n\n"
-    "search (default): 12 fixed positions (4 per game) searched with --visits (default 20000) on one\n"
-    "thread with the shipped weights.  Ends with the signature (total tree nodes and a checksum of\n"
-    "the chosen moves: any change to search or evaluation changes it, a pure speed-up keeps it)\n"
-    "and the speed.  It is also the profile run of `make pgo`.\n\n"
+    "search (default): 12 fixed positions, 4 each of Epaminondas, Crossings and Reversi, searched\n"
+    "with --visits (default 20000) on one thread with the shipped weights.  Ends with the signature\n"
+    "(the total of tree nodes and a checksum of the chosen moves and of every root move's visits:\n"
+    "any change to search, priors or evaluation changes it, a pure speed-up keeps it) and the\n"
+    "speed.  It is also the profile run of `make pgo`.\n\n"
     "rules: perft of the 14x12 Epaminondas start to depth 4 and of Reversi to depth 11 on one\n"
     "thread and on N threads (default: all cores), then uniformly random playouts (to the end of\n"
     "the game, at most 1000 plies) on one thread.  Seeds are fixed, so runs are comparable.\n\n"

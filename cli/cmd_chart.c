@@ -215,13 +215,12 @@ static void write_chart(const ChartOptions *o, const Generation *gens, int n)
 
 static int run_chart(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "training") != 0) {
-        if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-            fputs(command_chart.usage, stdout);
-            return 0;
-        }
-        fail_exit("chart", EXIT_USAGE, "expected 'training' (see leuctra chart --help)");
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
+        fputs(command_chart.usage, stdout);
+        return 0;
     }
+    if (argc < 2 || strcmp(argv[1], "training") != 0)
+        fail_exit("chart", EXIT_USAGE, "expected 'training' (see leuctra chart --help)");
     ChartOptions o = {NULL, NULL, 0.95, 0};
     read_options(argc - 1, argv + 1, &o);
     int n;
@@ -244,7 +243,7 @@ const Command command_chart = {
     "  DIR/genK/verdict: promoted (green dot), rejected (red cross), undecided (grey ring).\n"
     "Generations without a verdict file (not finished yet) are left out.  Other charts:\n"
     "leuctra ratings --svg and leuctra records info --svg (docs/PICTURES.md).\n\n"
-    "  -o FILE          the chart's file (written whole or not at all; '-': stdout, the\n"
+    "  -o, --out FILE   the chart's file (written whole or not at all; '-': stdout, the\n"
     "                   default)\n"
     "  --confidence C   level of the Elo intervals (default 0.95)\n"
     "  --prior D        virtual draws per pair, as leuctra ratings --prior (default 0;\n"

@@ -32,7 +32,7 @@ static int run_moves(int argc, char **argv)
 const Command command_moves = {
     "moves", run_moves, "list the legal moves of a position",
     "usage: leuctra moves [--variant V] [--size WxH] [--position POS]\n\n"
-    "Prints every legal move in RULES.md notation, one a line; nothing when the game is over.\n\n"
+    "Prints every legal move in docs/RULES.md notation, one a line; nothing when the game is over.\n\n"
     "  --variant V     epaminondas (default), crossings, igfip or reversi\n"
     "  --size WxH      start position on another board (phalanx games, 3-16 x 5-16)\n"
     "  --position POS  a position string, or 'start' (default)\n\n"

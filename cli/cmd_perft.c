@@ -62,8 +62,8 @@ const Command command_perft = {
     "perft", run_perft, "count move paths of a given depth (rules check and speed test)",
     "usage: leuctra perft DEPTH [--variant V] [--size WxH] [--position POS] [--divide]\n"
     "                     [--threads N] [--time]\n\n"
-    "Counts the move paths of DEPTH plies as RULES.md section 6 defines them and prints the count\n"
-    "as the last line of stdout.\n\n"
+    "Counts the move paths of DEPTH plies as docs/RULES.md section 6 defines them and prints the\n"
+    "count as the last line of stdout.\n\n"
     "  --divide        first one line per legal root move: the move and the count below it\n"
     "  --threads N     threads to use (default 1); the count is the same for any N\n"
     "  --time          report the time and leaves per second on stderr\n"

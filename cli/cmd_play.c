@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "selfplay/player.h"
+#include "selfplay/player_external.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +51,14 @@ static void push(Session *s, Move m)
     s->ply++;
 }
 
-static void engine_move(Session *s, Player *engine)
+/* False when the engine found no move: an external engine that failed (its incident is on
+ * stderr). */
+static bool engine_move(Session *s, Player *engine)
 {
     MoveInfo info = {0};
     Move m = engine->choose(engine, &s->history[s->ply], &info);
+    if (m == MOVE_NONE)
+        return false;
     char text[16];
     game_format_move(s->game, &s->history[s->ply], m, text, sizeof text);
     printf("engine plays %s", text);
@@ -71,6 +76,7 @@ static void engine_move(Session *s, Player *engine)
     }
     putchar('\n');
     push(s, m);
+    return true;
 }
 
 /* Handles one line of input; returns false to quit. */
@@ -130,7 +136,9 @@ static int run_play(int argc, char **argv)
     Player *engine = player_create(g, engine_spec, &err);
     if (!engine)
         fail_exit("play", EXIT_USAGE, "%s", err.msg);
+    engine->new_game(engine, 1);    /* an external engine learns the game here */
     int human = strcmp(colour, "white") == 0 ? WHITE : BLACK;
+    bool failed = false;
     show_board(s);
     while (s->ply < MAX_GAME && game_count_moves(g, &s->history[s->ply]) > 0) {
         if (game_side_to_move(g, &s->history[s->ply]) == human) {
@@ -138,28 +146,34 @@ static int run_play(int argc, char **argv)
                 break;
             continue;
         }
-        engine_move(s, engine);
+        if (!engine_move(s, engine)) {
+            puts("game over: the engine failed to move (see stderr)");
+            failed = true;
+            break;
+        }
         show_board(s);
     }
     GameStatus st = game_status(g, &s->history[s->ply]);
-    if (st != STATUS_ONGOING) {
+    if (!failed && st != STATUS_ONGOING) {
         show_board(s);
         printf("game over: %s\n", game_status_name(st));
     }
     player_free(engine);
     game_free(g);
     free(s);
-    return 0;
+    return failed ? EXIT_FAILURE_RUN : 0;
 }
 
 const Command command_play = {
     "play", run_play, "play against the engine in the terminal",
     "usage: leuctra play [--variant V] [--size WxH] [--position POS] [--colour white|black]\n"
     "                    [--engine PLAYER]\n\n"
-    "You play --colour (default white) against the engine (default mcts:visits=5000).  Type a move\n"
-    "in RULES.md notation (e2-e3, a1xa3; Reversi d3 or pass); 'moves' lists the legal ones, 'undo'\n"
-    "takes back your last move and the engine's reply, 'quit' leaves.  The engine shows its\n"
-    "win probability and the line it expects.\n\n"
-    PLAYER_SPECS_HELP "\n"
+    "You play --colour (default white; --color is the same option) against the engine, any\n"
+    "PLAYER below (default mcts:visits=5000), another program included.  Type a move in\n"
+    "docs/RULES.md notation (e2-e3, a1xa3; Reversi d3 or pass); 'moves' lists the legal ones,\n"
+    "'undo' takes back your last move and the engine's reply, 'quit' leaves.  An mcts engine\n"
+    "shows its win probability and the line it expects; an external engine that fails to move\n"
+    "ends the game (exit 1).\n\n"
+    PLAYER_SPECS_HELP PLAYER_EXTERNAL_SPECS_HELP "\n"
     "example: leuctra play --variant crossings --colour black --engine mcts:visits=20000\n",
 };

@@ -100,10 +100,10 @@ const Command records_merge_command = {
     "Writes the games of every IN into OUT in canonical form: sorted by game index, packed into\n"
     "chunks of about 64 KiB, written to a temporary file and renamed into place (OUT may be one\n"
     "of the inputs; through a symlink, the file it names; '-' is stdout, and a device or FIFO is\n"
-    "written directly, without the report line).  The inputs must be of one variant and board.  A game found in several\n"
-    "inputs with identical bytes is kept once; two different games with one index stop the merge\n"
-    "(exit 1) and nothing is written.  Settings: the inputs' own if they agree, otherwise every\n"
-    "input's lines prefixed 'shardN.'.  A damaged input stops the merge.\n\n"
+    "written directly, without the report line).  The inputs must be of one variant and board.\n"
+    "A game found in several inputs with identical bytes is kept once; two different games with\n"
+    "one index stop the merge (exit 1) and nothing is written.  Settings: the inputs' own if they\n"
+    "agree, otherwise every input's lines prefixed 'shardN.'.  A damaged input stops the merge.\n\n"
     "example: leuctra records merge all.lrec shard1.lrec shard2.lrec\n",
 };
 
@@ -155,11 +155,12 @@ const Command command_records = {
     "records", run_records, "inspect, check, dump, export and merge self-play records",
     "usage: leuctra records info|verify|dump|export|merge|canonicalize ...\n\n"
     "Self-play records files (format: docs/FORMAT.md).  Each subcommand has --help.\n\n"
-    "  info FILE... [--json]            games, plies, results, end reasons, lengths, size, settings\n"
-    "  verify FILE...                   check every chunk; damage named by byte offset (exit 1)\n"
-    "  dump FILE [--game N] [--values] [--visits]   one game per line in RULES.md notation\n"
-    "  export FILE... -o OUT.csv        one CSV row per position, for training\n"
-    "  merge OUT IN...                  shards into one canonical file\n"
-    "  canonicalize FILE...             sort a file by game index, atomically\n\n"
+    "  info FILE... [--json] [--svg FILE]   games, plies, results, end reasons, lengths, size,\n"
+    "                                       settings; --svg: a chart of lengths and results\n"
+    "  verify FILE...                       check every chunk; damage named by byte offset (exit 1)\n"
+    "  dump FILE [--game N] [--values] [--visits]   one game per line, docs/RULES.md notation\n"
+    "  export FILE... -o OUT.csv            one CSV row per position, for training\n"
+    "  merge OUT IN...                      shards into one canonical file\n"
+    "  canonicalize FILE...                 sort a file by game index, atomically\n\n"
     "example: leuctra records dump run1.lrec --game 12 --values\n",
 };

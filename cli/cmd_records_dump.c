@@ -116,7 +116,7 @@ static int run_dump(int argc, char **argv)
 }
 
 const Command records_dump_command = {
-    "dump", run_dump, "print games in RULES.md notation, one per line",
+    "dump", run_dump, "print games in docs/RULES.md notation, one per line",
     "usage: leuctra records dump FILE [--game N] [--values] [--visits]\n\n"
     "Prints each game of FILE on one line, in file order:\n"
     "  game=INDEX seed=SEED result=white-wins|black-wins|draw end=REASON plies=N [start=\"POS\"] moves: M M ...\n"

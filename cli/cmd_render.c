@@ -174,7 +174,7 @@ const Command command_render = {
     "  --records FILE  with --game N: the stored game with index N, replayed by the rules\n"
     "  --ply K         the position after K plies (default: the end); its last move is marked,\n"
     "                  and --arrows uses the visits the record stored for ply K+1 if any\n"
-    "  -o FILE         the picture's file (written whole or not at all; '-': stdout, the\n"
+    "  -o, --out FILE  the picture's file (written whole or not at all; '-': stdout, the\n"
     "                  default)\n\n"
     "example: leuctra render --variant crossings --arrows 5 -o crossings.svg\n",
 };

@@ -224,7 +224,8 @@ static int run_solve(int argc, char **argv)
 
 const Command command_solve = {
     "solve", run_solve, "exact endgame score, best move and line (Reversi)",
-    "usage: leuctra solve [--position POS] [--wld] [--moves] [--hash MB] [--time-limit S] [--json]\n\n"
+    "usage: leuctra solve [--variant reversi] [--position POS] [--wld] [--moves] [--hash MB]\n"
+    "                     [--time-limit S] [--json]\n\n"
     "Searches a Reversi position to the end of the game and prints its exact score for the side\n"
     "to move (final disc difference, empty squares to the winner, as in tournaments and the FFO\n"
     "test suite), a best move and the perfect-play line that follows.  Time grows about 3x per\n"

@@ -178,8 +178,8 @@ const Command command_view = {
     "(Home/End for the ends); several games are chosen from a list.  The page opens at\n"
     "FILE.html#game=G&ply=P when given (G counts the file's games from 0).  Every position is\n"
     "made by the rules engine, as `leuctra apply` makes it.\n\n"
-    "  --game N     only the game with index N\n"
-    "  --games A-B  the games with indices A to B (default: every game)\n"
-    "  -o FILE      the page (required; written whole or not at all; '-': stdout)\n\n"
+    "  --game N        only the game with index N\n"
+    "  --games A-B     the games with indices A to B (default: every game)\n"
+    "  -o, --out FILE  the page (required; written whole or not at all; '-': stdout)\n\n"
     "example: leuctra view run1.lrec --games 0-9 -o games.html\n",
 };

@@ -17,7 +17,7 @@ enum { NUM_COMMANDS = sizeof commands / sizeof commands[0] };
 
 static void print_help(FILE *out)
 {
-    fputs("leuctra - self-play, tuning and analysis for Epaminondas, Crossings and Reversi\n\n"
+    fputs("leuctra - self-play, tuning and analysis for Epaminondas, Crossings, Igfip and Reversi\n\n"
           "usage: leuctra <command> [options]     leuctra <command> --help\n\ncommands:\n", out);
     for (int i = 0; i < NUM_COMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);

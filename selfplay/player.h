@@ -30,21 +30,25 @@ struct Player {
 };
 
 /* Makes a player from a spec: NAME[:key=value,...].  Keys: weights=FILE (greedy, mcts),
- * visits=N, time=SECONDS, threads=N, cpuct=X, playouts=0|1, nodes=N (mcts). */
+ * visits=N, time=SECONDS, threads=N, cpuct=X, fpu=X, contempt=X, playouts=0|1, nodes=N,
+ * solve=N, rootsolve=N (mcts); engine:... specs are player_external.h's. */
 Player *player_create(const Game *g, const char *spec, Error *err);
 /* A spec value as a finite number within [min, max] (whole text; no trailing junk); player_spec.c. */
 bool player_spec_number(const char *text, double min, double max, double *out);
 void player_free(Player *p);
 
 /* The help text listing the player specs, for --help screens (a literal, to concatenate). */
-#define PLAYER_SPECS_HELP                                                                            \
-    "players:\n"                                                                                      \
-    "  random                      uniformly random legal moves\n"                                   \
-    "  greedy[:weights=FILE]       the move whose position evaluates best, one ply deep\n"           \
-    "  mcts[:key=value,...]        Monte-Carlo tree search; keys: visits=N (default 800),\n"         \
-    "                              time=SECONDS, threads=N (default 1), weights=FILE, cpuct=X\n"     \
-    "                              (1.5), fpu=X (0), contempt=X (0.5), playouts=1 (random\n"        \
-    "                              playouts at the leaves),\n"                                      \
-    "                              nodes=N (tree budget, 32 bytes a node)\n"
+#define PLAYER_SPECS_HELP                                                                           \
+    "players:\n"                                                                                    \
+    "  random                      uniformly random legal moves\n"                                  \
+    "  greedy[:weights=FILE]       the move whose position evaluates best, one ply deep\n"          \
+    "  mcts[:key=value,...]        Monte-Carlo tree search; keys: visits=N (default 800),\n"        \
+    "                              time=SECONDS, threads=N (default 1), weights=FILE, cpuct=X\n"    \
+    "                              (1.5; 1.0 with weights that have learned priors), fpu=X (0),\n"  \
+    "                              contempt=X (0.5), playouts=1 (random playouts at the leaves),\n" \
+    "                              nodes=N (tree budget, 32 bytes a node), solve=N (Reversi:\n"     \
+    "                              leaves with <= N empties solved, default 12; 0: never),\n"       \
+    "                              rootsolve=N (Reversi: the root solved first at <= N empties,\n"  \
+    "                              default 18; 0: never)\n"
 
 #endif

@@ -545,6 +545,7 @@ section_errors() {
     # subcommands
     expect_error "unknown command 'bogus'" bogus
     expect_error "unknown command" ''
+    expect_error "one benchmark at a time" bench rules search
     run
     if [ "$rc" -eq 2 ] && [ ! -s "$out" ] && [ -s "$err" ]; then pass; else
         fail "leuctra (no subcommand)" "exit 2, usage on stderr only" "exit $rc, stdout: $(file_oneline "$out")"
@@ -740,6 +741,8 @@ section_numbers() {
     expect_error "DEPTH" perft 0x3
     expect_error "--visits" analyze --visits ' 50'
     expect_error "--visits" analyze --visits 1e3
+    expect_error "--time" analyze --time 0
+    expect_error "--time" analyze --time ' 1.5'
     expect_error "--threads" perft 1 --threads '+'
     expect_error "--games" view x.lrec --games ' 1-2' -o x.html
     expect_error "--anchor-elo" ratings --anchor-elo 0x10 /dev/null

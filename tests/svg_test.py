@@ -411,7 +411,7 @@ def test_chart_errors(tmp, loop):
         expect_chart_error("chart training without a tune.json", out, "chart", "training", broken, "-o", out)
         p = run("chart", "training", loop)
         check("chart training to stdout", p.returncode == 0 and p.stdout.startswith("<?xml"), p.stderr)
-    for args in (["ratings", "--help"], ["records", "info", "--help"], ["chart", "--help"],
+    for args in (["ratings", "--help"], ["records", "info", "--help"], ["chart", "--help"], ["chart", "help"],
                  ["chart", "training", "--help"]):
         p = run(*args)
         check(" ".join(args) + " has --svg or -o and an example",
