@@ -176,6 +176,27 @@ static void load_init(const MpiEnv *env, const Game *g, const char *path, Weight
     fail_all(env, &e);
 }
 
+/* A table file under a .txt name would look like text weights and read as binary: refuse it
+ * before the fit, which may take minutes, rather than surprise the user after it. */
+static void check_out_kind(const MpiEnv *env, const Game *g, const TuneOptions *o, const Weights *init)
+{
+    size_t n = strlen(o->out);
+    if (n < 4 || strcmp(o->out + n - 4, ".txt") != 0)
+        return;
+    TuneError e = {.bad_input = true};
+    const char *holds = "which only a table file holds: name it .lwt";
+    if (o->data_opts.tables || o->priors)
+        snprintf(e.msg, sizeof e.msg, "--out %s: %s fits %s, %s", o->out, o->data_opts.tables ? "--tables" : "--priors",
+                 o->data_opts.tables ? "pattern tables" : "learned priors", holds);
+    else if (init->tables || init->policy)
+        snprintf(e.msg, sizeof e.msg, "--out %s: the start weights (%s) have pattern tables or learned priors, %s, "
+                 "or start from text weights (--init data/weights/%s.txt)", o->out, o->init ? o->init : "the shipped ones",
+                 holds, g->name);
+    else
+        return;
+    fail_all(env, &e);
+}
+
 static void check_enough(const MpiEnv *env, const TuneSummary *s)
 {
     uint64_t need = (uint64_t)MIN_POSITIONS_PER_FEATURE * (uint64_t)s->init.count;
@@ -282,6 +303,7 @@ static int run_tune(int argc, char **argv)
     s.game = g;
     s.games = &games;
     load_init(&env, g, o.init, &s.init);
+    check_out_kind(&env, g, &o, &s.init);
     TuneSet train, valid;
     step_done(&env, tune_extract(g, &games, &o.data_opts, &train, &valid, &s.data, &err), &err);
     check_enough(&env, &s);
@@ -313,7 +335,7 @@ const Command command_tune = {
     "                    [--validation F] [--l2 X] [--lambda X] [--threads N]\n"
     "                    [--max-iterations N] [--tables [--l2-tables X] [--learning-rate X]\n"
     "                    [--batch N] [--epochs N] [--patience N]] [--priors [--l2-priors X]\n"
-    "                    [--priors-min-visits N] [--priors-positions N]] [--json]\n\n"
+    "                    [--priors-min-visits N] [--priors-prune X] [--priors-positions N]] [--json]\n\n"
     "Fits the weights of the evaluation, P(side to move wins) = sigmoid(w . features), to the\n"
     "positions of self-play records (docs/TUNING.md).  Every game is replayed with the rules;\n"
     "each position's target is lambda x the game's result for the side to move (1 win, 0.5\n"
@@ -326,8 +348,13 @@ const Command command_tune = {
     "  --data FILE...        records files, all of one game and board (docs/FORMAT.md); the\n"
     "                        arguments after '--' are data files too (names starting with '-')\n"
     "  --out WEIGHTS         the weights file to write (atomically, with provenance comments;\n"
-    "                        '-': stdout, and the report goes to stderr)\n"
-    "  --init WEIGHTS        the starting weights (default: the shipped ones)\n"
+    "                        '-': stdout, and the report goes to stderr): a text file when the\n"
+    "                        weights have neither tables nor priors, else a binary table file\n"
+    "                        (docs/WEIGHTS.md), so a table file whenever the start has them;\n"
+    "                        a table file is refused a .txt name\n"
+    "  --init WEIGHTS        the starting weights (default: the shipped ones, that is\n"
+    "                        data/weights/<variant>.lwt, with pattern tables and learned priors,\n"
+    "                        where one is shipped for the board; else <variant>.txt)\n"
     "  --skip-opening N      leave out the first N plies of every game (default 0)\n"
     "  --validation F        the fraction of games held out, chosen by a hash of each game's\n"
     "                        index and seed (default 0.1)\n"
@@ -336,30 +363,35 @@ const Command command_tune = {
     "  --lambda X            the result's share of the target, 0 to 1 (default 1)\n"
     "  --threads N           threads (default: every core)\n"
     "  --max-iterations N    Newton steps at most (default 50)\n"
-    "  --tables              also fit the game's pattern tables (docs/FEATURES.md; reversi):\n"
-    "                        hundreds of thousands of weights, fitted with the linear ones by\n"
-    "                        Adam on mini-batches, keeping the epoch with the best validation\n"
-    "                        loss; the output is a table file (docs/WEIGHTS.md).  Without it,\n"
-    "                        tables of --init are kept as they are and the linear weights refit\n"
+    "  --tables              also fit the game's pattern tables (docs/FEATURES.md): for Reversi\n"
+    "                        12 phases x 113,877 canonical entries (1.37 million), for the phalanx\n"
+    "                        games 4 phases of entries that depend on the board (7,992 on 14x12,\n"
+    "                        4,680 on 8x8), fitted with the linear weights by Adam on mini-batches,\n"
+    "                        keeping the epoch with the best validation loss.  Without it, the\n"
+    "                        tables and learned priors of the start weights are kept as they are\n"
+    "                        and the linear weights refit\n"
     "  --l2-tables X         the penalty on each table entry, as --l2 (default 100)\n"
     "  --learning-rate X     Adam's first step (default 0.01), halved after every epoch that\n"
     "                        does not improve the validation loss\n"
     "  --batch N             positions a mini-batch (default 8192)\n"
     "  --epochs N            passes over the data at most (default 30)\n"
     "  --patience N          halvings without improvement before stopping (default 3)\n"
-    "  --priors              also fit learned move priors (reversi): a softmax over move features\n"
+    "  --priors              also fit learned move priors: a softmax over move features\n"
     "                        fitted to the searches' visit distributions in the records; the\n"
     "                        report gives top-1 and log-evidence on the held-out games\n"
     "  --l2-priors X         the penalty on each prior weight (default 10)\n"
     "  --priors-min-visits N positions whose search made fewer visits are left out (default 50)\n"
+    "  --priors-prune X      moves with fewer than X times the visits of the most visited move are\n"
+    "                        left out of a position's target, 0 to 1 (default 0: none)\n"
     "  --priors-positions N  at most about N positions, picked by a fixed hash (default 1000000)\n"
     "  --json                the report as one JSON object (with --tables: the train and\n"
     "                        validation log-loss of every epoch)\n\n"
     "Under mpirun (a build made with `make MPI=1`; docs/CLUSTER.md) each process reads and\n"
     "replays its own contiguous part of the games, repeats are found across all of them, and\n"
     "the sums of every step are combined in the one-process order: the weights and the report\n"
-    "are those of one process, bit for bit; process 0 writes them.\n\n"
-    "example: leuctra tune --data run1.lrec run2.lrec --out tuned.txt --skip-opening 4\n"
-    "         leuctra tune --variant reversi --data rv.lrec --tables --out reversi.lwt\n"
-    "         mpirun -np 4 build-mpi/leuctra tune --data big.lrec --out tuned.txt --threads 8\n",
+    "are those of one process, bit for bit; process 0 writes them.  --priors runs in one process\n"
+    "only (not under mpirun).\n\n"
+    "example: leuctra tune --data run1.lrec run2.lrec --out tuned.lwt --skip-opening 4\n"
+    "         leuctra tune --data reversi.lrec --tables --priors --out reversi.lwt\n"
+    "         mpirun -np 4 build-mpi/leuctra tune --data big.lrec --out tuned.lwt --threads 8\n",
 };

@@ -123,9 +123,14 @@ static void provenance_fit(const TuneSummary *s, Text *t)
     char id[17], a[32], b[32], c[32];
     weights_id_text(&s->init, id);
     text_printf(t, "start: %s (id %s)\n", s->opts->init ? "--init" : "the shipped weights", id);
-    text_printf(t, "fit: lambda %g, l2 %g, skip-opening %d, validation %g; %d Newton steps, %s\n",
-                s->opts->data_opts.lambda, s->opts->fit_opts.l2, s->opts->data_opts.skip_opening,
-                s->opts->data_opts.validation, s->fit.iterations, s->fit.converged ? "converged" : "NOT converged");
+    const TuneFitOptions *fo = &s->opts->fit_opts;
+    text_printf(t, "fit: lambda %g, l2 %g, skip-opening %d, validation %g; ", s->opts->data_opts.lambda, fo->l2,
+                s->opts->data_opts.skip_opening, s->opts->data_opts.validation);
+    if (s->fit.tables)
+        text_printf(t, "with the tables by Adam: l2-tables %g, learning rate %g, batch %zu; %d epochs, kept "
+                    "epoch %d\n", fo->l2_tables, fo->learning_rate, fo->batch, s->fit.num_epochs - 1, s->fit.best_epoch);
+    else
+        text_printf(t, "%d Newton steps, %s\n", s->fit.iterations, s->fit.converged ? "converged" : "NOT converged");
     text_printf(t, "log-loss train: %s before, %s after (baseline %s)\n", tune_loss_text(s->train_before.target, a),
                 tune_loss_text(s->train_after.target, b), tune_loss_text(s->train_baseline.target, c));
     text_printf(t, "log-loss validation: %s before, %s after (baseline %s)\n",
@@ -146,12 +151,26 @@ static void provenance_fit(const TuneSummary *s, Text *t)
                         tune_identify_text(s->stat[j].identify));
 }
 
+static void provenance_priors(const TuneSummary *s, Text *t)
+{
+    const TunePolicyFit *p = &s->policy;
+    if (!s->opts->priors)
+        return;
+    text_printf(t, "priors: %llu positions (%llu train, %llu validation), l2-priors %g, min-visits %d; %d epochs, "
+                "kept epoch %d\n", (unsigned long long)(p->positions_train + p->positions_validation),
+                (unsigned long long)p->positions_train, (unsigned long long)p->positions_validation,
+                s->opts->policy_opts.l2, s->opts->policy_opts.min_visits, p->num_epochs - 1, p->best_epoch);
+    text_printf(t, "priors validation: top-1 %.4f before, %.4f after; log-evidence %.4f before, %.4f after\n",
+                p->valid_before.top1, p->valid_after.top1, p->valid_before.evidence, p->valid_after.evidence);
+}
+
 char *tune_provenance(const TuneSummary *s)
 {
     Text t = {0};
     text_printf(&t, "tuned by leuctra %s (tune) on %s\n", LEUCTRA_VERSION, s->date);
     provenance_data(s, &t);
     provenance_fit(s, &t);
+    provenance_priors(s, &t);
     text_printf(&t, "command: leuctra");
     for (int i = 0; i < s->opts->argc; i++) {
         char arg[8192];

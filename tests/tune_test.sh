@@ -174,7 +174,8 @@ cp "$tmp/p.lwt" "$tmp/flip.lwt"
 printf '\377' | dd of="$tmp/flip.lwt" bs=1 seek=2000 conv=notrunc 2>/dev/null
 expect 2 "checksum mismatch" analyze --variant reversi --weights "$tmp/flip.lwt" --visits 50
 expect 2 "another pattern set" analyze --variant epaminondas --weights "$tmp/p.lwt" --visits 50
-expect 2 "no positions with visit lists" tune --data "$R" --priors --priors-min-visits 100000 --out "$tmp/x.txt"
+expect 2 "no positions with visit lists" tune --data "$R" --priors --priors-min-visits 100000 --out "$tmp/x.lwt"
+expect 2 "which only a table file holds: name it .lwt" tune --data "$R" --tables --out "$tmp/x.txt"
 
 # --- bad input: exit 2, one line ----------------------------------------------------------------
 
