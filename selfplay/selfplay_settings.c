@@ -38,7 +38,10 @@ void selfplay_default_config(const Game *g, SelfplayConfig *cfg)
     *cfg = (SelfplayConfig){
         .visits = 800,
         .c_puct = search.c_puct,
-        .c_puct_learned = search.c_puct_learned,
+        /* Self-play explores: the heuristic priors' constant with learned priors too, not the
+         * sharper 1.0 that plays best, because its games train stronger weights (Crossings:
+         * the same fit on games made at 1.0 gained +98 Elo, at 1.5 +158; docs/BENCHMARKS.md). */
+        .c_puct_learned = search.c_puct,
         .temperature = 1.0,
         .temperature_plies = selfplay_default_temperature_plies(g),
         .noise = 0.25,          /* AlphaZero's fraction */
