@@ -204,6 +204,13 @@ static void load_suite(const Game *g, const Position *start, const MatchOptions 
     Error err;
     if (o->openings_path && !openings_load(suite, g, start, o->openings_path, &err))
         fail_exit("match", EXIT_USAGE, "%s", err.msg);
+    /* Pairs cycle through the suite; players that search a fixed budget on one thread play a
+     * repeated opening's games again move for move, and the interval would count them anew. */
+    const long pairs = (o->games + 1) / 2;
+    if (suite->count > 0 && pairs > suite->count)
+        fprintf(stderr, "leuctra match: note: %ld game pairs from %d opening%s: each is played up to %ld times, "
+                "and deterministic players repeat those games (a larger suite: --make-openings)\n",
+                pairs, suite->count, suite->count == 1 ? "" : "s", (pairs + suite->count - 1) / suite->count);
 }
 
 static int run_match(int argc, char **argv)
@@ -235,21 +242,23 @@ const Command command_match = {
     "usage: leuctra match PLAYER1 PLAYER2 [--games N] [--concurrency N] [--variant V] [--size WxH]\n"
     "                     [--position POS] [--openings FILE | --opening-plies N] [--max-plies N]\n"
     "                     [--no-repetition] [--resign [movecount=3] [value=0.02]] [--seed S] [--json]\n"
-    "                     [--sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05]]\n"
+    "                     [--sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=normalized|logistic]]\n"
     "                     [--out FILE.lrec [--resume]] [--results FILE.txt] [--name1 A] [--name2 B]\n"
     "       leuctra match P1 P2 P3... --tournament gauntlet|round-robin [--games N per pairing] ...\n"
     "       leuctra match --make-openings N --out FILE [--variant V] [--plies K] [--visits V]\n\n"
     "Plays N games (default 100) per pairing in pairs from one opening with colours swapped,\n"
     "PLAYER1 White in the first game, and prints the first player's wins, draws and losses.\n"
     "Openings: --openings FILE (docs/MATCHES.md; pair i plays opening i, cycling), else\n"
-    "--opening-plies (default 4) random moves, different for every pair.  Games run --concurrency\n"
-    "at a time (default 1); every game's seed comes from --seed and its number, so results do not\n"
-    "depend on concurrency.  Draws are adjudicated after --max-plies plies (default 600) and on the\n"
-    "third repetition.  --resign adjudicates a loss once, for movecount moves of each side in a\n"
-    "row, the loser's own win probability was <= value and the winner's >= 1 - value (both must\n"
-    "agree, as cutechess's two-sided -resign; players that report no value never resign).\n"
-    "--sprt stops once the LLR (normalized Elo, pentanomial, counted pair by pair in order) leaves\n"
-    "its bounds; games still in flight then finish but are not counted.\n"
+    "--opening-plies N (default 4; --plies N is the same option) random moves, different for every\n"
+    "pair.  Games run --concurrency at a time (default 1); every game's seed comes from --seed and\n"
+    "its number, so results do not depend on concurrency.  Draws are adjudicated after --max-plies\n"
+    "plies (default 600) and on the third repetition.  --resign adjudicates a loss once, for\n"
+    "movecount moves of each side in a row, the loser's own win probability was <= value and the\n"
+    "winner's >= 1 - value (both must agree, as cutechess's two-sided -resign; players that report\n"
+    "no value never resign).\n"
+    "--sprt stops once the LLR (pentanomial, counted pair by pair in order) leaves its bounds;\n"
+    "games still in flight then finish but are not counted.  elo0 and elo1 are normalized Elo\n"
+    "(model=normalized, the default, as fishtest) or logistic Elo (model=logistic).\n"
     "--out writes every game to a records file (--resume plays only the games it lacks);\n"
     "--results writes `white black result` lines for `leuctra ratings` (names: the specs or\n"
     "--name1/--name2).  --tournament plays the first player against each other (gauntlet) or every\n"
