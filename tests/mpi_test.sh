@@ -97,7 +97,8 @@ check "resume with another process count: exit 2, one line" $?
 # --- tune: two and three processes, the one-process fit ------------------------------------------
 
 $L selfplay --variant crossings --visits 8 --games 900 --seed 5 --threads 2 --out "$tmp/t.lrec" --quiet
-DATA="--data $tmp/t.lrec $tmp/one.lrec $tmp/ref.lrec --skip-opening 2 --json"
+# The linear fit by Newton, from the text weights (the shipped default is a table file).
+DATA="--data $tmp/t.lrec $tmp/one.lrec $tmp/ref.lrec --init $root/data/weights/crossings.txt --skip-opening 2 --json"
 $L tune $DATA --out "$tmp/w1.txt" --threads 2 >"$tmp/j1" 2>"$tmp/err"
 check "plain tune" $?
 for np in 2 3; do

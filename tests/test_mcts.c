@@ -60,6 +60,7 @@ static void test_nodes_within_budget(TestContext *t)
             t->failures++;
         }
     }
+    weights_dispose(&s.weights);
     game_free(s.game);
 }
 
@@ -82,6 +83,7 @@ static void test_nodes_in_use_with_threads(TestContext *t)
             t->failures++;
         }
     }
+    weights_dispose(&s.weights);
     game_free(s.game);
 }
 
@@ -116,6 +118,7 @@ static void test_first_search_pays_no_setup(TestContext *t)
     if (!r || !m) {
         free(r);
         mcts_free(warm);
+        weights_dispose(&s.weights);
         game_free(s.game);
         return;
     }
@@ -135,6 +138,7 @@ static void test_first_search_pays_no_setup(TestContext *t)
     mcts_free(m);
     mcts_free(warm);
     free(r);
+    weights_dispose(&s.weights);
     game_free(s.game);
 }
 

@@ -315,7 +315,7 @@ static void test_save_atomic(TestContext *t)
     if (!temp_dir(t, &d))
         return;
     Game *g = new_game("epaminondas");
-    Weights w, back;
+    Weights w, back = {0};
     Error err;
     char path[256];
     path_in(&d, "w.txt", path, sizeof path);
@@ -336,6 +336,8 @@ static void test_save_atomic(TestContext *t)
     CHECK(t, !weights_save(g, &other, NULL, path, &err));   /* reversi weights, epaminondas game */
     CHECK(t, strstr(err.msg, "not epaminondas weights") != NULL);
     weights_dispose(&other);
+    weights_dispose(&back);
+    weights_dispose(&w);
     game_free(r);
     game_free(g);
     remove_dir(&d);
