@@ -97,6 +97,8 @@ def test_pairs_from_suite(tmp):
     out_path = os.path.join(tmp, "pairs.lrec")
     rc, out, err = match("random", "mcts:visits=5,nodes=100000", *CROSS, "--openings", suite, "--games", "8", "--out", out_path)
     check("suite match runs", rc == 0, err)
+    check("four pairs from three openings: a note that openings repeat",
+          "note: 4 game pairs from 3 openings: each is played up to 2 times" in err, err)
     rc, dump, err = leuctra("records", "dump", out_path)
     # dump leaves out a start that is the board's own start position
     board = "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w"
@@ -119,6 +121,7 @@ def test_make_openings(tmp):
           "game crossings" in text and len([l for l in text.splitlines() if l and l[0] not in "#g"]) == 6, text)
     rc, out, err = match("random", "random", *CROSS, "--openings", path, "--games", "4")
     check("made suite reads back", rc == 0, err)
+    check("no note while the openings last", "note:" not in err, err)
 
 
 def sprt_json(*players, games="400"):
