@@ -150,13 +150,16 @@ extern const char *const reversi_feature_help[REVERSI_NUM_FEATURES];
 void reversi_features(const Game *g, const Position *p, float *out);
 void reversi_move_priors(const Game *g, const Position *p, const Move *moves, int n, float *out);
 
-/* The pattern set (reversi_patterns.c): the PatternSet and, per instance, its squares in
- * reading order and its shape's raw offset, laid out for reversi_raw_indices' loop. */
+/* The pattern set (reversi_patterns.c): the PatternSet, each instance's raw offset, and for
+ * each square the instances that read it with the weight of its digit there (3^k), entries
+ * square_first[s] .. square_first[s + 1] - 1, so that reversi_raw_indices visits the occupied
+ * squares only. */
 typedef struct {
     PatternSet set;
-    uint8_t cells[PATTERN_MAX_INSTANCES];
     uint32_t offset[PATTERN_MAX_INSTANCES];
-    uint8_t squares[PATTERN_MAX_INSTANCES * PATTERN_MAX_CELLS];
+    uint16_t square_first[SQUARES + 1];
+    uint8_t entry_instance[PATTERN_MAX_INSTANCES * PATTERN_MAX_CELLS];
+    uint32_t entry_power[PATTERN_MAX_INSTANCES * PATTERN_MAX_CELLS];
 } ReversiPatterns;
 bool reversi_patterns_init(ReversiPatterns *rp);
 void reversi_patterns_free(ReversiPatterns *rp);
