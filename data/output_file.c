@@ -170,11 +170,11 @@ FILE *output_file_stream(OutputFile *o)
     return o->stream;
 }
 
-bool output_file_write(OutputFile *o, const void *bytes, size_t n)
+bool output_write_all(int fd, const void *bytes, size_t n)
 {
     const char *p = bytes;
     while (n > 0) {
-        ssize_t w = write(o->fd, p, n);
+        ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -183,6 +183,11 @@ bool output_file_write(OutputFile *o, const void *bytes, size_t n)
         n -= (size_t)w;
     }
     return true;
+}
+
+bool output_file_write(OutputFile *o, const void *bytes, size_t n)
+{
+    return output_write_all(o->fd, bytes, n);
 }
 
 void output_file_sync_folder(const char *path)

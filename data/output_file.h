@@ -64,6 +64,8 @@ FILE *output_file_stream(OutputFile *o);
 
 /* All of bytes to the output's descriptor (not through the stream); false with errno set. */
 bool output_file_write(OutputFile *o, const void *bytes, size_t n);
+/* The same for any descriptor: write() until all is written, again after EINTR. */
+bool output_write_all(int fd, const void *bytes, size_t n);
 
 /* Flushes and syncs the output and puts it in place; false with err when a write failed, in
  * which case the temporary file is removed (a device or FIFO has had what was written). */

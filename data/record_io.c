@@ -30,21 +30,6 @@ bool read_full_at(int fd, void *buf, size_t n, uint64_t offset, size_t *got)
     return true;
 }
 
-bool write_full(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 bool write_full_at(int fd, const void *buf, size_t n, uint64_t offset)
 {
     const char *p = buf;

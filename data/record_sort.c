@@ -162,7 +162,7 @@ static bool flush_batch(Output *o, RecordsError *err)
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: cannot compress a chunk", o->path);
         return false;
     }
-    if (!write_full(o->fd, o->chunk.data, o->chunk.len)) {
+    if (!output_write_all(o->fd, o->chunk.data, o->chunk.len)) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: cannot write: %s", o->path, strerror(errno));
         return false;
     }
@@ -231,7 +231,7 @@ static bool write_output(Rewrite *rw, const char *out, const RecordsHeader *h, R
     }
     Output o = {.path = out, .fd = file.fd};
     ByteBuf header = {0};
-    bool ok = header_encode(h, &header) && write_full(o.fd, header.data, header.len);
+    bool ok = header_encode(h, &header) && output_write_all(o.fd, header.data, header.len);
     if (!ok)
         records_error(err, RECORDS_ERR_IO, 0, "%s: cannot write: %s", out, strerror(errno));
     ok = ok && write_games(rw, &o, err);

@@ -141,7 +141,7 @@ RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsE
         return NULL;
     }
     int fd = temp_file_beside(target, temp, sizeof temp);
-    bool ok = fd >= 0 && write_full(fd, bytes.data, bytes.len) && fsync(fd) == 0;
+    bool ok = fd >= 0 && output_write_all(fd, bytes.data, bytes.len) && fsync(fd) == 0;
     if (!ok) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: cannot create: %s", path, strerror(errno));
         if (fd >= 0) {
