@@ -24,18 +24,6 @@ static Game *open_game(TestContext *t, const char *variant)
     return g;
 }
 
-/* A position after `plies` random moves (fewer if the game ends). */
-static void random_position(const Game *g, Rng *rng, int plies, Position *p)
-{
-    game_start(g, p);
-    Move moves[MAX_MOVES];
-    for (int i = 0; i < plies && game_status(g, p) == STATUS_ONGOING; i++) {
-        const int n = game_gen_moves(g, p, moves);
-        Undo undo;
-        game_make(g, p, moves[rng_next(rng) % (uint64_t)n], &undo);
-    }
-}
-
 /* Tables of small random values (canonical, expanded to raw), owned by the caller. */
 static float *random_tables(const PatternSet *ps, uint64_t seed)
 {
@@ -154,7 +142,7 @@ static void test_reversi_tables_symmetric(TestContext *t)
     Rng rng = rng_seed(5, 0);
     for (int k = 0; k < 40; k++) {
         Position p, q;
-        random_position(g, &rng, 4 + k, &p);
+        test_random_position(g, &rng, 4 + k, &p);
         const double sum = pattern_sum(ps, tables, g, &p);
         for (int s = 1; s < 8; s++) {
             char text[128];
@@ -209,7 +197,7 @@ static void test_phalanx_entries_colour_blind(TestContext *t)
         Rng rng = rng_seed(9, (uint64_t)v);
         for (int k = 0; k < 30; k++) {
             Position p, q;
-            random_position(g, &rng, 1 + k, &p);
+            test_random_position(g, &rng, 1 + k, &p);
             CHECK(t, phalanx_flip(g, &p, &q));
             uint32_t a[PATTERN_MAX_INSTANCES], b[PATTERN_MAX_INSTANCES];
             const int n = pattern_canonical_entries(ps, g, &p, a);
@@ -250,7 +238,7 @@ static void test_policy_entries_in_columns(TestContext *t)
         uint32_t *entries = malloc((size_t)MAX_MOVES * POLICY_MAX_COLUMNS * sizeof *entries);
         for (int k = 0; k < 60; k++) {
             Position p;
-            random_position(g, &rng, k, &p);
+            test_random_position(g, &rng, k, &p);
             const int n = game_gen_moves(g, &p, moves);
             set->move_entries(g, &p, moves, n, entries);
             for (int i = 0; i < n; i++)

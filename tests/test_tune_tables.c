@@ -20,16 +20,6 @@ static Game *open_reversi(TestContext *t)
     return g;
 }
 
-static void random_position(const Game *g, Rng *rng, int plies, Position *p)
-{
-    game_start(g, p);
-    Move moves[MAX_MOVES];
-    for (int i = 0; i < plies && game_status(g, p) == STATUS_ONGOING; i++) {
-        Undo undo;
-        game_make(g, p, moves[rng_next(rng) % (uint64_t)game_gen_moves(g, p, moves)], &undo);
-    }
-}
-
 /* ---------------------------------------------------------------- tables */
 
 /* A hidden model: random entries in the small tables (the short diagonals, a few hundred
@@ -63,7 +53,7 @@ static bool synthetic_set(const Game *g, const float *hidden, size_t count, uint
     double loss = 0;
     for (size_t i = 0; i < count; i++) {
         Position p;
-        random_position(g, &rng, 4 + (int)(rng_next(&rng) % 50), &p);
+        test_random_position(g, &rng, 4 + (int)(rng_next(&rng) % 50), &p);
         value_features(g, &p, s->features + i * (size_t)s->num_features);
         uint32_t *e = s->entries + i * (size_t)s->num_entries;
         pattern_canonical_entries(ps, g, &p, e);

@@ -58,6 +58,17 @@ Game *test_open_position(TestContext *t, const char *variant, const char *text, 
     return g;
 }
 
+void test_random_position(const Game *g, Rng *rng, int plies, Position *p)
+{
+    game_start(g, p);
+    Move moves[MAX_MOVES];
+    for (int i = 0; i < plies && game_status(g, p) == STATUS_ONGOING; i++) {
+        const int n = game_gen_moves(g, p, moves);
+        Undo undo;
+        game_make(g, p, moves[rng_next(rng) % (uint64_t)n], &undo);
+    }
+}
+
 static int wanted(int argc, char **argv, const char *suite, const char *test)
 {
     if (argc < 2)
