@@ -236,21 +236,24 @@ static void json_weights(const TuneSummary *s, FILE *out)
     fputs("],", out);
 }
 
+static void json_policy_score(FILE *out, const TunePolicyScore *score)
+{
+    fputs("{\"cross_entropy\":", out);
+    json_number(out, score->loss);
+    fputs(",\"top1\":", out);
+    json_number(out, score->top1);
+    fputs(",\"log_evidence\":", out);
+    json_number(out, score->evidence);
+    fputc('}', out);
+}
+
 static void json_score(FILE *out, const char *name, const TunePolicyScore *before, const TunePolicyScore *after)
 {
-    fprintf(out, "\"%s\":{\"before\":{\"cross_entropy\":", name);
-    json_number(out, before->loss);
-    fputs(",\"top1\":", out);
-    json_number(out, before->top1);
-    fputs(",\"log_evidence\":", out);
-    json_number(out, before->evidence);
-    fputs("},\"after\":{\"cross_entropy\":", out);
-    json_number(out, after->loss);
-    fputs(",\"top1\":", out);
-    json_number(out, after->top1);
-    fputs(",\"log_evidence\":", out);
-    json_number(out, after->evidence);
-    fputs("}}", out);
+    fprintf(out, "\"%s\":{\"before\":", name);
+    json_policy_score(out, before);
+    fputs(",\"after\":", out);
+    json_policy_score(out, after);
+    fputc('}', out);
 }
 
 static void json_priors(const TuneSummary *s, FILE *out)
