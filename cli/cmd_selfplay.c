@@ -76,7 +76,7 @@ static void make_config(const Game *g, const SelfplayOptions *o, SelfplayConfig 
     if (o->noise_alpha)
         cfg->noise_alpha = arg_real(NAME, "--noise-alpha", o->noise_alpha, 0.001, 100);
     if (o->cpuct)
-        cfg->c_puct = cfg->c_puct_learned = arg_real(NAME, "--cpuct", o->cpuct, 0, 100);
+        cfg->c_puct = arg_real(NAME, "--cpuct", o->cpuct, 0, 100);
     if (o->random_opening)
         cfg->random_opening = (int)arg_integer(NAME, "--random-opening", o->random_opening, 0, 100000);
     if (o->max_plies)

@@ -31,8 +31,10 @@
 
 typedef struct {
     long visits;            /* search visits per move (new visits; the kept subtree adds to them) */
-    double c_puct;          /* PUCT exploration constant */
-    double c_puct_learned;  /* with learned priors in the weights (MctsConfig.c_puct_learned) */
+    double c_puct;          /* PUCT exploration constant, with learned priors too: self-play
+                             * explores, since the games of a search at play's sharper 1.0
+                             * trained weaker weights (Crossings: +98 Elo against +158 at 1.5;
+                             * docs/BENCHMARKS.md) */
     double temperature;     /* moves sampled with probability ~ visits^(1/T); 0 = most visited */
     int temperature_plies;  /* plies (from the start, random ones included) that sample */
     double noise;           /* fraction of Dirichlet noise in the root priors (0 = off) */

@@ -193,7 +193,7 @@ SelfplayGame *selfplay_game_new(const Game *g, const Weights *w, const SelfplayC
     sg->cfg = cfg;
     mcts_default_config(&sg->search_config);
     sg->search_config.c_puct = cfg->c_puct;
-    sg->search_config.c_puct_learned = cfg->c_puct_learned;
+    sg->search_config.c_puct_learned = cfg->c_puct;   /* self-play explores: selfplay.h */
     sg->search_config.threads = 1;
     sg->search_config.max_nodes = selfplay_node_budget(cfg->visits);
     sg->search_config.root_noise = cfg->noise;

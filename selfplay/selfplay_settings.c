@@ -38,10 +38,6 @@ void selfplay_default_config(const Game *g, SelfplayConfig *cfg)
     *cfg = (SelfplayConfig){
         .visits = 800,
         .c_puct = search.c_puct,
-        /* Self-play explores: the heuristic priors' constant with learned priors too, not the
-         * sharper 1.0 that plays best, because its games train stronger weights (Crossings:
-         * the same fit on games made at 1.0 gained +98 Elo, at 1.5 +158; docs/BENCHMARKS.md). */
-        .c_puct_learned = search.c_puct,
         .temperature = 1.0,
         .temperature_plies = selfplay_default_temperature_plies(g),
         .noise = 0.25,          /* AlphaZero's fraction */
@@ -140,7 +136,7 @@ char *selfplay_settings_text(const Game *g, const Position *start, const Weights
     add_number(&t, "cpuct", cfg->c_puct);
     /* Only where they apply, so that the settings of other runs stay as they were. */
     if (w->policy)
-        add_number(&t, "cpuct_learned", cfg->c_puct_learned);
+        add_number(&t, "cpuct_learned", cfg->c_puct);    /* the search's, selfplay_game.c */
     add_number(&t, "contempt", search.contempt);
     if (solve_available(g))
         text_add(&t, "solve=%d\nrootsolve=%d\n", search.solve_empties, search.root_solve_empties);
