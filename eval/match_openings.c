@@ -50,8 +50,12 @@ Position match_opening(const MatchRun *run, int k)
 static double evaluate(Player *judge, const Position *pos, uint64_t seed)
 {
     MoveInfo info = {NAN, 0, NULL};
+    GameSoFar game = GAME_SO_FAR_EMPTY;
+    if (!game_so_far_begin(&game, judge->game, pos))
+        return NAN;
     judge->new_game(judge, seed);
-    judge->choose(judge, pos, &info);
+    judge->choose(judge, &game, &info);
+    game_so_far_free(&game);
     return info.value;
 }
 

@@ -214,6 +214,12 @@ void mcts_set_history(Mcts *m, const uint64_t *hashes, int n)
         m->history_filter[hashes[i] >> 58] |= 1ull << (hashes[i] >> 52 & 63);
 }
 
+void mcts_set_game(Mcts *m, const GameSoFar *game)
+{
+    mcts_set_history(m, game->hashes, game->plies);
+    mcts_set_position(m, &game->now);
+}
+
 /* Whether the position at depth d of the visit repeats an earlier one with the same side to move:
  * on the path (every second ply back) or in the game before the root. */
 static bool repeats(const Mcts *m, const Worker *w, int d)

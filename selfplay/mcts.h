@@ -12,6 +12,7 @@
 #define LEUCTRA_MCTS_H
 
 #include "core/game.h"
+#include "core/game_so_far.h"
 #include "core/value.h"
 
 #include <stdatomic.h>
@@ -94,6 +95,8 @@ void mcts_restart(Mcts *m, uint64_t seed);
  * that repeats one of them, or one earlier on its own path, as a draw: the game driver
  * adjudicates repetitions as draws, and a winning side must not drift into one. */
 void mcts_set_history(Mcts *m, const uint64_t *hashes, int n);
+/* Both: the game's current position as the root, the positions before it as the history. */
+void mcts_set_game(Mcts *m, const GameSoFar *game);
 
 /* Searches until a limit is reached, `stop` becomes true (may be NULL), or the root is proven. */
 MctsResult mcts_search(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, MctsInfoFn info,
