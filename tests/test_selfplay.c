@@ -21,7 +21,7 @@ typedef struct {
 
 static bool setup(TestContext *t, Setup *s)
 {
-    Error err = {{0}};
+    Error err = {0};
     s->game = game_new("epaminondas", 5, 6, &err);
     CHECK(t, s->game != NULL);
     if (!s->game)
@@ -185,7 +185,7 @@ static void test_settings(TestContext *t)
     free(again);
     free(b);
     game_free(s.game);
-    Error err = {{0}};
+    Error err = {0};
     Game *big = game_new("epaminondas", 0, 0, &err), *small = game_new("crossings", 0, 0, &err);
     CHECK(t, big && small);
     if (big && small) {
