@@ -95,6 +95,8 @@ static bool read_number_option(ArgReader *r, MatchOptions *o)
         o->make_openings = (int)arg_integer("match", "--make-openings", t, 1, 100000);
     else if (arg_value(r, "--visits", &t))
         o->make_visits = (int)arg_integer("match", "--visits", t, 1, 10000000);
+    else if (arg_value(r, "--timemargin", &t))
+        o->time_margin = arg_real("match", "--timemargin", t, 0, 3600);
     else if (arg_flag(r, "--no-repetition"))
         o->repetition = false;
     else if (arg_flag(r, "--resume"))
@@ -114,6 +116,10 @@ static bool read_text_option(ArgReader *r, MatchOptions *o, const char **names)
         o->out_path = t;
     else if (arg_value(r, "--results", &t))
         o->results_path = t;
+    else if (arg_value(r, "--pgn", &t))
+        o->pgn_path = t;
+    else if (arg_value(r, "--debug", &t))
+        o->debug_path = t;
     else if (arg_value(r, "--name1", &t))
         names[0] = t;
     else if (arg_value(r, "--name2", &t))
@@ -143,6 +149,12 @@ static void check_options(MatchOptions *o, const char **names, bool json)
         fail_exit("match", EXIT_USAGE, "--results needs a file: stdout carries the match report");
     if (o->results_path)
         cli_output_check("match", "--results", o->results_path);
+    if (o->pgn_path && !o->out_path)
+        fail_exit("match", EXIT_USAGE, "--pgn needs --out FILE.lrec: the text is made from the records file");
+    if (o->pgn_path && cli_output_is_stdout(o->pgn_path))
+        fail_exit("match", EXIT_USAGE, "--pgn needs a file: stdout carries the match report");
+    if (o->pgn_path)
+        cli_output_check("match", "--pgn", o->pgn_path);
     RecordsError records_err;
     if (o->out_path && !records_path_check(o->out_path, &records_err))
         fail_exit("match", EXIT_USAGE, "--out %s", records_err.msg);
@@ -159,8 +171,11 @@ static void check_options(MatchOptions *o, const char **names, bool json)
         fail_exit("match", EXIT_USAGE, "--sprt: %s", why);
     if (o->sprt_on && o->games < 2)
         fail_exit("match", EXIT_USAGE, "--sprt needs --games of at least 2 (it counts pairs)");
-    for (int i = 0; i < o->players; i++)
-        set_name(o, i, i < 2 && names[i] ? names[i] : o->spec[i]);
+    for (int i = 0; i < o->players; i++) {
+        char spec_name[RESULTS_NAME_MAX + 2];
+        bool named = player_spec_name(o->spec[i], spec_name, sizeof spec_name);
+        set_name(o, i, i < 2 && names[i] ? names[i] : named ? spec_name : o->spec[i]);
+    }
     bool named_apart = o->results_path || o->tournament;    /* results and ratings tell players by name */
     for (int i = 0; named_apart && i < o->players; i++)
         for (int j = 0; j < i; j++)
@@ -191,15 +206,26 @@ static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *g
     o->progress = isatty(2) && !report->json;
 }
 
-static void check_players(const Game *g, const MatchOptions *o)
+/* Every spec made into a player once (a bad one ends the command before any game), their
+ * clocks kept for the files, and a warning when the games in flight want more cores than there
+ * are: players that share a core lose time to each other, which skews every timed result. */
+static void check_players(const Game *g, MatchOptions *o)
 {
+    MatchPlayerInfo info[MATCH_MAX_PLAYERS];
+    Error err;
+    if (!match_inspect_players(g, o, info, &err))
+        fail_exit("match", EXIT_USAGE, "%s", err.msg);
+    int threads = 1;
     for (int i = 0; i < o->players; i++) {
-        Error err;
-        Player *check = player_create(g, o->spec[i], &err);
-        if (!check)
-            fail_exit("match", EXIT_USAGE, "%s", err.msg);
-        player_free(check);
+        o->tc[i] = info[i].tc;
+        threads = info[i].threads > threads ? info[i].threads : threads;
     }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long busy = (long)o->concurrency * threads;
+    if (cores > 0 && busy > cores)
+        fprintf(stderr, "leuctra match: warning: --concurrency %d x %d search thread%s = %ld threads at once on %ld "
+                "core%s: the players take time from each other, which skews timed results\n", o->concurrency,
+                threads, threads == 1 ? "" : "s", busy, cores, cores == 1 ? "" : "s");
 }
 
 static void load_suite(const Game *g, const Position *start, const MatchOptions *o, OpeningSuite *suite)
@@ -252,7 +278,8 @@ const Command command_match = {
     "                     [--position POS] [--openings FILE | --opening-plies N] [--max-plies N]\n"
     "                     [--no-repetition] [--resign [movecount=3] [value=0.02]] [--seed S] [--json]\n"
     "                     [--sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=normalized|logistic]]\n"
-    "                     [--out FILE.lrec [--resume]] [--results FILE.txt] [--name1 A] [--name2 B]\n"
+    "                     [--out FILE.lrec [--resume]] [--results FILE.txt] [--pgn FILE.pgn]\n"
+    "                     [--name1 A] [--name2 B] [--timemargin SECONDS] [--debug FILE]\n"
     "       leuctra match P1 P2 P3... --tournament gauntlet|round-robin [--games N per pairing] ...\n"
     "       leuctra match --make-openings N --out FILE [--variant V] [--plies K] [--visits V]\n\n"
     "Plays N games (default 100) per pairing in pairs from one opening with colours swapped,\n"
@@ -269,11 +296,20 @@ const Command command_match = {
     "games still in flight then finish but are not counted.  elo0 and elo1 are normalized Elo\n"
     "(model=normalized, the default, as fishtest) or logistic Elo (model=logistic).\n"
     "--out writes every game to a records file (--resume plays only the games it lacks);\n"
-    "--results writes `white black result` lines for `leuctra ratings` (names: the specs or\n"
-    "--name1/--name2).  --tournament plays the first player against each other (gauntlet) or every\n"
-    "pair (round-robin) and prints a ratings table.\n"
+    "--results writes `white black result` lines for `leuctra ratings` (names: --name1/--name2,\n"
+    "a spec's name=NAME, or the spec); --pgn writes the games as text from the records file: a\n"
+    "block a game with its tags (players, variant, opening, result, reason, clocks) and each\n"
+    "move's value, visits, time and clock as a comment.  --tournament plays the first player\n"
+    "against each other (gauntlet) or every pair (round-robin) and prints a ratings table.\n"
+    "Clocks: a player spec with tc=SECONDS+INC or tc=MOVES/SECONDS+INC plays on a clock that the\n"
+    "match keeps; a move that overruns it by more than --timemargin (default 0 s) loses the game\n"
+    "on time.  The report gives each player's time per move, clock left and losses on time.\n"
+    "--debug FILE logs every line sent to and read from external engines, with timestamps.\n"
+    "A warning says when --concurrency x search threads exceeds the cores.\n"
     "--make-openings writes N openings of --plies random moves whose value for the side to move by\n"
     "mcts:visits=--visits (default 200) is within [0.4, 0.6].\n\n"
     PLAYER_SPECS_HELP PLAYER_EXTERNAL_SPECS_HELP "\n"
-    "example: leuctra match mcts:visits=1000 greedy --games 200 --concurrency 2 --sprt elo0=0 elo1=10\n",
+    "example: leuctra match mcts:visits=1000 greedy --games 200 --concurrency 2 --sprt elo0=0 elo1=10\n"
+    "         leuctra match mcts:tc=10+0.1,name=clock mcts:time=0.1,name=fixed --variant crossings\n"
+    "                       --games 100 --out m.lrec --pgn m.pgn\n",
 };

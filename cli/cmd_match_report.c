@@ -2,8 +2,9 @@
  * cmd_match_report.c - what `leuctra match` prints at the end (cli/match_cli.h): for two
  * players, the first player's wins, draws and losses, Elo from games and from pairs, and the
  * SPRT state (text or --json); for a tournament, one line per matchup and a ratings table of all
- * players (eval/ratings.h).
- * Only counted games enter (match_mark_counted: an SPRT stop leaves games in flight out).
+ * players (eval/ratings.h); each player's time per move, clock left and losses on time.
+ * Only counted games enter (match_mark_counted: an SPRT stop leaves games in flight out).  No
+ * Elo is ever printed as infinite: a perfect score gets the bound its games support instead.
  */
 #include "cli/match_cli.h"
 #include "core/utf8.h"
@@ -21,6 +22,43 @@ static void json_number(const char *key, double v)
         printf("\"%s\":null,", key);
 }
 
+/* An estimate whose interval ends say what the data support: at a perfect score the point and
+ * the normal interval are infinite, and the end that exists is the exact bound of n trials. */
+static EloEstimate bounded(const EloEstimate *e, double trials)
+{
+    EloEstimate b = *e;
+    if (b.elo == INFINITY)
+        b.elo_lower = elo_perfect_score_bound(trials, 0.95);
+    else if (b.elo == -INFINITY)
+        b.elo_upper = -elo_perfect_score_bound(trials, 0.95);
+    return b;
+}
+
+/* "Elo +12.3 [-4.5, +29.0]", with words where an end or the estimate is infinite. */
+static void format_elo(const EloEstimate *e, double trials, const char *what, char *buf, size_t len)
+{
+    EloEstimate b = bounded(e, trials);
+    char lo[48] = "no lower bound", hi[48] = "no upper bound";
+    if (!isfinite(b.elo)) {
+        snprintf(buf, len, "Elo %s %+.1f (95%%, exact: every %s %s, so no point estimate)", b.elo > 0 ? ">" : "<",
+                 b.elo > 0 ? b.elo_lower : b.elo_upper, what, b.elo > 0 ? "won" : "lost");
+        return;
+    }
+    if (isfinite(b.elo_lower))
+        snprintf(lo, sizeof lo, "%+.1f", b.elo_lower);
+    if (isfinite(b.elo_upper))
+        snprintf(hi, sizeof hi, "%+.1f", b.elo_upper);
+    snprintf(buf, len, "Elo %+.1f [%s, %s]", b.elo, lo, hi);
+}
+
+static void json_time(const char *key, const TimeTotals *t)
+{
+    printf("\"%s\":{\"moves\":%ld,\"mean\":%.4f,\"max\":%.4f,", key, t->moves,
+           t->moves ? t->seconds / (double)t->moves : 0, t->max_seconds);
+    json_number("clock_left", t->clocked ? t->clock_left / t->clocked : NAN);
+    printf("\"clocked_games\":%d,\"forfeits\":%d}", t->clocked, t->forfeits);
+}
+
 static void print_json(const MatchRun *run, const MatchTotals *t, const EloEstimate *e, bool have_elo,
                        double seconds)
 {
@@ -31,10 +69,11 @@ static void print_json(const MatchRun *run, const MatchTotals *t, const EloEstim
     utf8_put_json(stdout, o->name[1]);
     printf(",\"games\":%d,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"score\":%.4f,", t->counted, (long long)t->games.wins, (long long)t->games.draws,
            (long long)t->games.losses, have_elo ? e->score : 0.5);
-    json_number("elo", have_elo ? e->elo : 0);
-    json_number("elo_lower", have_elo ? e->elo_lower : 0);
-    json_number("elo_upper", have_elo ? e->elo_upper : 0);
-    json_number("los", have_elo ? e->los : 0.5);
+    EloEstimate b = have_elo ? bounded(e, t->counted) : *e;
+    json_number("elo", have_elo ? b.elo : 0);
+    json_number("elo_lower", have_elo ? b.elo_lower : 0);
+    json_number("elo_upper", have_elo ? b.elo_upper : 0);
+    json_number("los", have_elo ? b.los : 0.5);
     printf("\"pentanomial\":[%lld,%lld,%lld,%lld,%lld],\"adjudicated_draws\":%d,\"adjudicated_losses\":%d,"
            "\"mean_plies\":%.1f,",
            (long long)t->pairs.pairs[0], (long long)t->pairs.pairs[1], (long long)t->pairs.pairs[2],
@@ -47,7 +86,11 @@ static void print_json(const MatchRun *run, const MatchTotals *t, const EloEstim
                isfinite(run->sprt->llr) ? run->sprt->llr : 0, sprt_lower_bound(&run->sprt->test),
                sprt_upper_bound(&run->sprt->test), run->sprt->next_pair,
                match_sprt_decision_name(run->sprt->decision));
-    printf("\"incidents\":[%ld,%ld],\"resumed\":%d,\"played\":%d,\"seconds\":%.2f}\n", run->incidents[0],
+    printf("\"time\":{");
+    json_time("first", &t->time[0]);
+    putchar(',');
+    json_time("second", &t->time[1]);
+    printf("},\"incidents\":[%ld,%ld],\"resumed\":%d,\"played\":%d,\"seconds\":%.2f}\n", run->incidents[0],
            run->incidents[1], run->resumed, run->played, seconds);
 }
 
@@ -69,13 +112,36 @@ static void print_text(const MatchRun *run, int m, const MatchTotals *t, const E
     printf("%s vs %s: %d games, +%lld =%lld -%lld, score %.1f%% for %s\n", first, second, t->counted,
            (long long)t->games.wins, (long long)t->games.draws, (long long)t->games.losses,
            100 * ((double)t->games.wins + 0.5 * (double)t->games.draws) / n, first);
-    if (have_elo)
-        printf("Elo %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", e->elo, e->elo_lower, e->elo_upper, 100 * e->los);
+    char elo[160];
+    if (have_elo) {
+        format_elo(e, t->counted, "game", elo, sizeof elo);
+        printf("%s%s, LOS %.1f%%\n", elo, isfinite(e->elo) ? " (95%)" : "", 100 * e->los);
+    }
     EloEstimate ep;
-    if (elo_pentanomial(&t->pairs, 0.95, &ep))
-        printf("pairs (0, 1/2, 1, 3/2, 2 points): %lld %lld %lld %lld %lld, Elo %+.1f [%+.1f, %+.1f]\n",
-               (long long)t->pairs.pairs[0], (long long)t->pairs.pairs[1], (long long)t->pairs.pairs[2],
-               (long long)t->pairs.pairs[3], (long long)t->pairs.pairs[4], ep.elo, ep.elo_lower, ep.elo_upper);
+    if (elo_pentanomial(&t->pairs, 0.95, &ep)) {
+        format_elo(&ep, ep.games / 2, "pair", elo, sizeof elo);
+        printf("pairs (0, 1/2, 1, 3/2, 2 points): %lld %lld %lld %lld %lld, %s\n", (long long)t->pairs.pairs[0],
+               (long long)t->pairs.pairs[1], (long long)t->pairs.pairs[2], (long long)t->pairs.pairs[3],
+               (long long)t->pairs.pairs[4], elo);
+    }
+}
+
+/* One player's time: per move, the clock at the end, losses on time. */
+static void print_player_time(const char *name, const TimeTotals *t)
+{
+    printf("  %s: %ld moves, %.3f s a move (max %.3f s)", name, t->moves, t->moves ? t->seconds / (double)t->moves : 0,
+           t->max_seconds);
+    if (t->clocked)
+        printf(", %.2f s left at the end (mean of %d games), %d lost on time", t->clock_left / t->clocked, t->clocked,
+               t->forfeits);
+    putchar('\n');
+}
+
+static void print_time(const MatchRun *run, int m, const MatchTotals *t)
+{
+    printf("time:\n");
+    print_player_time(run->options->name[run->matchup[m].first], &t->time[0]);
+    print_player_time(run->options->name[run->matchup[m].second], &t->time[1]);
 }
 
 /* The ratings of every player from the counted games, the first player anchored at 0. */
@@ -90,14 +156,25 @@ static void print_ratings(const MatchRun *run)
     if (!ratings_fit(table, &ro, &r, &err))
         fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
     printf("\n%-32s %9s %7s %7s %7s\n", "name", "Elo", "+/-", "games", "score");
+    bool unplaced = false;
     for (int i = 0; i < r.players; i++) {
         Trinomial c = results_player_totals(table, i);
         double games = (double)(c.wins + c.draws + c.losses);
         const PlayerRating *p = &r.rating[i];
-        printf("%-32s %9.1f %7.1f %7.0f %6.1f%%  %s\n", results_name(table, i), p->elo, p->error, games,
+        char elo[16] = "-", error[16] = "-";
+        if (p->status == RATING_FINITE) {
+            snprintf(elo, sizeof elo, "%.1f", p->elo);
+            snprintf(error, sizeof error, "%.1f", p->error);
+        }
+        unplaced = unplaced || p->status != RATING_FINITE;
+        printf("%-32s %9s %7s %7.0f %6.1f%%  %s\n", results_name(table, i), elo, error, games,
                games > 0 ? 100 * ((double)c.wins + 0.5 * (double)c.draws) / games : 0,
                p->status == RATING_FINITE ? "" : rating_status_name(p->status));
     }
+    if (unplaced)
+        printf("above / below: won / lost every game linking it to %s, so the games give no finite rating;\n"
+               "undetermined / unlinked: not placed by these games (leuctra ratings --prior 2 gives every one a "
+               "number)\n", results_name(table, 0));
     ratings_free(&r);
     results_free(table);
 }
@@ -126,8 +203,10 @@ void match_report(const MatchRun *run, double seconds, void *report_options)
             return;
         }
         print_text(run, m, &t, &e, have_elo);
-        if (run->num_matchups == 1)
+        if (run->num_matchups == 1) {
             print_length_line(run, &t, seconds);
+            print_time(run, m, &t);
+        }
     }
     if (run->sprt)
         print_sprt(run->sprt);

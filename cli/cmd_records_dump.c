@@ -1,6 +1,7 @@
 /*
  * cmd_records_dump.c - `leuctra records dump`: one game per line in RULES.md notation, with its
- * index, seed, result and end reason, and on request each move's root value and visit list.
+ * index, seed, result and end reason, and on request each move's root value, visit list, time
+ * and clock.
  * Needs no rules: stored moves print as notation directly.  scripts/leuctra_records.py prints
  * the same lines (its test compares them), so the format here is a contract: change both.
  */
@@ -11,7 +12,7 @@
 #include <string.h>
 
 typedef struct {
-    bool values, visits;
+    bool values, visits, times;
     bool one_game;
     uint64_t game;
 } DumpOptions;
@@ -21,7 +22,23 @@ static const char *result_name(GameStatus s)
     return s == STATUS_WHITE_WINS ? "white-wins" : s == STATUS_BLACK_WINS ? "black-wins" : "draw";
 }
 
-/* "{0.5123 n=800 e2-e3:400;f2-f3:200}": what --values and --visits add after a move. */
+/* A ply's time and clock as --times shows them: "t=0.123 clk=9.877", "-" for what is missing. */
+static void print_times(const RecordPly *p, bool after_other)
+{
+    printf("%st=", after_other ? " " : "");
+    if (p->time_ms == RECORD_NO_TIME)
+        putchar('-');
+    else
+        printf("%.3f", p->time_ms / 1000.0);
+    printf(" clk=");
+    if (p->clock_ms == RECORD_NO_CLOCK)
+        putchar('-');
+    else
+        printf("%.3f", record_clock_seconds(p->clock_ms));
+}
+
+/* "{0.5123 n=800 e2-e3:400;f2-f3:200 t=0.123 clk=9.877}": what --values, --visits and --times add
+ * after a move. */
 static void print_annotation(const GameRecord *r, const RecordPly *p, const DumpOptions *o)
 {
     putchar('{');
@@ -40,6 +57,8 @@ static void print_annotation(const GameRecord *r, const RecordPly *p, const Dump
             printf("%c%s:%lu", k ? ';' : ' ', text, (unsigned long)v->visits);
         }
     }
+    if (o->times)
+        print_times(p, o->values || o->visits);
     putchar('}');
 }
 
@@ -54,7 +73,7 @@ static void print_game(const GameRecord *r, const RecordsHeader *h, const DumpOp
         char text[RECORD_MOVE_TEXT];
         record_move_format(r->ply[i].move, text, sizeof text);
         printf(" %s", text);
-        if (o->values || o->visits)
+        if (o->values || o->visits || o->times)
             print_annotation(r, &r->ply[i], o);
     }
     putchar('\n');
@@ -74,6 +93,8 @@ static void read_options(int argc, char **argv, DumpOptions *o, const char **pat
             o->values = true;
         } else if (arg_flag(&r, "--visits")) {
             o->visits = true;
+        } else if (arg_flag(&r, "--times")) {
+            o->times = true;
         } else if (arg_value(&r, "--game", &game)) {
             o->one_game = true;
             o->game = (uint64_t)arg_integer("records dump", "--game", game, 0, 0x7FFFFFFFFFFFFFFF);
@@ -117,16 +138,18 @@ static int run_dump(int argc, char **argv)
 
 const Command records_dump_command = {
     "dump", run_dump, "print games in docs/RULES.md notation, one per line",
-    "usage: leuctra records dump FILE [--game N] [--values] [--visits]\n\n"
+    "usage: leuctra records dump FILE [--game N] [--values] [--visits] [--times]\n\n"
     "Prints each game of FILE on one line, in file order:\n"
     "  game=INDEX seed=SEED result=white-wins|black-wins|draw end=REASON plies=N [start=\"POS\"] moves: M M ...\n"
     "start= appears when the game began elsewhere than the board's start position.  Reasons:\n"
-    "rules, ply-limit, repetition, no-move, resign.\n\n"
+    "rules, ply-limit, repetition, no-move, resign, time (lost on time).\n\n"
     "  --game N    only the game with index N (exit 1 if there is none)\n"
     "  --values    after each move, {V}: the searcher's root value for the side to move, 0-1\n"
     "              (- when none was recorded)\n"
     "  --visits    after each move, {n=TOTAL MOVE:VISITS;...}: the search's root visits and the\n"
-    "              visit list, most visited first (with --values: {V n=TOTAL ...})\n\n"
+    "              visit list, most visited first (with --values: {V n=TOTAL ...})\n"
+    "  --times     after each move, {t=SECONDS clk=SECONDS}: the time it took and the mover's\n"
+    "              clock after it, - when not recorded (match records, format version 2)\n\n"
     "A damaged chunk stops the dump with its offset on stderr and exit status 1, after the games\n"
     "before it.\n\n"
     "example: leuctra records dump run1.lrec --game 12 --values\n",

@@ -58,14 +58,16 @@ bool chunk_build(const unsigned char *raw, size_t raw_len, uint32_t games, uint6
 
 /* ---------------------------------------------------------------- scanning */
 
-void scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chunk, uint64_t size, const char *board)
+void scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chunk, uint64_t size,
+                  const RecordsHeader *h)
 {
     memset(s, 0, sizeof *s);
     s->fd = fd;
     s->path = path;
     s->pos = s->next = first_chunk;
     s->size = size;
-    s->board = board;
+    s->board = h->board;
+    s->version = h->version;
     game_record_init(&s->scratch);
 }
 
@@ -179,7 +181,7 @@ static bool check_games(ChunkScanner *s, char *why, size_t why_len)
     uint32_t count = 0;
     char reason[160];
     while (r.p < r.end) {
-        if (!record_decode(&r, s->board, &s->scratch, reason, sizeof reason)) {
+        if (!record_decode(&r, s->board, s->version, &s->scratch, reason, sizeof reason)) {
             snprintf(why, why_len, ": game %u of the chunk: %s", count + 1, reason);
             return false;
         }

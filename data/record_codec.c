@@ -7,7 +7,8 @@
  * that is right about a position agrees with the one before.  A visit list is stored sorted by
  * move code, the codes as differences (small: neighbouring moves share a square) and the counts
  * after them; measured on MCTS games this is 30% smaller than (move, count) pairs most-visited
- * first.  Varints store the small numbers in one byte.
+ * first.  Varints store the small numbers in one byte.  Version 2 adds two columns after those,
+ * the times of the moves and the clocks after them, and the clocks at the end.
  */
 #include "record_internal.h"
 
@@ -16,7 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FLAG_VALUES = 1, FLAG_VISITS = 2, FLAGS_KNOWN = FLAG_VALUES | FLAG_VISITS };
+enum { FLAG_VALUES = 1, FLAG_VISITS = 2, FLAG_TIMES = 4, FLAG_CLOCKS = 8 };
+
+/* The flags and the end reasons that each format version knows. */
+static int flags_known(int version)
+{
+    return version >= 2 ? FLAG_VALUES | FLAG_VISITS | FLAG_TIMES | FLAG_CLOCKS : FLAG_VALUES | FLAG_VISITS;
+}
+
+static unsigned ends_known(int version)
+{
+    return version >= 2 ? RECORD_END_COUNT : RECORD_END_TIME;
+}
 enum { VALUE_PREDICTION_START = 32768 };
 
 static int result_code(GameStatus s)
@@ -60,12 +72,19 @@ static bool check_plies(const GameRecord *r, int *flags, char *why, size_t why_l
                 snprintf(why, why_len, "ply %d: a move in the visit list names no move", i + 1);
                 return false;
             }
-        *flags |= (p->value >= 0 ? FLAG_VALUES : 0) | (p->num_visits || p->total_visits ? FLAG_VISITS : 0);
+        if (p->time_ms < RECORD_NO_TIME) {
+            snprintf(why, why_len, "ply %d: a negative time", i + 1);
+            return false;
+        }
+        *flags |= (p->value >= 0 ? FLAG_VALUES : 0) | (p->num_visits || p->total_visits ? FLAG_VISITS : 0) |
+                  (p->time_ms != RECORD_NO_TIME ? FLAG_TIMES : 0) | (p->clock_ms != RECORD_NO_CLOCK ? FLAG_CLOCKS : 0);
     }
+    if (r->final_clock_ms[0] != RECORD_NO_CLOCK || r->final_clock_ms[1] != RECORD_NO_CLOCK)
+        *flags |= FLAG_CLOCKS;
     return true;
 }
 
-static bool check_game(const GameRecord *r, int *flags, char *why, size_t why_len)
+static bool check_game(const GameRecord *r, int version, int *flags, char *why, size_t why_len)
 {
     if (result_code(r->result) < 0) {
         snprintf(why, why_len, "game %llu: result must be white-wins, black-wins or draw", (unsigned long long)r->index);
@@ -82,6 +101,11 @@ static bool check_game(const GameRecord *r, int *flags, char *why, size_t why_le
     if (!check_plies(r, flags, why, why_len)) {
         size_t n = strlen(why);
         snprintf(why + n, why_len - n, " (game %llu)", (unsigned long long)r->index);
+        return false;
+    }
+    if ((*flags & ~flags_known(version)) || (unsigned)r->end >= ends_known(version)) {
+        snprintf(why, why_len, "game %llu: its times, clocks or loss on time need records format version 2 "
+                 "(the file is version %d)", (unsigned long long)r->index, version);
         return false;
     }
     return true;
@@ -146,6 +170,26 @@ static bool put_visits(const GameRecord *r, ByteBuf *out, char *why, size_t why_
     return ok;
 }
 
+/* A time or clock that may be missing: 0 for none, else 1 + the value (zigzag for a clock). */
+static void put_times(const GameRecord *r, ByteBuf *out)
+{
+    for (int i = 0; i < r->plies; i++)
+        buf_varint(out, r->ply[i].time_ms == RECORD_NO_TIME ? 0 : 1 + (uint64_t)r->ply[i].time_ms);
+}
+
+static void put_clock(ByteBuf *out, int32_t ms)
+{
+    buf_varint(out, ms == RECORD_NO_CLOCK ? 0 : 1 + zigzag(ms));
+}
+
+static void put_clocks(const GameRecord *r, ByteBuf *out)
+{
+    for (int i = 0; i < r->plies; i++)
+        put_clock(out, r->ply[i].clock_ms);
+    put_clock(out, r->final_clock_ms[0]);
+    put_clock(out, r->final_clock_ms[1]);
+}
+
 static bool put_body(const GameRecord *r, const char *board, int flags, ByteBuf *out, char *why, size_t why_len)
 {
     buf_varint(out, r->index);
@@ -161,13 +205,19 @@ static bool put_body(const GameRecord *r, const char *board, int flags, ByteBuf 
         put_move(out, r->ply[i].move);
     if (flags & FLAG_VALUES)
         put_values(r, out);
-    return !(flags & FLAG_VISITS) || put_visits(r, out, why, why_len);
+    if ((flags & FLAG_VISITS) && !put_visits(r, out, why, why_len))
+        return false;
+    if (flags & FLAG_TIMES)
+        put_times(r, out);
+    if (flags & FLAG_CLOCKS)
+        put_clocks(r, out);
+    return true;
 }
 
-bool record_encode(const GameRecord *r, const char *board, ByteBuf *out, char *why, size_t why_len)
+bool record_encode(const GameRecord *r, const char *board, int version, ByteBuf *out, char *why, size_t why_len)
 {
     int flags;
-    if (!check_game(r, &flags, why, why_len))
+    if (!check_game(r, version, &flags, why, why_len))
         return false;
     size_t body_at = out->len;
     if (!put_body(r, board, flags, out, why, why_len)) {
@@ -209,7 +259,8 @@ static bool get_moves(ByteReader *in, GameRecord *out, uint64_t plies, Why w)
     for (int i = 0; i < (int)plies; i++) {
         const unsigned char *b = rd_bytes(in, 2);
         RecordPly *p = &out->ply[i];
-        *p = (RecordPly){.move = {(uint16_t)(b[0] << 8 | b[1])}, .value = RECORD_NO_VALUE};
+        *p = (RecordPly){.move = {(uint16_t)(b[0] << 8 | b[1])}, .value = RECORD_NO_VALUE, .time_ms = RECORD_NO_TIME,
+                         .clock_ms = RECORD_NO_CLOCK};
         if (!record_move_valid(p->move))
             return fail(w, "a move code that names no move");
     }
@@ -280,7 +331,36 @@ static bool get_visits(ByteReader *in, GameRecord *out, Why w)
     return true;
 }
 
-static bool get_header_fields(ByteReader *in, const char *board, GameRecord *out, int *flags, Why w)
+static bool get_times(ByteReader *in, GameRecord *out, Why w)
+{
+    for (int i = 0; i < out->plies; i++) {
+        uint64_t code = rd_varint(in);
+        if (in->bad || code > (uint64_t)INT32_MAX + 1)
+            return fail(w, "a move's time outside 0..2^31-1 ms");
+        out->ply[i].time_ms = code == 0 ? RECORD_NO_TIME : (int32_t)(code - 1);
+    }
+    return true;
+}
+
+static bool get_clock(ByteReader *in, int32_t *ms, Why w)
+{
+    uint64_t code = rd_varint(in);
+    int64_t v = code == 0 ? 0 : unzigzag(code - 1);
+    if (in->bad || v < -(int64_t)INT32_MAX || v > INT32_MAX)
+        return fail(w, "a clock outside +-2^31-1 ms");
+    *ms = code == 0 ? RECORD_NO_CLOCK : (int32_t)v;
+    return true;
+}
+
+static bool get_clocks(ByteReader *in, GameRecord *out, Why w)
+{
+    for (int i = 0; i < out->plies; i++)
+        if (!get_clock(in, &out->ply[i].clock_ms, w))
+            return false;
+    return get_clock(in, &out->final_clock_ms[0], w) && get_clock(in, &out->final_clock_ms[1], w);
+}
+
+static bool get_header_fields(ByteReader *in, const char *board, int version, GameRecord *out, int *flags, Why w)
 {
     out->index = rd_varint(in);
     out->seed = rd_u64(in);
@@ -289,7 +369,7 @@ static bool get_header_fields(ByteReader *in, const char *board, GameRecord *out
     uint64_t start_len = rd_varint(in);
     if (in->bad)
         return fail(w, "record cut short");
-    if (result > 2 || end >= RECORD_END_COUNT || (*flags & ~FLAGS_KNOWN))
+    if (result > 2 || end >= ends_known(version) || (*flags & ~flags_known(version)))
         return fail(w, "bad result, end reason or flags");
     if (start_len >= RECORD_MAX_POSITION)
         return fail(w, "start position too long");
@@ -307,7 +387,7 @@ static bool get_header_fields(ByteReader *in, const char *board, GameRecord *out
     return true;
 }
 
-bool record_decode(ByteReader *in, const char *board, GameRecord *out, char *why, size_t why_len)
+bool record_decode(ByteReader *in, const char *board, int version, GameRecord *out, char *why, size_t why_len)
 {
     Why w = {why, why_len};
     game_record_clear(out);
@@ -317,7 +397,7 @@ bool record_decode(ByteReader *in, const char *board, GameRecord *out, char *why
         return fail(w, "record length past the end of the chunk");
     ByteReader b = {body, body + body_len, false};
     int flags;
-    if (!get_header_fields(&b, board, out, &flags, w))
+    if (!get_header_fields(&b, board, version, out, &flags, w))
         return false;
     uint64_t plies = rd_varint(&b);
     if (b.bad || !get_moves(&b, out, plies, w))
@@ -325,6 +405,10 @@ bool record_decode(ByteReader *in, const char *board, GameRecord *out, char *why
     if ((flags & FLAG_VALUES) && !get_values(&b, out, w))
         return false;
     if ((flags & FLAG_VISITS) && !get_visits(&b, out, w))
+        return false;
+    if ((flags & FLAG_TIMES) && !get_times(&b, out, w))
+        return false;
+    if ((flags & FLAG_CLOCKS) && !get_clocks(&b, out, w))
         return false;
     return !b.bad || fail(w, "record cut short");
 }

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const end_names[RECORD_END_COUNT] = {"rules", "ply-limit", "repetition", "no-move", "resign"};
+static const char *const end_names[RECORD_END_COUNT] = {"rules", "ply-limit", "repetition", "no-move", "resign",
+                                                         "time"};
 
 const char *record_end_name(RecordEnd e)
 {
@@ -19,6 +20,7 @@ void game_record_init(GameRecord *r)
 {
     memset(r, 0, sizeof *r);
     r->result = STATUS_DRAW;
+    r->final_clock_ms[0] = r->final_clock_ms[1] = RECORD_NO_CLOCK;
 }
 
 void game_record_free(GameRecord *r)
@@ -34,8 +36,43 @@ void game_record_clear(GameRecord *r)
     r->start[0] = '\0';
     r->result = STATUS_DRAW;
     r->end = RECORD_END_RULES;
+    r->final_clock_ms[0] = r->final_clock_ms[1] = RECORD_NO_CLOCK;
     r->plies = 0;
     r->num_visits = 0;
+}
+
+/* About 24 days: a clock beyond it does not fit the stored 32 bits of milliseconds. */
+#define CLOCK_LIMIT_MS 2147483000.0
+
+int32_t record_clock_ms(double seconds)
+{
+    if (isnan(seconds))
+        return RECORD_NO_CLOCK;
+    double ms = fmax(fmin(seconds * 1000, CLOCK_LIMIT_MS), -CLOCK_LIMIT_MS);
+    return (int32_t)llround(ms);
+}
+
+double record_clock_seconds(int32_t ms)
+{
+    return ms == RECORD_NO_CLOCK ? NAN : ms / 1000.0;
+}
+
+void game_record_time_ply(GameRecord *r, double seconds, double clock_left)
+{
+    if (r->plies == 0)
+        return;
+    RecordPly *p = &r->ply[r->plies - 1];
+    p->time_ms = isnan(seconds) || seconds < 0 ? RECORD_NO_TIME : record_clock_ms(seconds);
+    p->clock_ms = record_clock_ms(clock_left);
+}
+
+int game_record_version(const GameRecord *r)
+{
+    bool newer = r->end == RECORD_END_TIME || r->final_clock_ms[0] != RECORD_NO_CLOCK ||
+                 r->final_clock_ms[1] != RECORD_NO_CLOCK;
+    for (int i = 0; !newer && i < r->plies; i++)
+        newer = r->ply[i].time_ms != RECORD_NO_TIME || r->ply[i].clock_ms != RECORD_NO_CLOCK;
+    return newer ? 2 : 1;
 }
 
 static bool grow_plies(GameRecord *r, int need)
@@ -144,6 +181,8 @@ bool game_record_add_ply(GameRecord *r, RecordMove move, int32_t value, const Re
     p->total_visits = total_visits;
     p->first_visit = (uint32_t)r->num_visits;
     p->num_visits = (uint32_t)n;
+    p->time_ms = RECORD_NO_TIME;
+    p->clock_ms = RECORD_NO_CLOCK;
     if (n > 0) {
         memcpy(r->visit + r->num_visits, visits, (size_t)n * sizeof *visits);
         record_visits_sort(r->visit + r->num_visits, (size_t)n);

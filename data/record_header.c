@@ -20,6 +20,7 @@ const unsigned char records_file_magic[FILE_MAGIC_BYTES] = {0x89, 'L', 'R', 'E',
 bool records_header_init(RecordsHeader *h, const Game *g, const char *settings, RecordsError *err)
 {
     memset(h, 0, sizeof *h);
+    h->version = RECORDS_VERSION_FIRST;
     snprintf(h->variant, sizeof h->variant, "%s", g->name);
     h->width = g->width;
     h->height = g->height;
@@ -68,7 +69,7 @@ bool header_encode(const RecordsHeader *h, ByteBuf *out)
     size_t name = strlen(h->variant), board = strlen(h->board), settings = strlen(h->settings);
     size_t start = out->len;
     buf_put(out, records_file_magic, FILE_MAGIC_BYTES);
-    buf_u16(out, RECORDS_VERSION);
+    buf_u16(out, (unsigned)h->version);
     buf_u16(out, 0);
     buf_u32(out, (uint32_t)(1 + name + 2 + 2 + board + 4 + settings));
     buf_u8(out, (unsigned)name);
@@ -88,7 +89,7 @@ bool header_encode(const RecordsHeader *h, ByteBuf *out)
 
 /* The magic, version and body length; the checks that tell what kind of file this is. */
 static bool check_fixed_part(const unsigned char *b, size_t got, const char *path, uint32_t *body_len,
-                             RecordsError *err)
+                             int *version_out, RecordsError *err)
 {
     if (got == 0) {
         records_error(err, RECORDS_ERR_EMPTY, 0, "%s: empty file (no records header)", path);
@@ -105,11 +106,13 @@ static bool check_fixed_part(const unsigned char *b, size_t got, const char *pat
         return false;
     }
     unsigned version = (unsigned)b[8] | (unsigned)b[9] << 8;
-    if (version != RECORDS_VERSION) {
-        records_error(err, RECORDS_ERR_VERSION, 0, "%s: records format version %u is not supported (this build reads version %d)",
-                      path, version, RECORDS_VERSION);
+    if (version < RECORDS_VERSION_FIRST || version > RECORDS_VERSION) {
+        records_error(err, RECORDS_ERR_VERSION, 0,
+                      "%s: records format version %u is not supported (this build reads versions %d to %d)", path,
+                      version, RECORDS_VERSION_FIRST, RECORDS_VERSION);
         return false;
     }
+    *version_out = (int)version;
     *body_len = load_u32(b + 12);
     if (*body_len > FILE_HEADER_MAX_BODY) {
         records_error(err, RECORDS_ERR_HEADER, 0, "%s: damaged file header (body length %u)", path, *body_len);
@@ -141,7 +144,7 @@ static bool parse_body(const unsigned char *body, uint32_t len, RecordsHeader *h
     uint32_t settings = rd_u32(&r);
     if (r.bad || settings > RECORDS_MAX_SETTINGS || !(h->settings = malloc((size_t)settings + 1)))
         return false;
-    /* Bytes after the settings are fields of a later revision of version 1: skipped. */
+    /* Bytes after the settings are fields of a later revision of the version: skipped. */
     return read_text(&r, settings, h->settings, (size_t)settings + 1) && h->width > 0 && h->height > 0;
 }
 
@@ -151,11 +154,12 @@ bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Reco
     unsigned char fixed[FILE_HEADER_FIXED];
     size_t got;
     uint32_t body_len;
+    int version = 0;
     if (!read_full_at(fd, fixed, sizeof fixed, 0, &got)) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path, strerror(errno));
         return false;
     }
-    if (!check_fixed_part(fixed, got, path, &body_len, err))
+    if (!check_fixed_part(fixed, got, path, &body_len, &version, err))
         return false;
     size_t total = FILE_HEADER_FIXED + (size_t)body_len + 4;
     unsigned char *all = malloc(total);
@@ -174,6 +178,7 @@ bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Reco
         records_error(err, RECORDS_ERR_HEADER, 0, "%s: malformed file header (its fields do not fit)", path);
     else
         ok = true;
+    h->version = version;
     if (ok)
         *end = total;
     else

@@ -82,9 +82,10 @@ void record_visits_sort_by_move(RecordVisit *v, size_t n);
 /* Appends game r (its length prefix included) to out.  board is the header's board position:
  * a start equal to it is stored empty.  False with a reason in why when a field cannot be
  * stored (an invalid move code, a start that is too long, visits out of order). */
-bool record_encode(const GameRecord *r, const char *board, ByteBuf *out, char *why, size_t why_len);
-/* Reads one game from in into out; an empty stored start becomes board.  False with a reason. */
-bool record_decode(ByteReader *in, const char *board, GameRecord *out, char *why, size_t why_len);
+bool record_encode(const GameRecord *r, const char *board, int version, ByteBuf *out, char *why, size_t why_len);
+/* Reads one game from in into out; an empty stored start becomes board.  False with a reason,
+ * also for a field that the file's format version does not have. */
+bool record_decode(ByteReader *in, const char *board, int version, GameRecord *out, char *why, size_t why_len);
 /* The index of the game at p (its length prefix first) and the bytes it takes, prefix included;
  * false when the bytes do not hold a whole record. */
 bool record_peek(const unsigned char *p, size_t avail, uint64_t *index, size_t *record_bytes);
@@ -123,12 +124,14 @@ typedef struct {
     uint64_t next;              /* where the chunk after the last good one begins */
     ByteBuf stored, raw;        /* the last chunk's bytes, compressed and inflated */
     const char *board;          /* the header's board position, for decoding */
+    int version;                /* the file's format version, for decoding */
     GameRecord scratch;
 } ChunkScanner;
 
 typedef enum { SCAN_CHUNK, SCAN_END, SCAN_DAMAGE, SCAN_FATAL } ScanResult;
 
-void scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chunk, uint64_t size, const char *board);
+void scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chunk, uint64_t size,
+                  const RecordsHeader *h);
 void scanner_free(ChunkScanner *s);
 /* SCAN_DAMAGE and SCAN_FATAL (I/O, memory) describe themselves in *err. */
 ScanResult scanner_next(ChunkScanner *s, RecordsError *err);

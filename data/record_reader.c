@@ -33,7 +33,7 @@ RecordsReader *records_open(const char *path, RecordsError *err)
         free(r);
         return NULL;
     }
-    scanner_init(&r->scan, r->file.fd, r->path, r->file.first_chunk, r->file.size, r->file.header.board);
+    scanner_init(&r->scan, r->file.fd, r->path, r->file.first_chunk, r->file.size, &r->file.header);
     return r;
 }
 
@@ -60,7 +60,7 @@ int records_next(RecordsReader *r, GameRecord *out, RecordsError *err)
         }
         if (r->games.p < r->games.end) {
             char why[160];
-            if (record_decode(&r->games, r->file.header.board, out, why, sizeof why))
+            if (record_decode(&r->games, r->file.header.board, r->file.header.version, out, why, sizeof why))
                 return 1;
             /* The scanner decoded this chunk once already; only memory can fail now. */
             records_error(&r->stop_error, RECORDS_ERR_MEMORY, r->chunk_offset, "%s: %s", r->path, why);
@@ -111,7 +111,7 @@ bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Reco
     if (!open_records_file(path, &f, err))
         return false;
     ChunkScanner scan;
-    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, f.header.board);
+    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
     size_t cap = 0;
     ScanResult s;
     bool ok = true;
@@ -153,7 +153,7 @@ bool records_verify(const char *path, RecordsVerifyReport *report, RecordsError 
         return false;
     report->file_size = f.size;
     ChunkScanner scan;
-    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, f.header.board);
+    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
     bool ok = true;
     for (ScanResult s; ok && (s = scanner_next(&scan, err)) != SCAN_END;) {
         if (s == SCAN_CHUNK) {

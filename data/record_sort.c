@@ -62,7 +62,7 @@ static bool open_input(Rewrite *rw, int i, RecordsError *err)
         return false;
     }
     OpenedFile *f = &rw->files[i];
-    scanner_init(&rw->scans[i], f->fd, rw->paths[i], f->first_chunk, f->size, f->header.board);
+    scanner_init(&rw->scans[i], f->fd, rw->paths[i], f->first_chunk, f->size, &f->header);
     if (i > 0 && !header_same_board(&rw->files[0].header, &f->header)) {
         records_error(err, RECORDS_ERR_MISMATCH, 0, "%s: %s games on %s do not merge with %s's %s games on %s",
                       rw->paths[i], f->header.variant, f->header.board, rw->paths[0], rw->files[0].header.variant,
@@ -332,6 +332,8 @@ bool records_merge(const char *out, const char *const *inputs, int num_inputs, R
     memset(&h, 0, sizeof h);
     if (ok) {
         h = rw.files[0].header;
+        for (int i = 1; i < num_inputs; i++)    /* a newer version reads the older one's games */
+            h.version = rw.files[i].header.version > h.version ? rw.files[i].header.version : h.version;
         h.settings = merged_settings(&rw);
         if (!h.settings || strlen(h.settings) > RECORDS_MAX_SETTINGS) {
             records_error(err, RECORDS_ERR_INVALID, 0, "%s: the merged settings text is over 1 MiB", out);

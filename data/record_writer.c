@@ -289,7 +289,7 @@ RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, R
     if (!open_for_resume(path, expected, &f, err))
         return NULL;
     ChunkScanner scan;
-    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, f.header.board);
+    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
     uint64_t good_end = f.first_chunk;
     bool ok = scan_for_resume(&scan, info, &good_end, err) && cut_tail(f.fd, path, good_end, f.size, info, err);
     scanner_free(&scan);
@@ -340,7 +340,7 @@ bool records_append(RecordsWriter *w, const GameRecord *game, RecordsError *err)
 {
     ByteBuf raw = {0}, chunk = {0};
     char why[200];
-    bool ok = record_encode(game, w->header.board, &raw, why, sizeof why);
+    bool ok = record_encode(game, w->header.board, w->header.version, &raw, why, sizeof why);
     if (!ok)
         records_error(err, strcmp(why, "out of memory") == 0 ? RECORDS_ERR_MEMORY : RECORDS_ERR_INVALID, 0,
                       "%s: cannot store game %llu: %s", w->path, (unsigned long long)game->index, why);

@@ -27,12 +27,15 @@
 #include <stdint.h>
 
 enum {
-    RECORDS_VERSION = 1,            /* the format version this code writes and reads */
+    RECORDS_VERSION = 2,            /* the newest format version this code writes and reads */
+    RECORDS_VERSION_FIRST = 1,      /* the oldest it reads (and writes, for files that need no more) */
     RECORD_MAX_POSITION = 320,      /* a 16x16 position string is at most 273 characters */
     RECORD_MAX_VARIANT = 32,
     RECORD_NO_VALUE = -1,           /* RecordPly.value when the player reported none */
     RECORD_VALUE_SCALE = 65535,     /* value v in [0, 1] is stored as round(v * 65535) */
+    RECORD_NO_TIME = -1,            /* RecordPly.time_ms when the move was not timed */
 };
+#define RECORD_NO_CLOCK INT32_MIN   /* RecordPly.clock_ms and final_clock_ms without a clock */
 
 /* ---------------------------------------------------------------- moves */
 
@@ -64,6 +67,7 @@ typedef enum {
     RECORD_END_REPETITION,  /* a draw adjudicated on the third occurrence of a position */
     RECORD_END_NO_MOVE,     /* a player returned no legal move and lost */
     RECORD_END_RESIGN,      /* a player resigned */
+    RECORD_END_TIME,        /* a player's clock ran out and it lost (version 2) */
     RECORD_END_COUNT
 } RecordEnd;
 
@@ -80,6 +84,8 @@ typedef struct {
     uint32_t total_visits;  /* the search's root visits (0: no search) */
     uint32_t first_visit;   /* this ply's distribution: visit[first_visit .. + num_visits) */
     uint32_t num_visits;
+    int32_t time_ms;        /* the time the move took, milliseconds; RECORD_NO_TIME (version 2) */
+    int32_t clock_ms;       /* the mover's clock after the move, ms; RECORD_NO_CLOCK (version 2) */
 } RecordPly;
 
 typedef struct {
@@ -88,6 +94,8 @@ typedef struct {
     char start[RECORD_MAX_POSITION];    /* the start position string ("" when writing: the board's) */
     GameStatus result;      /* STATUS_WHITE_WINS, STATUS_BLACK_WINS or STATUS_DRAW */
     RecordEnd end;
+    int32_t final_clock_ms[2];  /* [WHITE], [BLACK] at the end (negative: lost on time), or
+                                   RECORD_NO_CLOCK (version 2) */
     int plies;
     RecordPly *ply;         /* plies entries */
     RecordVisit *visit;     /* every ply's distribution, one after the other */
@@ -101,9 +109,17 @@ void game_record_free(GameRecord *r);
 /* Empties the record (no plies) and keeps its memory for the next game. */
 void game_record_clear(GameRecord *r);
 /* Appends a ply.  `visits` (n entries, distinct moves, may be NULL when n is 0) is copied and
- * put in the stored order: most visits first, ties by move code.  False when memory runs out. */
+ * put in the stored order: most visits first, ties by move code.  False when memory runs out.
+ * The ply has no time and no clock until game_record_time_ply gives them. */
 bool game_record_add_ply(GameRecord *r, RecordMove move, int32_t value, const RecordVisit *visits, int n,
                          uint32_t total_visits);
+/* The last ply's time in seconds and the mover's clock after it (NAN: none), as milliseconds. */
+void game_record_time_ply(GameRecord *r, double seconds, double clock_left);
+/* Seconds as a stored clock (RECORD_NO_CLOCK for NAN, clamped to about +-24 days), and back. */
+int32_t record_clock_ms(double seconds);
+double record_clock_seconds(int32_t ms);        /* NAN for RECORD_NO_CLOCK */
+/* The oldest format version that can hold the game (2 for clocks, times or a loss on time). */
+int game_record_version(const GameRecord *r);
 /* A copy of src into dst (an initialised record); false when memory runs out. */
 bool game_record_copy(GameRecord *dst, const GameRecord *src);
 
@@ -145,6 +161,8 @@ void records_error(RecordsError *e, RecordsErrorKind kind, uint64_t offset, cons
 /* ---------------------------------------------------------------- the file header */
 
 typedef struct {
+    int version;                        /* the file's format version: 1, or 2 where games may have
+                                           clocks, times and losses on time (FORMAT.md, Versions) */
     char variant[RECORD_MAX_VARIANT];   /* "epaminondas", "crossings", "reversi", "igfip" */
     int width, height;
     char board[RECORD_MAX_POSITION];    /* the board's start position, obstacles included */
@@ -152,7 +170,8 @@ typedef struct {
 } RecordsHeader;
 
 /* A header for the games of g (its start position as the board) with a copy of `settings`
- * (NULL for none).  False when memory runs out or settings is too long (1 MiB). */
+ * (NULL for none), of format version 1 (set h->version to 2 for games with clocks).  False when
+ * memory runs out or settings is too long (1 MiB). */
 bool records_header_init(RecordsHeader *h, const Game *g, const char *settings, RecordsError *err);
 void records_header_free(RecordsHeader *h);
 /* The game that the header's variant and board describe (NULL plus *err if none). */
@@ -237,7 +256,8 @@ RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, R
 void records_resume_info_free(RecordsResumeInfo *info);
 
 /* Appends one game as its own chunk and syncs it to disk before returning.  Thread-safe.
- * On failure the file is cut back to its last whole chunk. */
+ * On failure the file is cut back to its last whole chunk.  A game that needs a newer format
+ * version than the file's (game_record_version) is refused (INVALID). */
 bool records_append(RecordsWriter *w, const GameRecord *game, RecordsError *err);
 /* Closes the file; false if the final close failed (every appended game was already synced). */
 bool records_writer_close(RecordsWriter *w, RecordsError *err);

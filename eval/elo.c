@@ -80,6 +80,11 @@ double normal_quantile(double p)
     return gsl_cdf_ugaussian_Pinv(p);
 }
 
+double elo_perfect_score_bound(double n, double confidence)
+{
+    return elo_from_score(pow((1 - confidence) / 2, 1 / n));
+}
+
 static double clamp01(double x)
 {
     return x < 0 ? 0 : x > 1 ? 1 : x;

@@ -55,6 +55,12 @@ double elo_to_score(double elo);
 double nelo_from_score(double score, double sigma);
 double nelo_to_score(double nelo, double sigma);
 
+/* The Elo that a perfect score bounds: after n trials (games or pairs) all won, the exact
+ * one-sided bound of the score at level (1 + confidence) / 2 is ((1 - confidence) / 2)^(1/n)
+ * (Clopper-Pearson), and this is its Elo; n trials all lost bound the Elo by its negative.  The
+ * point estimate and the normal interval are infinite there and say nothing. */
+double elo_perfect_score_bound(double n, double confidence);
+
 /* The standard normal distribution function and its inverse (for confidence levels). */
 double normal_cdf(double x);
 double normal_quantile(double p);

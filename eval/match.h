@@ -18,6 +18,8 @@
 #include "eval/results.h"
 #include "eval/sprt.h"
 #include "selfplay/driver.h"
+#include "selfplay/engine_process.h"
+#include "selfplay/time_control.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,10 +35,14 @@ typedef struct {
     int concurrency, max_plies, opening_plies;
     int resign_moves;           /* --resign movecount (0: off) */
     double resign_value;        /* --resign value: the loser's win probability at most this */
+    double time_margin;         /* --timemargin: seconds a clocked move may overrun its clock */
     bool repetition, resume;
     bool progress;              /* a progress line on stderr while games are played */
     uint64_t seed;
     const char *openings_path, *out_path, *results_path;
+    const char *pgn_path;       /* --pgn: the games as text, made from the records file at the end */
+    const char *debug_path;     /* --debug: the transcript of every engine's lines */
+    TimeControl tc[MATCH_MAX_PLAYERS];  /* each player's clock (match_inspect_players), for the files */
     bool sprt_on;
     SprtTest sprt;
     int make_openings;          /* > 0: generate this many openings instead of playing */
@@ -48,12 +54,20 @@ typedef struct {
     int first, second;          /* player indices */
 } Matchup;
 
+/* One side's time in one game, from its record. */
+typedef struct {
+    int moves;                  /* moves with a time */
+    float seconds, max_seconds; /* their total and the longest */
+    float clock_left;           /* the clock at the end (negative: lost on time); NAN without one */
+} SideTime;
+
 typedef struct {
     bool done;                  /* played (now or in the resumed file) */
     bool counted;               /* part of the reported result (see match_mark_counted) */
     GameStatus result;
     EndReason reason;
     int plies;
+    SideTime time[2];           /* [WHITE], [BLACK] */
 } MatchGame;
 
 /* The pair-order SPRT: pairs are added strictly in order, each once both its games are done,
@@ -80,19 +94,32 @@ typedef struct {
     int resumed;                /* games read back from the records file (--resume) */
     long incidents[MATCH_MAX_PLAYERS];  /* external engines' crashes, hangs, illegal moves ... */
     int played;                 /* games played by this run */
+    IoLog *io_log;              /* NULL, or the --debug transcript */
 } MatchRun;
 
 /* --- match_games.c */
 bool match_first_is_white(const MatchRun *run, int k);
+/* Game k's entry from its record: result, end, plies and each side's time. */
+MatchGame match_game_of_record(const MatchRun *run, const GameRecord *r);
 /* +1 the first player of k's matchup won, 0 a draw, -1 lost. */
 int match_first_score(const MatchRun *run, int k);
 
 /* The counted games of one matchup, from its first player's side (see match_mark_counted). */
+/* A player's time over the counted games of a matchup. */
+typedef struct {
+    long moves;                 /* timed moves */
+    double seconds, max_seconds;
+    int clocked;                /* games it played on a clock */
+    double clock_left;          /* the sum of its clock at their ends */
+    int forfeits;               /* games it lost on time */
+} TimeTotals;
+
 typedef struct {
     Trinomial games;
     Pentanomial pairs;          /* a pair counts when both its games do */
     int counted, adjudicated, resigned;   /* adjudicated: draws; resigned: losses by --resign */
     long plies;
+    TimeTotals time[2];         /* the first player's, the second's */
 } MatchTotals;
 
 MatchTotals match_totals(const MatchRun *run, int m);
@@ -110,6 +137,14 @@ bool match_run(const Game *g, const Position *start, const MatchOptions *o, cons
 /* --- match_play.c: plays every game not yet done, options->concurrency at a time; false with
  * *err on the first failure (the games in flight then finish, no new one starts). */
 bool match_play(MatchRun *run, Error *err);
+
+/* --- match_run.c: what a match needs to know of its players before it plays (each is made once
+ * and freed): their clocks and search threads.  False with *err (input) for a bad spec. */
+typedef struct {
+    TimeControl tc;
+    int threads;
+} MatchPlayerInfo;
+bool match_inspect_players(const Game *g, const MatchOptions *o, MatchPlayerInfo *info, Error *err);
 
 /* --- match_openings.c */
 Position match_opening(const MatchRun *run, int k);
@@ -131,5 +166,10 @@ const char *match_sprt_decision_name(SprtDecision d);
 RecordsWriter *match_open_records(MatchRun *run, Error *err);
 bool match_close_records(MatchRun *run, RecordsWriter *w, Error *err);
 bool match_write_results(const MatchRun *run, Error *err);
+
+/* --- match_pgn.c: the games of the records file as text, in game order (docs/MATCHES.md): one
+ * block a game, its tags (players, variant, opening, result, reason, clocks) and its moves with
+ * each move's value, visits, time and clock as a comment.  Written whole or not at all. */
+bool match_write_pgn(const MatchRun *run, Error *err);
 
 #endif

@@ -18,8 +18,8 @@ static void settings_text(const MatchRun *run, char *buf, size_t len)
 {
     const MatchOptions *o = run->options;
     int n = snprintf(buf, len, "source=match\nseed=%llu\ngames=%d\nmax_plies=%d\nrepetition=%d\n"
-                     "resign_moves=%d\nresign_value=%g\n", (unsigned long long)o->seed, o->games, o->max_plies,
-                     o->repetition, o->resign_moves, o->resign_value);
+                     "resign_moves=%d\nresign_value=%g\ntime_margin=%g\n", (unsigned long long)o->seed, o->games,
+                     o->max_plies, o->repetition, o->resign_moves, o->resign_value, o->time_margin);
     for (int i = 0; i < o->players && n > 0 && (size_t)n < len; i++)
         n += snprintf(buf + n, len - (size_t)n, "player%d=%s\n", i + 1, o->spec[i]);
 }
@@ -53,7 +53,7 @@ static bool read_played(MatchRun *run, Error *err)
             break;
         }
         run->resumed += !run->games[g.index].done;
-        run->games[g.index] = (MatchGame){true, false, g.result, end_reason_of_record(g.end), g.plies};
+        run->games[g.index] = match_game_of_record(run, &g);
     }
     game_record_free(&g);
     records_close(r);
@@ -71,12 +71,21 @@ RecordsWriter *match_open_records(MatchRun *run, Error *err)
         records_failed(&e, err);
         return NULL;
     }
+    h.version = RECORDS_VERSION;    /* the games carry their times and clocks */
     RecordsWriter *w;
     if (run->options->resume && access(path, F_OK) == 0) {
         RecordsResumeInfo info;
         w = records_resume(path, &h, &info, &e);
+        int version = w ? info.header.version : RECORDS_VERSION;
         if (w)
             records_resume_info_free(&info);
+        if (version < RECORDS_VERSION) {
+            records_header_free(&h);
+            records_writer_close(w, &e);
+            error_set(err, "%s: a records file of format version %d, which has no room for the games' times; "
+                      "resume it with the build that wrote it, or start a new file", path, version);
+            return NULL;
+        }
     } else {
         w = records_create(path, &h, &e);
     }

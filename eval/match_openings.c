@@ -45,7 +45,7 @@ Position match_opening(const MatchRun *run, int k)
 /* The side to move's value of pos by the evaluating search, NAN when it reports none. */
 static double evaluate(Player *judge, const Position *pos, uint64_t seed)
 {
-    MoveInfo info = {NAN, 0, NULL};
+    MoveInfo info = MOVE_INFO_INIT;
     GameSoFar game = GAME_SO_FAR_EMPTY;
     if (!game_so_far_begin(&game, judge->game, pos))
         return NAN;

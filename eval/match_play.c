@@ -44,12 +44,13 @@ static void loop_fail(MatchLoop *loop, const Error *err)
 static Player *worker_player(MatchWorker *w, const MatchRun *run, int index, Error *err)
 {
     if (!w->player[index])
-        w->player[index] = player_create(run->game, run->options->spec[index], err);
+        w->player[index] = player_create_logged(run->game, run->options->spec[index], run->io_log, err);
     return w->player[index];
 }
 
 /* The MoveObserver of play_game: one ply of the record, with the value and visits the player
- * reported (no visit distribution: a match is not training data). */
+ * reported (no visit distribution: a match is not training data), the time it took and the
+ * clock it left. */
 static void record_ply(void *ctx, const Position *before, Move move, const MoveInfo *info)
 {
     MatchWorker *w = ctx;
@@ -62,6 +63,8 @@ static void record_ply(void *ctx, const Position *before, Move move, const MoveI
     uint32_t visits = info->visits > 0 ? (uint32_t)info->visits : 0;
     if (!game_record_add_ply(&w->record, played, record_value_quantise(info->value), NULL, 0, visits))
         w->failed = true;
+    else
+        game_record_time_ply(&w->record, info->seconds, info->clock_left);
 }
 
 static uint64_t game_seed(const MatchRun *run, int k)
@@ -69,8 +72,19 @@ static uint64_t game_seed(const MatchRun *run, int k)
     return rng_seed(run->options->seed, (uint64_t)k).s[0];
 }
 
-static bool save_record(MatchWorker *w, const MatchRun *run, int k, const Position *start, const GameResult *r,
-                        Error *err)
+/* The record's game fields; the plies are in already. */
+static void finish_record(GameRecord *record, const MatchRun *run, int k, const Position *start, const GameResult *r)
+{
+    record->index = (uint64_t)k;
+    record->seed = game_seed(run, k);
+    game_format_position(run->game, start, record->start, sizeof record->start);
+    record->result = r->result;
+    record->end = end_reason_record(r->reason);
+    for (int side = 0; side < 2; side++)
+        record->final_clock_ms[side] = record_clock_ms(r->clock_left[side]);
+}
+
+static bool save_record(MatchWorker *w, const MatchRun *run, int k, Error *err)
 {
     if (!run->writer)
         return true;
@@ -78,11 +92,6 @@ static bool save_record(MatchWorker *w, const MatchRun *run, int k, const Positi
         error_failed(err, "game %d: a move could not be recorded", k);
         return false;
     }
-    w->record.index = (uint64_t)k;
-    w->record.seed = game_seed(run, k);
-    game_format_position(run->game, start, w->record.start, sizeof w->record.start);
-    w->record.result = r->result;
-    w->record.end = end_reason_record(r->reason);
     RecordsError e;
     if (!records_append(run->writer, &w->record, &e)) {
         error_failed(err, "%s", e.msg);
@@ -102,17 +111,20 @@ static bool play_one(MatchWorker *w, const MatchRun *run, int k, MatchGame *play
     Player *seats[2] = {first_white ? first : second, first_white ? second : first};
     Position start = match_opening(run, k);
     const MatchOptions *o = run->options;
-    DrawPolicy policy = {o->max_plies, o->repetition, o->resign_moves, o->resign_value};
+    DrawPolicy policy = {o->max_plies, o->repetition, o->resign_moves, o->resign_value, o->time_margin};
     GameResult r;
     game_record_clear(&w->record);
     w->failed = false;
-    bool record = run->writer != NULL;
-    if (!play_game(run->game, &start, seats, &policy, game_seed(run, k), record ? record_ply : NULL, w, &r)) {
+    /* Recorded even without a records file: the report's times come from the record. */
+    if (!play_game(run->game, &start, seats, &policy, game_seed(run, k), record_ply, w, &r)) {
         error_failed(err, "out of memory");
         return false;
     }
-    bool saved = save_record(w, run, k, &start, &r, err);
-    *played = (MatchGame){true, false, r.result, r.reason, r.plies};
+    finish_record(&w->record, run, k, &start, &r);
+    bool saved = save_record(w, run, k, err);
+    *played = match_game_of_record(run, &w->record);
+    played->reason = r.reason;
+    played->plies = r.plies;
     game_result_free(&r);
     return saved;
 }

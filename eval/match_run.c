@@ -1,8 +1,9 @@
 /*
  * match_run.c - a whole match from its options (eval/match.h): the matchups of the players (two,
  * a gauntlet or a round robin), the table of games, the SPRT, and the steps in order: records
- * file opened or resumed, games played, records closed, counted games marked, results file
- * written, and the finished run handed to the caller's report.
+ * file opened or resumed, games played, records closed, counted games marked, results and text
+ * files written, and the finished run handed to the caller's report.  Also the look at the
+ * players that the command line takes before a match (their clocks and threads).
  */
 #include "eval/match.h"
 
@@ -22,6 +23,18 @@ static int make_matchups(const MatchOptions *o, Matchup *out)
     return n;
 }
 
+bool match_inspect_players(const Game *g, const MatchOptions *o, MatchPlayerInfo *info, Error *err)
+{
+    for (int i = 0; i < o->players; i++) {
+        Player *p = player_create(g, o->spec[i], err);
+        if (!p)
+            return false;
+        info[i] = (MatchPlayerInfo){p->tc, p->threads};
+        player_free(p);
+    }
+    return true;
+}
+
 /* The steps after the tables are made; false with *err at the first that fails. */
 static bool run_steps(MatchRun *run, MatchReportFn report, void *report_ctx, Error *err)
 {
@@ -39,6 +52,8 @@ static bool run_steps(MatchRun *run, MatchReportFn report, void *report_ctx, Err
     match_mark_counted(run);
     if (o->results_path && !match_write_results(run, err))
         return false;
+    if (o->pgn_path && !match_write_pgn(run, err))
+        return false;
     report(run, clock_seconds() - t0, report_ctx);
     return true;
 }
@@ -55,10 +70,12 @@ bool match_run(const Game *g, const Position *start, const MatchOptions *o, cons
     } else {
         MatchSprt sprt;
         match_sprt_init(&sprt, &o->sprt);
+        IoLog io_log = {-1, 0};
         MatchRun run = {.game = g, .start = start, .options = o, .suite = suite, .matchup = matchups,
                         .num_matchups = num, .total = num * o->games, .games = games,
-                        .sprt = o->sprt_on ? &sprt : NULL};
-        ok = run_steps(&run, report, report_ctx, err);
+                        .sprt = o->sprt_on ? &sprt : NULL, .io_log = o->debug_path ? &io_log : NULL};
+        ok = (!o->debug_path || io_log_open(&io_log, o->debug_path, err)) && run_steps(&run, report, report_ctx, err);
+        io_log_close(&io_log);
     }
     free(games);
     free(matchups);

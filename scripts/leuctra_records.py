@@ -19,7 +19,7 @@ Library use:
 
 Command line (the dump lines are byte for byte those of `leuctra records dump`):
 
-    python3 scripts/leuctra_records.py dump FILE [--game N] [--values] [--visits]
+    python3 scripts/leuctra_records.py dump FILE [--game N] [--values] [--visits] [--times]
     python3 scripts/leuctra_records.py verify FILE...
     python3 scripts/leuctra_records.py info FILE
 """
@@ -31,24 +31,29 @@ from collections import namedtuple
 
 FILE_MAGIC = b"\x89LREC\r\n\x1a"
 CHUNK_MAGIC = b"LRCK"
-VERSION = 1
+VERSION = 2            # the newest format version read
+FIRST_VERSION = 1
 FILE_HEADER_FIXED = 16
 FILE_HEADER_MAX_BODY = 1 << 21
 CHUNK_HEADER_BYTES = 32
 CHUNK_MAX_BYTES = 64 << 20
 VALUE_SCALE = 65535
 RESULTS = ("white-wins", "black-wins", "draw")
-END_REASONS = ("rules", "ply-limit", "repetition", "no-move", "resign")
+END_REASONS = ("rules", "ply-limit", "repetition", "no-move", "resign", "time")  # "time": version 2
+NO_CLOCK = None
 # Move shapes: direction steps of (file, number) for N, NE, E, SE, S, SW, W, NW.
 DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 
-Header = namedtuple("Header", "variant width height board settings")
+Header = namedtuple("Header", "variant width height board settings version", defaults=(1,))
 Visits = namedtuple("Visits", "total moves")  # moves: [(move text, visits)], most visited first
 
 
-class Game(namedtuple("Game", "index seed start result end moves values visits")):
+class Game(namedtuple("Game", "index seed start result end moves values visits times clocks final_clocks",
+                      defaults=(None, None, (None, None)))):
     """One game: moves in RULES.md notation; values[i] the root value for the side to move at
-    ply i (a float in [0, 1], or None); visits[i] a Visits, or None when the file has none."""
+    ply i (a float in [0, 1], or None); visits[i] a Visits, or None when the file has none;
+    times[i] the seconds the move took and clocks[i] the mover's clock after it (None when not
+    recorded; format version 2); final_clocks (white, black) at the end."""
 
 
 class RecordsError(Exception):
@@ -254,7 +259,27 @@ def _read_ply_visits(r):
     return Visits(total, moves)
 
 
-def _read_game(r, board):
+def _read_times(r, plies):
+    times = []
+    for _ in range(plies):
+        code = r.varint()
+        if code > (1 << 31):
+            raise _Bad("a move's time outside 0..2^31-1 ms")
+        times.append(None if code == 0 else (code - 1) / 1000)
+    return times
+
+
+def _read_clock(r):
+    code = r.varint()
+    if code == 0:
+        return None
+    v = _unzigzag(code - 1)
+    if abs(v) > (1 << 31) - 1:
+        raise _Bad("a clock outside +-2^31-1 ms")
+    return v / 1000
+
+
+def _read_game(r, board, version):
     body_len = r.varint()
     if body_len > r.end - r.pos:
         raise _Bad("record length past the end of the chunk")
@@ -263,7 +288,8 @@ def _read_game(r, board):
     index = b.varint()
     seed = struct.unpack("<Q", b.take(8))[0]
     result, end, flags = b.u8(), b.u8(), b.u8()
-    if result > 2 or end >= len(END_REASONS) or flags & ~3:
+    known_ends, known_flags = (len(END_REASONS), 15) if version >= 2 else (len(END_REASONS) - 1, 3)
+    if result > 2 or end >= known_ends or flags & ~known_flags:
         raise _Bad("bad result, end reason or flags")
     start_len = b.varint()
     if start_len >= 320:
@@ -273,7 +299,12 @@ def _read_game(r, board):
     moves = _read_moves(b, plies)
     values = _read_values(b, plies) if flags & 1 else [None] * plies
     visits = [_read_ply_visits(b) for _ in range(plies)] if flags & 2 else [None] * plies
-    return Game(index, seed, start, RESULTS[result], END_REASONS[end], moves, values, visits)
+    times = _read_times(b, plies) if flags & 4 else [None] * plies
+    clocks, final = [None] * plies, (None, None)
+    if flags & 8:
+        clocks = [_read_clock(b) for _ in range(plies)]
+        final = (_read_clock(b), _read_clock(b))
+    return Game(index, seed, start, RESULTS[result], END_REASONS[end], moves, values, visits, times, clocks, final)
 
 
 # ------------------------------------------------------------------ the file
@@ -328,9 +359,10 @@ class RecordsFile:
         if len(fixed) < FILE_HEADER_FIXED:
             raise DamagedHeader(self.path, f"file header cut short ({len(fixed)} of {FILE_HEADER_FIXED} bytes)")
         version, _, body_len = struct.unpack("<HHI", fixed[8:16])
-        if version != VERSION:
+        if not FIRST_VERSION <= version <= VERSION:
             raise UnsupportedVersion(
-                self.path, f"records format version {version} is not supported (this reader reads version {VERSION})")
+                self.path, f"records format version {version} is not supported (this reader reads versions "
+                f"{FIRST_VERSION} to {VERSION})")
         if body_len > FILE_HEADER_MAX_BODY:
             raise DamagedHeader(self.path, f"damaged file header (body length {body_len})")
         total = FILE_HEADER_FIXED + body_len + 4
@@ -340,7 +372,7 @@ class RecordsFile:
         if zlib.crc32(whole[:-4]) != struct.unpack("<I", whole[-4:])[0]:
             raise DamagedHeader(self.path, "damaged file header (CRC mismatch at offset 0)")
         try:
-            return _parse_header_body(whole[FILE_HEADER_FIXED:-4]), total
+            return _parse_header_body(whole[FILE_HEADER_FIXED:-4])._replace(version=version), total
         except (_Bad, UnicodeDecodeError):
             raise DamagedHeader(self.path, "malformed file header (its fields do not fit)") from None
 
@@ -419,7 +451,7 @@ class RecordsFile:
         r, games = _Reader(raw), []
         while r.pos < r.end:
             try:
-                games.append(_read_game(r, self.header.board))
+                games.append(_read_game(r, self.header.board, self.header.version))
             except _Bad as bad:
                 raise self._damage(MalformedChunk, offset, "malformed game record in chunk",
                                    f": game {len(games) + 1} of the chunk: {bad}") from None
@@ -471,7 +503,11 @@ def verify(path):
 # ------------------------------------------------------------------ dump
 
 
-def _annotation(game, i, values, visits):
+def _seconds(v):
+    return "-" if v is None else "%.3f" % v
+
+
+def _annotation(game, i, values, visits, times=False):
     parts = []
     if values:
         v = game.values[i]
@@ -482,10 +518,12 @@ def _annotation(game, i, values, visits):
         if vis.moves:
             text += " " + ";".join("%s:%d" % mv for mv in vis.moves)
         parts.append(text)
+    if times:
+        parts.append("t=%s clk=%s" % (_seconds(game.times[i]), _seconds(game.clocks[i])))
     return "{" + " ".join(parts) + "}"
 
 
-def format_game(game, header, values=False, visits=False):
+def format_game(game, header, values=False, visits=False, times=False):
     """The line `leuctra records dump` prints for a game."""
     line = "game=%d seed=%d result=%s end=%s plies=%d" % (game.index, game.seed, game.result, game.end,
                                                           len(game.moves))
@@ -494,8 +532,8 @@ def format_game(game, header, values=False, visits=False):
     line += " moves:"
     for i, move in enumerate(game.moves):
         line += " " + move
-        if values or visits:
-            line += _annotation(game, i, values, visits)
+        if values or visits or times:
+            line += _annotation(game, i, values, visits, times)
     return line
 
 
@@ -515,7 +553,8 @@ def _main(argv):
             with RecordsFile(paths[0]) as f:
                 for g in f.games():
                     if game_index is None or g.index == game_index:
-                        print(format_game(g, f.header, "--values" in flags, "--visits" in flags))
+                        print(format_game(g, f.header, "--values" in flags, "--visits" in flags,
+                                          "--times" in flags))
             return 0
         if command == "verify":
             bad = False

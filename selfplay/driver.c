@@ -3,6 +3,7 @@
  */
 #include "driver.h"
 
+#include "core/clock.h"
 #include "core/rng.h"
 
 #include <math.h>
@@ -10,7 +11,7 @@
 
 DrawPolicy draw_policy_default(void)
 {
-    DrawPolicy p = {600, true, 0, 0};
+    DrawPolicy p = {600, true, 0, 0, 0};
     return p;
 }
 
@@ -21,6 +22,7 @@ const char *end_reason_name(EndReason r)
     case END_REPETITION: return "repetition";
     case END_NO_MOVE_CHOSEN: return "no-move";
     case END_RESIGN: return "resign";
+    case END_TIME_FORFEIT: return "time";
     default: return "rules";
     }
 }
@@ -32,6 +34,7 @@ RecordEnd end_reason_record(EndReason r)
     case END_REPETITION: return RECORD_END_REPETITION;
     case END_NO_MOVE_CHOSEN: return RECORD_END_NO_MOVE;
     case END_RESIGN: return RECORD_END_RESIGN;
+    case END_TIME_FORFEIT: return RECORD_END_TIME;
     default: return RECORD_END_RULES;
     }
 }
@@ -43,6 +46,7 @@ EndReason end_reason_of_record(RecordEnd e)
     case RECORD_END_REPETITION: return END_REPETITION;
     case RECORD_END_NO_MOVE: return END_NO_MOVE_CHOSEN;
     case RECORD_END_RESIGN: return END_RESIGN;
+    case RECORD_END_TIME: return END_TIME_FORFEIT;
     default: return END_RULES;
     }
 }
@@ -108,6 +112,41 @@ static bool adjudicated(const Game *g, const GameSoFar *h, const DrawPolicy *pol
     return true;
 }
 
+/* The clocks of a game: one per side whose player has a time control. */
+typedef struct {
+    GameClock clock[2];
+    bool on[2];
+} Clocks;
+
+static void clocks_start(Clocks *c, Player *players[2])
+{
+    for (int side = 0; side < 2; side++) {
+        c->on[side] = time_control_on(&players[side]->tc);
+        game_clock_start(&c->clock[side], &players[side]->tc);
+    }
+}
+
+/* Asks the mover for its move, timed; false when it lost on time (the move is not to be made). */
+static bool timed_choose(Player *p, const GameSoFar *h, Clocks *c, int mover, double margin, Move *m,
+                         MoveInfo *info)
+{
+    ClockReading reading;
+    *info = MOVE_INFO_INIT;
+    if (c->on[mover]) {
+        reading = clock_reading(c->clock, c->on, mover);
+        info->clock = &reading;
+    }
+    double start = clock_seconds();
+    *m = p->choose(p, h, info);
+    info->seconds = clock_seconds() - start;
+    info->clock = NULL;
+    if (!c->on[mover])
+        return true;
+    bool in_time = game_clock_charge(&c->clock[mover], info->seconds, margin);
+    info->clock_left = c->clock[mover].left;
+    return in_time;
+}
+
 bool play_game(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy, uint64_t seed,
                MoveObserver observe, void *observe_ctx, GameResult *out)
 {
@@ -122,15 +161,18 @@ bool play_game(const Game *g, const Position *start, Player *players[2], const D
     }
     for (int c = 0; c < 2; c++)
         players[c]->new_game(players[c], rng_seed(seed, (uint64_t)c).s[0]);
+    Clocks clocks;
+    clocks_start(&clocks, players);
     ResignStreak streak = {WHITE, 0};
     bool ok = true;
     while (!adjudicated(g, &h, policy, &streak, cap, out)) {
         int mover = game_side_to_move(g, &h.now);
-        MoveInfo info = {.value = NAN};
-        Move m = players[mover]->choose(players[mover], &h, &info);
-        if (m == MOVE_NONE || !is_legal(g, &h.now, m, scratch)) {
+        MoveInfo info;
+        Move m;
+        bool in_time = timed_choose(players[mover], &h, &clocks, mover, policy->time_margin, &m, &info);
+        if (!in_time || m == MOVE_NONE || !is_legal(g, &h.now, m, scratch)) {
             out->result = mover == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
-            out->reason = END_NO_MOVE_CHOSEN;
+            out->reason = in_time ? END_NO_MOVE_CHOSEN : END_TIME_FORFEIT;
             break;
         }
         if (observe)
@@ -140,6 +182,8 @@ bool play_game(const Game *g, const Position *start, Player *players[2], const D
             break;
     }
     free(scratch);
+    for (int side = 0; side < 2; side++)
+        out->clock_left[side] = clocks.on[side] ? clocks.clock[side].left : NAN;
     out->plies = h.plies;
     out->moves = h.moves;       /* handed over; the hashes go */
     free(h.hashes);

@@ -3,7 +3,10 @@
  * adjudication that the rules leave to the driver (RULES.md section 2): a draw at a ply limit
  * and, where enabled, on the third occurrence of a position with the same side to move; and,
  * where enabled, a loss once both players agree it is lost (resign adjudication, as
- * cutechess-cli's and fastchess's two-sided -resign).
+ * cutechess-cli's and fastchess's two-sided -resign).  A player whose spec has a game clock
+ * (tc=, selfplay/time_control.h) plays on one that the driver keeps: each move is timed from the
+ * call to the player's choose to its return, and a move that overruns the clock by more than the
+ * policy's margin loses the game on time.
  */
 #ifndef LEUCTRA_DRIVER_H
 #define LEUCTRA_DRIVER_H
@@ -16,7 +19,8 @@ typedef enum {
     END_PLY_LIMIT,      /* adjudicated a draw: the ply limit */
     END_REPETITION,     /* adjudicated a draw: third occurrence of a position */
     END_NO_MOVE_CHOSEN, /* a player returned no legal move: it loses */
-    END_RESIGN          /* adjudicated a loss: both players' values agreed for resign_moves moves */
+    END_RESIGN,         /* adjudicated a loss: both players' values agreed for resign_moves moves */
+    END_TIME_FORFEIT    /* a player's clock ran out: it loses */
 } EndReason;
 
 typedef struct {
@@ -26,9 +30,10 @@ typedef struct {
                            row, its own value was <= resign_value and its opponent's >= 1 -
                            resign_value (a player that reports no value never agrees) */
     double resign_value;
+    double time_margin; /* seconds a clocked move may overrun its clock and still count (--timemargin) */
 } DrawPolicy;
 
-/* The default policy: 600 plies, repetition on, no resign adjudication. */
+/* The default policy: 600 plies, repetition on, no resign adjudication, no time margin. */
 DrawPolicy draw_policy_default(void);
 
 typedef struct {
@@ -36,9 +41,13 @@ typedef struct {
     EndReason reason;
     int plies;
     Move *moves;        /* the moves played (malloc'd; free with game_result_free) */
+    double clock_left[2];   /* [WHITE], [BLACK] at the end: negative for a side that lost on time;
+                               NAN for a side without a clock */
 } GameResult;
 
-/* Called after each move is chosen, before it is made (may be NULL). */
+/* Called after each move is chosen, before it is made (may be NULL); info->seconds and
+ * info->clock_left say what the move took and left.  A move that lost on time is not made and
+ * not observed. */
 typedef void (*MoveObserver)(void *ctx, const Position *before, Move move, const MoveInfo *info);
 
 /* Plays a game; players[WHITE] and players[BLACK] move in turn.  Each player's new_game is called
@@ -47,7 +56,7 @@ bool play_game(const Game *g, const Position *start, Player *players[2], const D
                MoveObserver observe, void *observe_ctx, GameResult *out);
 void game_result_free(GameResult *r);
 
-const char *end_reason_name(EndReason r);   /* "rules", "ply-limit", "repetition", "no-move", "resign" */
+const char *end_reason_name(EndReason r);   /* "rules", "ply-limit", "repetition", "no-move", "resign", "time" */
 /* The end reason as a game record stores it, and back. */
 RecordEnd end_reason_record(EndReason r);
 EndReason end_reason_of_record(RecordEnd e);

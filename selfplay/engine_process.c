@@ -22,6 +22,49 @@
 
 extern char **environ;
 
+bool io_log_open(IoLog *log, const char *path, Error *err)
+{
+    log->start = clock_seconds();
+    log->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (log->fd < 0)
+        error_set(err, "%s: %s", path, strerror(errno));
+    return log->fd >= 0;
+}
+
+void io_log_close(IoLog *log)
+{
+    if (log->fd >= 0)
+        close(log->fd);
+    log->fd = -1;
+}
+
+/* One line of the transcript: n bytes of text (no newline), sent ('>') or read ('<'). */
+static void log_line(const EngineProcess *ep, char direction, const char *text, size_t n)
+{
+    if (!ep->log || ep->log->fd < 0)
+        return;
+    char line[1024];
+    int head = snprintf(line, sizeof line, "%.3f %c%s(%ld): ", clock_seconds() - ep->log->start, direction,
+                        ep->name, (long)ep->pid);
+    if (head < 0)
+        return;
+    size_t room = sizeof line - (size_t)head - 1, copy = n < room ? n : room;
+    memcpy(line + head, text, copy);
+    line[(size_t)head + copy] = '\n';
+    ssize_t ignored = write(ep->log->fd, line, (size_t)head + copy + 1);
+    (void)ignored;      /* a transcript that cannot be written must not stop the match */
+}
+
+/* Each line of text, for the transcript. */
+static void log_lines(const EngineProcess *ep, char direction, const char *text)
+{
+    while (ep->log && *text) {
+        size_t n = strcspn(text, "\n");
+        log_line(ep, direction, text, n);
+        text += n + (text[n] == '\n');
+    }
+}
+
 /* Milliseconds left before a deadline, for poll(); 0 when it has passed. */
 static int millis_left(double deadline)
 {
@@ -117,6 +160,7 @@ bool engine_process_send(EngineProcess *ep, const char *text, double deadline)
     size_t n = strlen(text), done = 0;
     if (ep->pid == 0 || ep->to_child < 0)
         return false;
+    log_lines(ep, '>', text);
     while (done < n) {
         ssize_t w = write_without_sigpipe(ep->to_child, text + done, n - done);
         if (w > 0) {
@@ -167,8 +211,10 @@ ProcessRead engine_process_read_line(EngineProcess *ep, double deadline, char *l
     ProcessRead status;
     line[0] = '\0';
     for (;;) {
-        if (take_line(ep, line, len, &status))
+        if (take_line(ep, line, len, &status)) {
+            log_line(ep, '<', line, strlen(line));
             return status;
+        }
         if (ep->have == ENGINE_PROCESS_MAX_LINE)
             return PROCESS_GARBLED;     /* a line longer than the protocol allows */
         if (ep->from_child < 0)

@@ -17,11 +17,27 @@
 /* A reply line of the protocol is at most 64 KiB (docs/PROTOCOL.md section 1). */
 enum { ENGINE_PROCESS_MAX_LINE = 65536 };
 
+/* A transcript of every line sent to and read from engines, for finding out what went wrong
+ * (`leuctra match --debug FILE`): one line each, "SECONDS >NAME(PID): text" for a line sent,
+ * '<' for one read, SECONDS since the log was opened.  Each line is one write(2) to a file
+ * opened for appending, so the lines of concurrent engines never mix. */
+struct IoLog {
+    int fd;
+    double start;
+};
+typedef struct IoLog IoLog;
+
+/* Creates (or truncates) the file; false with *err when it cannot be opened. */
+bool io_log_open(IoLog *log, const char *path, Error *err);
+void io_log_close(IoLog *log);
+
 typedef struct {
     pid_t pid;              /* 0 when no child is running */
     int to_child;           /* write end of the child's stdin (non-blocking) */
     int from_child;         /* read end of the child's stdout */
     size_t have;            /* bytes buffered in `pending` */
+    IoLog *log;             /* NULL, or where the lines go (set by the owner) */
+    char name[64];          /* the engine's name in the log */
     char pending[ENGINE_PROCESS_MAX_LINE + 1];
 } EngineProcess;
 

@@ -4,6 +4,7 @@
 #include "player.h"
 #include "player_external.h"
 
+#include "core/clock.h"
 #include "core/rng.h"
 #include "data/weights.h"
 
@@ -20,6 +21,10 @@ typedef struct {
     MctsLimits limits;
     MctsConfig config;
     MctsResult last;
+    TimeControl tc;         /* tc=, the game clock (copied into the Player) */
+    double overhead;        /* seconds kept back on every clocked move (overhead=) */
+    GameClock own[2];       /* the clocks it keeps itself when the driver hands it none */
+    atomic_bool stop;       /* a clocked search's stop flag, set by its MoveTimer */
 } PlayerState;
 
 /* --- spec parsing ----------------------------------------------------------------------------- */
@@ -73,8 +78,11 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
     struct { const char *key; double min, max; } ranges[] = {
         {"visits", 1, 1e12}, {"time", 0.001, 1e6}, {"threads", 1, 1024}, {"cpuct", 0, 100},
         {"playouts", 0, 1}, {"nodes", 1024, 4e9}, {"fpu", 0, 1}, {"contempt", 0, 0.5},
-        {"solve", 0, 64}, {"rootsolve", 0, 64},
+        {"solve", 0, 64}, {"rootsolve", 0, 64}, {"overhead", 0, 60},
     };
+    if (strcmp(o->key, "tc") == 0)
+        return time_control_parse(o->value, &s->tc, err) ||
+               (error_set(err, "player '%s': %s", spec, err->msg), false);
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         if (strcmp(o->key, ranges[i].key) != 0)
             continue;
@@ -93,7 +101,8 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
         case 6: s->config.fpu_reduction = v; break;
         case 7: s->config.contempt = v; break;
         case 8: s->config.solve_empties = (int)v; break;
-        default: s->config.root_solve_empties = (int)v; break;
+        case 9: s->config.root_solve_empties = (int)v; break;
+        default: s->overhead = v; break;
         }
         return true;
     }
@@ -162,11 +171,32 @@ static Move greedy_choose(Player *p, const GameSoFar *game, MoveInfo *info)
     return best;
 }
 
+/* A search on a game clock: the driver's reading of the clocks, or without one (play, analyze)
+ * the player's own clock, charged with the time the move took. */
+static MctsResult clocked_search(Player *p, const GameSoFar *game, const ClockReading *given, double start)
+{
+    PlayerState *s = p->ctx;
+    int mover = game_side_to_move(p->game, &game->now);
+    ClockReading own = clock_reading(s->own, (const bool[2]){true, true}, mover);
+    int moves_left = time_moves_left(p->game, &game->now, game->plies);
+    MoveTimer timer;
+    move_timer_start(&timer, time_budget(given ? given : &own, mover, moves_left, s->overhead), start, &s->stop);
+    MctsLimits limits = move_timer_limits(&timer, s->limits.visits);
+    MctsResult r = mcts_search(s->mcts, &limits, &s->stop, move_timer_check, MOVE_TIMER_INTERVAL, &timer);
+    if (!given)
+        game_clock_charge(&s->own[mover], clock_seconds() - start, INFINITY);
+    return r;
+}
+
 static Move mcts_choose(Player *p, const GameSoFar *game, MoveInfo *info)
 {
     PlayerState *s = p->ctx;
+    double start = clock_seconds();
     mcts_set_game(s->mcts, game);
-    s->last = mcts_search(s->mcts, &s->limits, NULL, NULL, 0, NULL);
+    if (time_control_on(&p->tc))
+        s->last = clocked_search(p, game, info ? info->clock : NULL, start);
+    else
+        s->last = mcts_search(s->mcts, &s->limits, NULL, NULL, 0, NULL);
     set_info(info, s->last.value, s->last.visits, &s->last);
     return s->last.best;
 }
@@ -182,6 +212,8 @@ static void mcts_new_game(Player *p, uint64_t seed)
     PlayerState *s = p->ctx;
     plain_new_game(p, seed);
     s->config.seed = seed;
+    for (int side = 0; side < 2; side++)
+        game_clock_start(&s->own[side], &p->tc);
     if (s->mcts)
         mcts_restart(s->mcts, seed);   /* reallocating the pools each game costs page faults */
     else
@@ -227,10 +259,17 @@ static bool configure(Player *p, PlayerState *s, const char *name, const char *s
         p->new_game = mcts_new_game;
         mcts_default_config(&s->config);
         s->limits.visits = 0;
+        s->overhead = TIME_DEFAULT_OVERHEAD;
         for (int i = 0; i < n; i++)
             if (strcmp(opts[i].key, "weights") != 0 && !apply_mcts_option(s, spec, &opts[i], err))
                 return false;
-        if (s->limits.visits == 0 && s->limits.seconds == 0)
+        p->tc = s->tc;
+        p->threads = s->config.threads;
+        if (time_control_on(&p->tc) && s->limits.seconds > 0) {
+            error_set(err, "player '%s': tc= is a game clock and time= a time per move: give one of them", spec);
+            return false;
+        }
+        if (s->limits.visits == 0 && s->limits.seconds == 0 && !time_control_on(&p->tc))
             s->limits.visits = 800;     /* a time limit alone means no visit limit */
         return true;
     }
@@ -238,15 +277,31 @@ static bool configure(Player *p, PlayerState *s, const char *name, const char *s
     return false;
 }
 
+/* Drops the name= options, which only the match reads (player_spec_name); returns how many are left. */
+static int drop_names(SpecOption *opts, int n)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(opts[i].key, "name") != 0)
+            opts[kept++] = opts[i];
+    return kept;
+}
+
 Player *player_create(const Game *g, const char *spec, Error *err)
 {
+    return player_create_logged(g, spec, NULL, err);
+}
+
+Player *player_create_logged(const Game *g, const char *spec, IoLog *io_log, Error *err)
+{
     if (player_external_spec(spec))
-        return player_external_create(g, spec, err);
+        return player_external_create(g, spec, io_log, err);
     char name[32];
     SpecOption opts[16];
     int n = split_spec(spec, name, sizeof name, opts, 16, err);
     if (n < 0)
         return NULL;
+    n = drop_names(opts, n);
     Player *p = calloc(1, sizeof *p);
     PlayerState *s = calloc(1, sizeof *s);
     if (!p || !s) {
@@ -257,6 +312,7 @@ Player *player_create(const Game *g, const char *spec, Error *err)
     }
     snprintf(p->name, sizeof p->name, "%s", spec);
     p->game = g;
+    p->threads = 1;
     p->ctx = s;
     p->new_game = plain_new_game;
     p->destroy = destroy_player;

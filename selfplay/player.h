@@ -13,12 +13,26 @@
 #include "core/game_so_far.h"
 #include "core/value.h"
 #include "selfplay/mcts.h"
+#include "selfplay/time_control.h"
 
+#include <math.h>
+
+/* One move between the driver and a player: what the player is told (the clocks), what it
+ * reports (value, visits, search) and what the driver measured (time, clock left). */
 typedef struct {
     double value;           /* the mover's win probability as the player saw it; NAN if none */
     long visits;            /* search visits spent on the move (0 for non-searching players) */
     const MctsResult *search;   /* the search behind the move, or NULL; valid until the next call */
+    const ClockReading *clock;  /* in: the clocks before the move when the mover plays on one, else NULL */
+    double seconds;         /* set by the driver: the time the move took (0 when not measured) */
+    double clock_left;      /* set by the driver: the mover's clock after the move; NAN without one */
 } MoveInfo;
+
+/* What a driver sets before asking for a move: no clock, nothing measured yet. */
+#define MOVE_INFO_INIT ((MoveInfo){NAN, 0, NULL, NULL, 0, NAN})
+
+/* A transcript of the lines sent to and read from engines (player_external.h; --debug). */
+typedef struct IoLog IoLog;
 
 typedef struct Player Player;
 
@@ -31,12 +45,18 @@ struct Player {
     void (*new_game)(Player *p, uint64_t seed);
     void (*destroy)(Player *p);
     void *ctx;
+    TimeControl tc;         /* the game clock its spec asks for (tc=); seconds 0: none */
+    int threads;            /* the search threads it runs (for the match's check against the cores) */
 };
 
-/* Makes a player from a spec: NAME[:key=value,...].  Keys: weights=FILE (greedy, mcts),
- * visits=N, time=SECONDS, threads=N, cpuct=X, fpu=X, contempt=X, playouts=0|1, nodes=N,
- * solve=N, rootsolve=N (mcts); engine:... specs are player_external.h's. */
+/* Makes a player from a spec: NAME[:key=value,...].  Keys: name=NAME (any player), weights=FILE
+ * (greedy, mcts), visits=N, time=SECONDS, tc=TIME_CONTROL, overhead=SECONDS, threads=N, cpuct=X,
+ * fpu=X, contempt=X, playouts=0|1, nodes=N, solve=N, rootsolve=N (mcts); engine:... specs are
+ * player_external.h's.  `io_log` (may be NULL) gets an external engine's lines. */
 Player *player_create(const Game *g, const char *spec, Error *err);
+Player *player_create_logged(const Game *g, const char *spec, IoLog *io_log, Error *err);
+/* The value of a spec's name= key into buf (false, buf untouched, when it has none). */
+bool player_spec_name(const char *spec, char *buf, size_t len);
 /* A spec value as a finite number within [min, max] (whole text; no trailing junk); player_spec.c. */
 bool player_spec_number(const char *text, double min, double max, double *out);
 void player_free(Player *p);
@@ -47,12 +67,16 @@ void player_free(Player *p);
     "  random                      uniformly random legal moves\n"                                  \
     "  greedy[:weights=FILE]       the move whose position evaluates best, one ply deep\n"          \
     "  mcts[:key=value,...]        Monte-Carlo tree search; keys: visits=N (default 800),\n"        \
-    "                              time=SECONDS, threads=N (default 1), weights=FILE, cpuct=X\n"    \
+    "                              time=SECONDS (a fixed time per move), tc=SECONDS[+INC] or\n"    \
+    "                              tc=MOVES/SECONDS[+INC] (a game clock, managed by the engine),\n" \
+    "                              overhead=SECONDS (kept back per clocked move, default 0.02),\n"  \
+    "                              threads=N (default 1), weights=FILE, cpuct=X\n"                  \
     "                              (1.5; 1.0 with weights that have learned priors), fpu=X (0),\n"  \
     "                              contempt=X (0.5), playouts=1 (random playouts at the leaves),\n" \
     "                              nodes=N (tree budget, 32 bytes a node), solve=N (Reversi:\n"     \
     "                              leaves with <= N empties solved, default 12; 0: never),\n"       \
     "                              rootsolve=N (Reversi: the root solved first at <= N empties,\n"  \
-    "                              default 18; 0: never)\n"
+    "                              default 18; 0: never)\n"                                        \
+    "  any player also takes name=NAME (its name in reports and results files)\n"
 
 #endif

@@ -47,6 +47,9 @@ typedef struct {
     int option_count;
     long visits;
     double seconds, timeout;
+    TimeControl tc;                 /* tc=: the game clock, sent with every go */
+    GameClock own[2];               /* the clocks it keeps itself when the driver hands it none */
+    int threads;                    /* option.threads, for the match's check against the cores */
     EngineProcess *proc;
     bool lost;                      /* this game is lost already (an incident happened) */
     long move_number;               /* the engine's moves in this game */
@@ -91,6 +94,9 @@ static bool add_setoption(ExternalState *s, const char *spec, const char *name, 
         return false;
     }
     s->option_count++;
+    double threads;
+    if (strcmp(name, "threads") == 0 && player_spec_number(value, 1, 1024, &threads))
+        s->threads = (int)threads;
     snprintf(s->setoptions + used, sizeof s->setoptions - used, "setoption name %.30s value %.255s\n", name, value);
     return true;
 }
@@ -132,6 +138,8 @@ static bool apply_option(ExternalState *s, const char *spec, const char *key, co
         s->timeout = v;
         return true;
     }
+    if (strcmp(key, "tc") == 0)
+        return time_control_parse(value, &s->tc, err) || (error_set(err, "player '%.60s': %s", spec, err->msg), false);
     if (strcmp(key, "visits") == 0 || strcmp(key, "time") == 0 || strcmp(key, "timeout") == 0)
         error_set(err, "player '%.60s': %s=%.40s is not a valid number", spec, key, value);
     else
@@ -159,6 +167,10 @@ static bool parse_spec(ExternalState *s, const char *spec, Error *err)
     }
     if (!s->cmd[0]) {
         error_set(err, "player '%.60s': engine needs cmd=PATH", spec);
+        return false;
+    }
+    if (time_control_on(&s->tc) && s->seconds > 0) {
+        error_set(err, "player '%.60s': tc= is a game clock and time= a time per move: give one of them", spec);
         return false;
     }
     return true;
@@ -400,10 +412,17 @@ static void set_info(MoveInfo *info, double value, long visits)
     info->search = NULL;
 }
 
-/* The command that starts a search: the spec's limits, or the engine's own when it names none. */
-static void go_command(const ExternalState *s, char *buf, size_t len)
+/* The command that starts a search: the clocks on a timed game, the spec's limits, or the
+ * engine's own when it names none. */
+static void go_command(const ExternalState *s, const ClockReading *clock, char *buf, size_t len)
 {
     int n = snprintf(buf, len, "\ngo");
+    if (clock) {
+        n += snprintf(buf + n, len - (size_t)n, " wtime %.3f btime %.3f winc %.3f binc %.3f", fmax(clock->left[WHITE], 0),
+                      fmax(clock->left[BLACK], 0), clock->increment[WHITE], clock->increment[BLACK]);
+        if (clock->moves_to_go > 0)
+            n += snprintf(buf + n, len - (size_t)n, " movestogo %d", clock->moves_to_go);
+    }
     if (s->visits > 0)
         n += snprintf(buf + n, len - (size_t)n, " visits %ld", s->visits);
     if (s->seconds > 0)
@@ -411,20 +430,52 @@ static void go_command(const ExternalState *s, char *buf, size_t len)
     strncat(buf, "\n", len - strlen(buf) - 1);
 }
 
-/* Asks the engine for its move in game->now; MOVE_NONE with *t when it fails. */
-static Move ask_move(Player *p, const GameSoFar *game, MoveInfo *info, Trouble *t)
+/* The clocks of this move: the driver's, or without one (play) the player's own. */
+static const ClockReading *move_clock(const Player *p, const GameSoFar *game, const MoveInfo *info,
+                                      ClockReading *own)
+{
+    const ExternalState *s = p->ctx;
+    if (!time_control_on(&s->tc))
+        return NULL;
+    if (info && info->clock)
+        return info->clock;
+    *own = clock_reading(s->own, (const bool[2]){true, true}, game_side_to_move(p->game, &game->now));
+    return own;
+}
+
+/* Sends the game and `go`, and reads the reply up to the bestmove's word; an `error` reply (a
+ * failure inside the engine, such as a search thread that could not start) is given one more
+ * try before it counts. */
+static bool search_reply(Player *p, double deadline, MoveInfo *info, char *word, size_t len, Trouble *t)
 {
     ExternalState *s = p->ctx;
-    char go[96], word[64];
+    for (int attempt = 0;; attempt++) {
+        if (send_or_trouble(s, s->history, deadline, t) && read_bestmove(s, deadline, info, word, len, t))
+            return true;
+        if (t->kind != INCIDENT_ERROR || attempt == 1)
+            return false;
+        fprintf(stderr, "engine retry: %s: %s in game %ld, move %ld; sent once more\n", s->label, t->detail,
+                s->counts.games, s->move_number);
+        s->counts.retries++;
+    }
+}
+
+/* Asks the engine for its move in game->now; MOVE_NONE with *t when it fails. */
+static Move ask_move(Player *p, const GameSoFar *game, MoveInfo *info, const ClockReading *clock, Trouble *t)
+{
+    ExternalState *s = p->ctx;
+    char go[160], word[64];
     Error err;
     Move m;
-    double deadline = clock_seconds() + s->seconds + s->timeout;
-    go_command(s, go, sizeof go);
+    int mover = game_side_to_move(p->game, &game->now);
+    double allowed = clock ? fmax(clock->left[mover], 0) : s->seconds;
+    double deadline = clock_seconds() + allowed + s->timeout;
+    go_command(s, clock, go, sizeof go);
     if (!update_history(p, game) || !append(s, go)) {
         trouble(t, INCIDENT_CRASH, "out of memory for the game's moves", NULL);
         return MOVE_NONE;
     }
-    if (!send_or_trouble(s, s->history, deadline, t) || !read_bestmove(s, deadline, info, word, sizeof word, t))
+    if (!search_reply(p, deadline, info, word, sizeof word, t))
         return MOVE_NONE;
     s->history_length -= strlen(go);    /* the go line is not part of the game */
     s->history[s->history_length] = '\0';
@@ -438,7 +489,10 @@ static Move ask_move(Player *p, const GameSoFar *game, MoveInfo *info, Trouble *
 static Move external_choose(Player *p, const GameSoFar *game, MoveInfo *info)
 {
     ExternalState *s = p->ctx;
-    MoveInfo seen = {NAN, 0, NULL};
+    MoveInfo seen = MOVE_INFO_INIT;
+    ClockReading own;
+    const ClockReading *clock = move_clock(p, game, info, &own);
+    double start = clock_seconds();
     Trouble t;
     s->move_number++;
     set_info(info, NAN, 0);
@@ -449,7 +503,9 @@ static Move external_choose(Player *p, const GameSoFar *game, MoveInfo *info)
         count_and_log(p, &t);
         return MOVE_NONE;
     }
-    Move m = ask_move(p, game, &seen, &t);
+    Move m = ask_move(p, game, &seen, clock, &t);
+    if (clock == &own)
+        game_clock_charge(&s->own[game_side_to_move(p->game, &game->now)], clock_seconds() - start, INFINITY);
     if (m == MOVE_NONE) {
         count_and_log(p, &t);
         return MOVE_NONE;
@@ -481,9 +537,12 @@ static void external_new_game(Player *p, uint64_t seed)
     s->lost = false;
     s->move_number = 0;
     s->history_length = 0;
+    for (int side = 0; side < 2; side++)
+        game_clock_start(&s->own[side], &s->tc);
     if (s->proc->pid == 0) {
         s->counts.restarts++;
-        if (!start_engine(s, &t)) {
+        /* A start can fail for a passing reason (no memory, no process slot): once more first. */
+        if (!start_engine(s, &t) && (engine_process_stop(s->proc, NULL, 0, NULL, 0), !start_engine(s, &t))) {
             count_and_log(p, &t);
             return;
         }
@@ -501,8 +560,11 @@ static void print_summary(const ExternalState *s)
         snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s %ld", k ? ", " : "",
                  incident_kind_name((IncidentKind)k), s->counts.incidents[k]);
     }
-    fprintf(stderr, "engine summary: %s (%s): %ld games, %ld incidents (%s), %ld restarts\n", s->label,
+    fprintf(stderr, "engine summary: %s (%s): %ld games, %ld incidents (%s), %ld restarts", s->label,
             s->id_name[0] ? s->id_name : "no id", s->counts.games, total, kinds, s->counts.restarts);
+    if (s->counts.retries)
+        fprintf(stderr, ", %ld searches asked again", s->counts.retries);
+    fputc('\n', stderr);
 }
 
 static void free_state(ExternalState *s)
@@ -545,6 +607,7 @@ static ExternalState *new_state(const char *spec, Error *err)
         return NULL;
     }
     s->timeout = DEFAULT_TIMEOUT;
+    s->threads = 1;
     if (!parse_spec(s, spec, err) || !build_argv(s, err)) {
         free_state(s);
         return NULL;
@@ -554,11 +617,13 @@ static ExternalState *new_state(const char *spec, Error *err)
     return s;
 }
 
-Player *player_external_create(const Game *g, const char *spec, Error *err)
+Player *player_external_create(const Game *g, const char *spec, IoLog *io_log, Error *err)
 {
     ExternalState *s = new_state(spec, err);
     if (!s)
         return NULL;
+    s->proc->log = io_log;
+    snprintf(s->proc->name, sizeof s->proc->name, "%.63s", s->label);
     Trouble t;
     if (!start_engine(s, &t)) {
         error_set(err, "player '%.60s': the engine did not start: %.110s", spec, t.detail);
@@ -575,6 +640,8 @@ Player *player_external_create(const Game *g, const char *spec, Error *err)
     }
     snprintf(p->name, sizeof p->name, "%s", s->label);
     p->game = g;
+    p->tc = s->tc;
+    p->threads = s->threads;
     p->ctx = s;
     p->choose = external_choose;
     p->new_game = external_new_game;

@@ -7,6 +7,9 @@
 #include "player.h"
 #include "core/number.h"
 
+#include <stdio.h>
+#include <string.h>
+
 bool player_spec_number(const char *text, double min, double max, double *out)
 {
     double v;
@@ -14,4 +17,19 @@ bool player_spec_number(const char *text, double min, double max, double *out)
         return false;
     *out = v;
     return true;
+}
+
+bool player_spec_name(const char *spec, char *buf, size_t len)
+{
+    const char *at = strchr(spec, ':');
+    while (at) {
+        at++;
+        size_t n = strcspn(at, ",");
+        if (strncmp(at, "name=", 5) == 0 && n > 5) {
+            snprintf(buf, len, "%.*s", (int)(n - 5), at + 5);
+            return true;
+        }
+        at = at[n] ? at + n : NULL;
+    }
+    return false;
 }

@@ -162,7 +162,7 @@ static bool encode(const GameRecord *r, ByteBuf *out)
 {
     char why[200];
     out->len = 0;
-    return record_encode(r, "", out, why, sizeof why);
+    return record_encode(r, "", RECORDS_VERSION, out, why, sizeof why);
 }
 
 static void fuzz_record(const unsigned char *data, size_t size)
@@ -172,11 +172,11 @@ static void fuzz_record(const unsigned char *data, size_t size)
     game_record_init(&a);
     game_record_init(&b);
     char why[200] = "";
-    if (record_decode(&in, "", &a, why, sizeof why)) {
+    if (record_decode(&in, "", RECORDS_VERSION, &a, why, sizeof why)) {
         ByteBuf first = {0}, second = {0};
         if (encode(&a, &first)) {
             ByteReader again = {first.data, first.data + first.len, false};
-            CHECK(record_decode(&again, "", &b, why, sizeof why));
+            CHECK(record_decode(&again, "", RECORDS_VERSION, &b, why, sizeof why));
             CHECK(encode(&b, &second));
             CHECK(first.len == second.len && memcmp(first.data, second.data, first.len) == 0);
         }

@@ -27,12 +27,13 @@ static Game *new_game(TestContext *t, const char *variant, int width, int height
 static bool records_equal(const GameRecord *a, const GameRecord *b)
 {
     if (a->index != b->index || a->seed != b->seed || strcmp(a->start, b->start) != 0 || a->result != b->result ||
-        a->end != b->end || a->plies != b->plies)
+        a->end != b->end || a->plies != b->plies || a->final_clock_ms[0] != b->final_clock_ms[0] ||
+        a->final_clock_ms[1] != b->final_clock_ms[1])
         return false;
     for (int i = 0; i < a->plies; i++) {
         const RecordPly *x = &a->ply[i], *y = &b->ply[i];
         if (x->move.code != y->move.code || x->value != y->value || x->total_visits != y->total_visits ||
-            x->num_visits != y->num_visits)
+            x->num_visits != y->num_visits || x->time_ms != y->time_ms || x->clock_ms != y->clock_ms)
             return false;
         for (uint32_t k = 0; k < x->num_visits; k++) {
             const RecordVisit *u = &a->visit[x->first_visit + k], *v = &b->visit[y->first_visit + k];
@@ -139,7 +140,25 @@ static void test_value_quantise(TestContext *t)
 
 /* ---------------------------------------------------------------- codec */
 
-static void round_trip(TestContext *t, const Game *g, const SampleOptions *o, uint64_t seed)
+/* Times and clocks on some plies of a sample game, as a match on a clock writes them (format
+ * version 2): a time on most plies, a clock on the plies of one side or both, a negative final
+ * clock and a loss on time now and then. */
+static void add_clocks(GameRecord *r, uint64_t seed)
+{
+    Rng rng = rng_seed(seed, 77);
+    bool both = rng_below(&rng, 2) == 0;
+    for (int i = 0; i < r->plies; i++) {
+        RecordPly *p = &r->ply[i];
+        p->time_ms = rng_below(&rng, 10) == 0 ? RECORD_NO_TIME : (int32_t)rng_below(&rng, 5000);
+        p->clock_ms = both || i % 2 == 0 ? (int32_t)rng_below(&rng, 600000) : RECORD_NO_CLOCK;
+    }
+    r->final_clock_ms[0] = (int32_t)rng_below(&rng, 600000);
+    r->final_clock_ms[1] = both ? -(int32_t)rng_below(&rng, 300) : RECORD_NO_CLOCK;
+    if (rng_below(&rng, 3) == 0)
+        r->end = RECORD_END_TIME;
+}
+
+static void round_trip(TestContext *t, const Game *g, const SampleOptions *o, uint64_t seed, bool clocks)
 {
     GameRecord r, back;
     game_record_init(&r);
@@ -150,12 +169,15 @@ static void round_trip(TestContext *t, const Game *g, const SampleOptions *o, ui
     game_format_position(g, &start, board, sizeof board);
     for (uint64_t i = 0; i < 12; i++) {
         CHECK(t, sample_game(g, seed, i * 977, o, &r));
+        if (clocks)
+            add_clocks(&r, seed + i);
+        CHECK(t, game_record_version(&r) == (clocks ? 2 : 1));
         ByteBuf a = {0}, b = {0};
-        CHECK(t, record_encode(&r, board, &a, why, sizeof why));
-        CHECK(t, record_encode(&r, board, &b, why, sizeof why));
+        CHECK(t, record_encode(&r, board, RECORDS_VERSION, &a, why, sizeof why));
+        CHECK(t, record_encode(&r, board, RECORDS_VERSION, &b, why, sizeof why));
         CHECK(t, a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
         ByteReader in = {a.data, a.data + a.len, false};
-        CHECK(t, record_decode(&in, board, &back, why, sizeof why));
+        CHECK(t, record_decode(&in, board, RECORDS_VERSION, &back, why, sizeof why));
         CHECK(t, in.p == in.end);
         CHECK(t, records_equal(&r, &back));
         uint64_t index = 0;
@@ -174,14 +196,54 @@ static void test_round_trip(TestContext *t)
         {false, false, 160, false}, {true, false, 160, true}, {false, true, 160, false}, {true, true, 160, true}};
     for (int v = 0; v < 3; v++) {
         Game *g = new_game(t, VARIANTS[v], 0, 0);
-        for (int k = 0; g && k < 4; k++)
-            round_trip(t, g, &kinds[k], (uint64_t)(v * 10 + k));
+        for (int k = 0; g && k < 8; k++)
+            round_trip(t, g, &kinds[k % 4], (uint64_t)(v * 10 + k), k >= 4);
         game_free(g);
     }
     Game *small = new_game(t, "crossings", 5, 7);
     if (small)
-        round_trip(t, small, &kinds[3], 5);
+        round_trip(t, small, &kinds[3], 5, true);
     game_free(small);
+}
+
+/* A version-1 file cannot hold what version 2 added: the writer refuses such a game, the reader
+ * a version-1 record with a version-2 field; a game without them is the same bytes in both. */
+static void test_version_fields(TestContext *t)
+{
+    Game *g = new_game(t, "crossings", 0, 0);
+    if (!g)
+        return;
+    GameRecord r, back;
+    game_record_init(&r);
+    game_record_init(&back);
+    SampleOptions o = {true, true, 60, false};
+    char why[200] = "";
+    CHECK(t, sample_game(g, 11, 3, &o, &r));
+    ByteBuf v1 = {0}, v2 = {0};
+    CHECK(t, record_encode(&r, "", 1, &v1, why, sizeof why) && record_encode(&r, "", 2, &v2, why, sizeof why));
+    CHECK(t, v1.len == v2.len && memcmp(v1.data, v2.data, v1.len) == 0);
+    game_record_time_ply(&r, 0.25, NAN);
+    CHECK(t, r.ply[r.plies - 1].time_ms == 250 && r.ply[r.plies - 1].clock_ms == RECORD_NO_CLOCK);
+    ByteBuf timed = {0};
+    CHECK(t, !record_encode(&r, "", 1, &timed, why, sizeof why) && strstr(why, "version 2"));
+    CHECK(t, record_encode(&r, "", 2, &timed, why, sizeof why));
+    ByteReader in = {timed.data, timed.data + timed.len, false};
+    CHECK(t, !record_decode(&in, "", 1, &back, why, sizeof why));
+    ByteReader again = {timed.data, timed.data + timed.len, false};
+    CHECK(t, record_decode(&again, "", 2, &back, why, sizeof why) && records_equal(&r, &back));
+    game_record_time_ply(&r, NAN, NAN);
+    r.end = RECORD_END_TIME;
+    ByteBuf forfeit = {0};
+    CHECK(t, !record_encode(&r, "", 1, &forfeit, why, sizeof why));
+    CHECK(t, record_clock_ms(-0.0125) == -13 && isnan(record_clock_seconds(RECORD_NO_CLOCK)));
+    CHECK(t, record_clock_ms(1e12) > 2000000000);
+    buf_free(&v1);
+    buf_free(&v2);
+    buf_free(&timed);
+    buf_free(&forfeit);
+    game_record_free(&r);
+    game_record_free(&back);
+    game_free(g);
 }
 
 /* Every proper prefix of an encoded game fails to decode, and nothing reads out of bounds. */
@@ -197,12 +259,12 @@ static void test_decode_cut_short(TestContext *t)
     CHECK(t, sample_game(g, 3, 1, &o, &r));
     ByteBuf a = {0};
     char why[200];
-    CHECK(t, record_encode(&r, "8/8/8/3WB3/3BW3/8/8/8 b", &a, why, sizeof why));
+    CHECK(t, record_encode(&r, "8/8/8/3WB3/3BW3/8/8/8 b", RECORDS_VERSION, &a, why, sizeof why));
     for (size_t cut = 0; cut < a.len; cut++) {
         unsigned char *copy = malloc(cut + 1);
         memcpy(copy, a.data, cut);
         ByteReader in = {copy, copy + cut, false};
-        CHECK(t, !record_decode(&in, "8/8/8/3WB3/3BW3/8/8/8 b", &back, why, sizeof why));
+        CHECK(t, !record_decode(&in, "8/8/8/3WB3/3BW3/8/8/8 b", RECORDS_VERSION, &back, why, sizeof why));
         free(copy);
     }
     buf_free(&a);
@@ -219,17 +281,17 @@ static void test_encode_refuses(TestContext *t)
     char why[200] = "";
     ByteBuf a = {0};
     r.result = STATUS_ONGOING;
-    CHECK(t, !record_encode(&r, "x", &a, why, sizeof why) && why[0]);
+    CHECK(t, !record_encode(&r, "x", RECORDS_VERSION, &a, why, sizeof why) && why[0]);
     r.result = STATUS_DRAW;
     CHECK(t, game_record_add_ply(&r, (RecordMove){0x00F2}, RECORD_NO_VALUE, NULL, 0, 0));
-    CHECK(t, !record_encode(&r, "x", &a, why, sizeof why) && strstr(why, "ply 1"));
+    CHECK(t, !record_encode(&r, "x", RECORDS_VERSION, &a, why, sizeof why) && strstr(why, "ply 1"));
     game_record_clear(&r);
     CHECK(t, game_record_add_ply(&r, (RecordMove){0x1402}, 70000, NULL, 0, 0));
-    CHECK(t, !record_encode(&r, "x", &a, why, sizeof why) && strstr(why, "value"));
+    CHECK(t, !record_encode(&r, "x", RECORDS_VERSION, &a, why, sizeof why) && strstr(why, "value"));
     game_record_clear(&r);
     RecordVisit twice[2] = {{{0x1402}, 5}, {{0x1402}, 7}};
     CHECK(t, game_record_add_ply(&r, (RecordMove){0x1402}, 100, twice, 2, 12));
-    CHECK(t, !record_encode(&r, "x", &a, why, sizeof why) && strstr(why, "twice"));
+    CHECK(t, !record_encode(&r, "x", RECORDS_VERSION, &a, why, sizeof why) && strstr(why, "twice"));
     CHECK(t, a.len == 0);
     buf_free(&a);
     game_record_free(&r);
@@ -276,6 +338,7 @@ const TestCase records_tests[] = {
     {"value_quantise", test_value_quantise},
     {"round_trip", test_round_trip},
     {"decode_cut_short", test_decode_cut_short},
+    {"version_fields", test_version_fields},
     {"encode_refuses", test_encode_refuses},
     {"visit_order", test_visit_order},
     {"visit_sort_from_move_order", test_visit_sort_from_move_order},
