@@ -8,7 +8,8 @@
  *   engine_protocol.c  the command table and the commands that only look at the position
  *   engine_game.c      newgame and position: the game, the position and the moves played
  *   engine_options.c   the options (setoption) and their announcement in the handshake
- *   engine_search.c    go and stop: the search in its own thread
+ *   engine_search.c    go and stop: the search in its own thread, on a clock or not
+ *   engine_nboard.c    the NBoard protocol of Reversi GUIs (leuctra engine --protocol nboard)
  *
  * Threads: the main thread reads commands and owns every field.  While a search runs, the search
  * thread reads game, weights, mcts and search.root; the commands that would change them are
@@ -23,6 +24,7 @@
 #include "core/game_so_far.h"
 #include "core/value.h"
 #include "selfplay/mcts.h"
+#include "selfplay/time_control.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -45,9 +47,19 @@ enum { ENGINE_MAX_PATH = 4096 };
 typedef struct {
     long long visits;               /* visits of a `go` that names no limit */
     double seconds;                 /* time of a `go` that names no limit (0 = none) */
+    double overhead;                /* seconds kept back on every move on a clock (go wtime ...) */
     MctsConfig mcts;                /* threads, nodes, cpuct, fpu, playouts, seed */
     char weights_path[ENGINE_MAX_PATH];     /* "" = the shipped weights */
 } EngineOptions;
+
+typedef struct Engine Engine;
+
+/* What a protocol writes about a search: its progress (about twice a second) and its end (the
+ * move); called in the search thread. */
+typedef struct {
+    void (*progress)(Engine *e, const MctsResult *so_far);
+    void (*finished)(Engine *e, const MctsResult *result);
+} EngineSearchOutput;
 
 typedef struct {
     pthread_t thread;
@@ -59,9 +71,13 @@ typedef struct {
     bool infinite;
     MctsLimits limits;
     Position root;                  /* the position searched (for the pv of info lines) */
+    bool timed;                     /* on a clock: the timer ends the search */
+    MoveTimer timer;
+    double next_report;             /* when the next progress report is due */
+    const EngineSearchOutput *output;
 } EngineSearch;
 
-typedef struct {
+struct Engine {
     FILE *in, *out;
     atomic_bool output_lost;        /* a write failed: the peer is gone, so the session ends */
     bool quit;
@@ -72,8 +88,9 @@ typedef struct {
     Weights weights;                /* for game's variant, from options.weights_path */
     Mcts *mcts;                     /* NULL until the next go needs it */
     EngineSearch search;
+    void *protocol_state;           /* another protocol's own state (engine_nboard.c), else NULL */
     char line[ENGINE_MAX_LINE + 1];
-} Engine;
+};
 
 /* --- engine.c ---------------------------------------------------------------------------------- */
 
@@ -150,5 +167,20 @@ bool engine_search_busy(Engine *e);
 void engine_search_request_stop(Engine *e);
 /* Stops and joins any search, for the end of the session. */
 void engine_search_end(Engine *e);
+/* Waits for a running search to end by itself (nothing when none runs). */
+void engine_search_join(Engine *e);
+/* Starts a search of e->played.now in the search thread, reported through `output`; `budget`
+ * (NULL: none) puts it on a clock, timed from `start`.  False after an `error` line when the tree
+ * or the thread cannot be made. */
+bool engine_search_start(Engine *e, const MctsLimits *limits, const TimeBudget *budget, double start, bool infinite,
+                         const EngineSearchOutput *output);
+/* The budget of a move on these clocks for the side to move now, with the session's overhead. */
+TimeBudget engine_move_budget(const Engine *e, const ClockReading *clock);
+
+/* --- engine_nboard.c --------------------------------------------------------------------------- */
+
+/* Serves the NBoard protocol (Reversi GUIs: NBoard, and the protocol of Edax and NTest) until
+ * quit or end of input; the session's game must be Reversi. */
+void engine_serve_nboard(Engine *e);
 
 #endif

@@ -28,6 +28,7 @@ typedef struct {
 static const NumericOption numeric_options[] = {
     {"visits", FIELD_LONG_LONG, offsetof(EngineOptions, visits), 1, ENGINE_MAX_VISITS, 0, 0, false},
     {"time", FIELD_DOUBLE, offsetof(EngineOptions, seconds), 0, 0, 0, ENGINE_MAX_SECONDS, false},
+    {"overhead", FIELD_DOUBLE, offsetof(EngineOptions, overhead), 0, 0, 0, 60, false},
     {"threads", FIELD_INT, offsetof(EngineOptions, mcts.threads), 1, 1024, 0, 0, true},
     {"nodes", FIELD_SIZE, offsetof(EngineOptions, mcts.max_nodes), 1024, 1LL << 30, 0, 0, true},
     {"cpuct", FIELD_DOUBLE, offsetof(EngineOptions, mcts.c_puct), 0, 0, 0, 100, true},
@@ -39,13 +40,14 @@ static const NumericOption numeric_options[] = {
 };
 enum { NUM_NUMERIC = sizeof numeric_options / sizeof numeric_options[0] };
 
-#define OPTION_NAMES "visits, time, threads, nodes, cpuct, fpu, playouts, seed, solve, rootsolve, weights"
+#define OPTION_NAMES "visits, time, overhead, threads, nodes, cpuct, fpu, playouts, seed, solve, rootsolve, weights"
 
 void engine_options_default(EngineOptions *o)
 {
     memset(o, 0, sizeof *o);
     mcts_default_config(&o->mcts);
     o->visits = 800;
+    o->overhead = TIME_DEFAULT_OVERHEAD;
 }
 
 bool engine_load_weights(const EngineOptions *o, const Game *g, Weights *out, Error *err)

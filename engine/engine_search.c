@@ -1,7 +1,10 @@
 /*
  * engine_search.c - `go`, `stop` and `wait`: the search runs in its own thread so that the main
  * thread keeps reading commands (stop, isready, quit) while it thinks.  The thread writes `info`
- * lines while it searches, one more at the end, then exactly one `bestmove`.
+ * lines while it searches, one more at the end, then exactly one `bestmove` (another protocol,
+ * engine_nboard.c, writes its own lines through the same thread: EngineSearchOutput).  On a
+ * clock (`go wtime ...`) the move's budget comes from selfplay/time_control.h, and its timer,
+ * called with the search's progress, ends the search.
  *
  * Hand-over: the main thread fills EngineSearch and starts the thread; from then until the
  * thread sets `finished` only the thread touches mcts and search (stop and the wake-up
@@ -10,9 +13,12 @@
  */
 #include "engine.h"
 
+#include "core/clock.h"
+
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 /* Twice a second: often enough for a live display, rare enough to cost the search nothing. */
 #define INFO_INTERVAL_SECONDS 0.5
@@ -62,7 +68,31 @@ static void print_info(Engine *e, const MctsResult *r)
     engine_line_end(e);
 }
 
-static void report_progress(const MctsResult *so_far, void *ctx) { print_info(ctx, so_far); }
+static void print_final(Engine *e, const MctsResult *r)
+{
+    print_info(e, r);
+    char move[16] = "none";
+    if (r->best != MOVE_NONE)
+        game_format_move(e->game, &e->search.root, r->best, move, sizeof move);
+    engine_reply(e, "bestmove %s", move);
+}
+
+static const EngineSearchOutput protocol_output = {print_info, print_final};
+
+/* The search's progress: the clock's timer at every call, the protocol's report every
+ * INFO_INTERVAL_SECONDS. */
+static void on_progress(const MctsResult *so_far, void *ctx)
+{
+    Engine *e = ctx;
+    EngineSearch *s = &e->search;
+    if (s->timed)
+        move_timer_check(so_far, &s->timer);
+    double now = clock_seconds();
+    if (now >= s->next_report) {
+        s->output->progress(e, so_far);
+        s->next_report = now + INFO_INTERVAL_SECONDS;
+    }
+}
 
 /* An infinite search answers only after stop, even when it proved the result early (as UCI's
  * `go infinite` does), so a peer never gets a bestmove it did not ask for yet. */
@@ -78,15 +108,12 @@ static void *search_main(void *arg)
 {
     Engine *e = arg;
     EngineSearch *s = &e->search;
-    MctsResult r = mcts_search(e->mcts, &s->limits, &s->stop, report_progress, INFO_INTERVAL_SECONDS, e);
+    double interval = s->timed ? MOVE_TIMER_INTERVAL : INFO_INTERVAL_SECONDS;
+    MctsResult r = mcts_search(e->mcts, &s->limits, &s->stop, on_progress, interval, e);
     if (s->infinite)
         wait_for_stop(s);
-    print_info(e, &r);
-    char move[16] = "none";
-    if (r.best != MOVE_NONE)
-        game_format_move(e->game, &s->root, r.best, move, sizeof move);
     atomic_store(&s->finished, true);
-    engine_reply(e, "bestmove %s", move);
+    s->output->finished(e, &r);
     return NULL;
 }
 
@@ -127,71 +154,156 @@ void engine_search_end(Engine *e)
     s->running = false;
 }
 
-static void start_search(Engine *e, const MctsLimits *limits, bool infinite)
+void engine_search_join(Engine *e)
+{
+    EngineSearch *s = &e->search;
+    if (!s->running)
+        return;
+    pthread_join(s->thread, NULL);
+    s->running = false;
+}
+
+/* A thread can fail to start for a passing reason (EAGAIN: no memory or thread slot just now):
+ * it is tried once more after a moment before the search is refused. */
+static bool start_thread(EngineSearch *s, Engine *e)
+{
+    if (pthread_create(&s->thread, NULL, search_main, e) == 0)
+        return true;
+    struct timespec nap = {0, 20000000};
+    nanosleep(&nap, NULL);
+    return pthread_create(&s->thread, NULL, search_main, e) == 0;
+}
+
+bool engine_search_start(Engine *e, const MctsLimits *limits, const TimeBudget *budget, double start, bool infinite,
+                         const EngineSearchOutput *output)
 {
     EngineSearch *s = &e->search;
     if (!e->mcts && !(e->mcts = mcts_new(e->game, &e->weights, &e->options.mcts))) {
         engine_error(e, "go: cannot allocate the search tree (%zu nodes)", e->options.mcts.max_nodes);
-        return;
+        return false;
     }
     mcts_set_game(e->mcts, &e->played);     /* keeps the subtree when the position follows on */
     s->root = e->played.now;
-    s->limits = *limits;
     s->infinite = infinite;
+    s->output = output;
+    s->timed = budget != NULL;
     atomic_store(&s->stop, false);
     atomic_store(&s->finished, false);
-    if (pthread_create(&s->thread, NULL, search_main, e) != 0) {
+    s->limits = *limits;
+    if (budget) {
+        move_timer_start(&s->timer, *budget, start, &s->stop);
+        s->limits = move_timer_limits(&s->timer, limits->visits);
+    }
+    s->next_report = clock_seconds() + INFO_INTERVAL_SECONDS;
+    if (!start_thread(s, e)) {
         engine_error(e, "go: cannot start the search thread");
-        return;
+        return false;
     }
     s->running = true;
+    return true;
 }
 
-/* Reads one limit of go ("visits N" or "time SECONDS"); false if the pair is not one. */
-static bool read_limit(const char *word, const char *value, MctsLimits *limits)
+TimeBudget engine_move_budget(const Engine *e, const ClockReading *clock)
 {
-    long long visits;
-    if (strcmp(word, "visits") == 0 && parse_integer(value, 1, ENGINE_MAX_VISITS, &visits)) {
-        limits->visits = (long)visits;
-        return true;
+    const Position *now = &e->played.now;
+    int moves_left = time_moves_left(e->game, now, e->played.plies);
+    return time_budget(clock, game_side_to_move(e->game, now), moves_left, e->options.overhead);
+}
+
+/* What a go line asks for. */
+typedef struct {
+    MctsLimits limits;
+    ClockReading clock;
+    bool clock_given[2];    /* wtime, btime */
+    bool clocked;           /* any of wtime, btime, winc, binc, movestogo */
+    bool infinite, limited;
+} GoRequest;
+
+/* Reads one key and value of go; false if the pair is not one.  Clock times may be negative (a
+ * tool that lets a side overrun within a margin says so): they count as 0. */
+static bool read_go_pair(const char *word, const char *value, GoRequest *g)
+{
+    static const char *const clock_keys[4] = {"wtime", "btime", "winc", "binc"};
+    long long n;
+    double t;
+    if (strcmp(word, "visits") == 0 && parse_integer(value, 1, ENGINE_MAX_VISITS, &n)) {
+        g->limits.visits = (long)n;
+        return g->limited = true;
     }
-    return strcmp(word, "time") == 0 && parse_real(value, 0.001, ENGINE_MAX_SECONDS, &limits->seconds);
+    if (strcmp(word, "time") == 0 && parse_real(value, 0.001, ENGINE_MAX_SECONDS, &g->limits.seconds))
+        return g->limited = true;
+    if (strcmp(word, "movestogo") == 0 && parse_integer(value, 1, 100000, &n)) {
+        g->clock.moves_to_go = (int)n;
+        return g->clocked = true;
+    }
+    for (int k = 0; k < 4; k++) {
+        if (strcmp(word, clock_keys[k]) != 0 || !parse_real(value, k < 2 ? -ENGINE_MAX_SECONDS : 0, ENGINE_MAX_SECONDS, &t))
+            continue;
+        if (k < 2) {
+            g->clock.left[k] = fmax(t, 0);
+            g->clock_given[k] = true;
+        } else {
+            g->clock.increment[k - 2] = t;
+        }
+        return g->clocked = true;
+    }
+    return false;
 }
 
-/* go [visits N] [time SECONDS] | go infinite.  With no limit named, the options' limits apply. */
-void engine_cmd_go(Engine *e, Tokens *args)
+/* The go line into *g; false after an error line. */
+static bool read_go(Engine *e, Tokens *args, GoRequest *g)
 {
-    MctsLimits limits = {0, 0};
-    bool infinite = false, limited = false;
     for (const char *word; (word = tokens_next(args));) {
         if (strcmp(word, "infinite") == 0) {
-            infinite = true;
+            g->infinite = true;
             continue;
         }
         const char *value = tokens_next(args);
-        if (!value || !read_limit(word, value, &limits)) {
-            engine_error(e, "go: expected 'go [visits N] [time SECONDS]' (N from 1 to 10^12, SECONDS from 0.001 "
-                            "to 10^6) or 'go infinite', got '%.40s%s%.40s'",
+        if (!value || !read_go_pair(word, value, g)) {
+            engine_error(e, "go: expected 'go [wtime W btime B [winc WI] [binc BI] [movestogo N]] [visits N] [time "
+                            "SECONDS]' or 'go infinite', got '%.40s%s%.40s'",
                          word, value ? " " : "", value ? value : "");
-            return;
+            return false;
         }
-        limited = true;
     }
-    if (infinite && limited) {
-        engine_error(e, "go: infinite takes no visits or time");
+    int mover = game_side_to_move(e->game, &e->played.now);
+    if (g->infinite && (g->limited || g->clocked))
+        engine_error(e, "go: infinite takes no visits, time or clock");
+    else if (g->clocked && g->limits.seconds > 0)
+        engine_error(e, "go: time is a fixed time per move and wtime/btime a clock: give one of them");
+    else if (g->clocked && !g->clock_given[mover])
+        engine_error(e, "go: a clock needs the time of the side to move (%s)", mover == WHITE ? "wtime" : "btime");
+    else
+        return true;
+    return false;
+}
+
+/* go [wtime W btime B [winc WI] [binc BI] [movestogo N]] [visits N] [time SECONDS] | go infinite.
+ * With no limit and no clock named, the options' limits apply. */
+void engine_cmd_go(Engine *e, Tokens *args)
+{
+    double start = clock_seconds();
+    GoRequest g = {{0, 0}, {{0, 0}, {0, 0}, 0}, {false, false}, false, false, false};
+    if (!read_go(e, args, &g))
         return;
+    if (!g.infinite && !g.limited && !g.clocked) {
+        g.limits.visits = (long)e->options.visits;
+        g.limits.seconds = e->options.seconds;
     }
-    if (!infinite && !limited) {
-        limits.visits = (long)e->options.visits;
-        limits.seconds = e->options.seconds;
-    }
-    if (infinite)
-        limits.visits = UNLIMITED_VISITS;
+    if (g.infinite)
+        g.limits.visits = UNLIMITED_VISITS;
     if (game_status(e->game, &e->played.now) != STATUS_ONGOING || game_count_moves(e->game, &e->played.now) == 0) {
         engine_reply(e, "bestmove none");
         return;
     }
-    start_search(e, &limits, infinite);
+    TimeBudget budget;
+    if (g.clocked) {
+        int mover = game_side_to_move(e->game, &e->played.now);
+        if (!g.clock_given[!mover])
+            g.clock.left[!mover] = g.clock.left[mover];
+        budget = engine_move_budget(e, &g.clock);
+    }
+    engine_search_start(e, &g.limits, g.clocked ? &budget : NULL, start, g.infinite, &protocol_output);
 }
 
 void engine_cmd_stop(Engine *e, Tokens *args)
@@ -212,6 +324,5 @@ void engine_cmd_wait(Engine *e, Tokens *args)
         engine_error(e, "wait: the search is infinite; send stop");
         return;
     }
-    pthread_join(s->thread, NULL);
-    s->running = false;
+    engine_search_join(e);
 }
