@@ -43,6 +43,7 @@ struct Mcts {
     const Game *game;
     const Weights *weights;
     MctsConfig cfg;
+    double c_puct;                  /* mcts_exploration: the constant these weights are searched with */
     Position root_pos;
     bool has_root;
     Tree tree;
@@ -96,8 +97,7 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     m->game = g;
     m->weights = w;
     m->cfg = *cfg;
-    if (w && w->policy)
-        m->cfg.c_puct = m->cfg.c_puct_learned;
+    m->c_puct = mcts_exploration(cfg, w);
     if (m->cfg.max_nodes < 1024)
         m->cfg.max_nodes = 1024;
     if (m->cfg.threads < 1)
@@ -126,6 +126,11 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
 }
 
 double mcts_setup_seconds(const Mcts *m) { return m->setup_seconds; }
+
+double mcts_exploration(const MctsConfig *cfg, const Weights *w)
+{
+    return w && w->policy ? cfg->c_puct_learned : cfg->c_puct;
+}
 
 void mcts_free(Mcts *m)
 {
@@ -408,7 +413,7 @@ static Edge *select_edge(const Mcts *m, Node *parent)
             break;
         uint32_t child = atomic_load_explicit(&edges[i].child, memory_order_acquire);
         if (!child) {
-            if (fpu + m->cfg.c_puct * edges[i].prior * sqrt_n > best_score)
+            if (fpu + m->c_puct * edges[i].prior * sqrt_n > best_score)
                 best = &edges[i];
             break;
         }
@@ -417,7 +422,7 @@ static Edge *select_edge(const Mcts *m, Node *parent)
         if (proven == PROVEN_WIN)
             return &edges[i];
         uint32_t visits = atomic_load_explicit(&c->visits, memory_order_relaxed);
-        double score = (visits ? node_mean(c) : fpu) + m->cfg.c_puct * edges[i].prior * sqrt_n / (1.0 + visits);
+        double score = (visits ? node_mean(c) : fpu) + m->c_puct * edges[i].prior * sqrt_n / (1.0 + visits);
         if (proven == PROVEN_LOSS)
             score = -1e9 + visits;
         if (score > best_score) {

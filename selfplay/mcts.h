@@ -81,6 +81,9 @@ void mcts_default_config(MctsConfig *cfg);
  * every search needs (the tree's first pages touched, each thread's state made), so that even
  * the first search's time is all search; mcts_setup_seconds says how long that took. */
 Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg);
+/* The exploration constant a search with these weights uses: c_puct_learned where the weights
+ * have learned priors for the game, c_puct with the heuristic ones. */
+double mcts_exploration(const MctsConfig *cfg, const Weights *w);
 double mcts_setup_seconds(const Mcts *m);
 void mcts_free(Mcts *m);
 
