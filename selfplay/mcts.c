@@ -14,7 +14,6 @@
 #include "core/clock.h"
 
 #include "core/playout.h"
-#include "core/policy.h"
 #include "core/rng.h"
 #include "core/solve.h"
 #include "mcts_tree.h"
@@ -313,27 +312,6 @@ static double evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos
     return leaf_value(m, w, pos);
 }
 
-/* The learned priors where the weights have them for this game, else the game's heuristic ones
- * (or uniform without either), normalised. */
-static void score_priors(const Game *g, const Weights *w, const Position *pos, const Move *moves, int n,
-                         float *priors)
-{
-    const PolicySet *learned = w && w->policy ? policy_set_of(g) : NULL;
-    const bool scored = learned || g->ops->move_priors;
-    if (learned && learned->id == w->policy_id)
-        policy_priors(learned, w->policy, g, pos, moves, n, priors);
-    else if (g->ops->move_priors)
-        g->ops->move_priors(g, pos, moves, n, priors);
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-        if (!scored || !(priors[i] > 0) || !isfinite(priors[i]))
-            priors[i] = scored ? 0.0f : 1.0f;
-        sum += priors[i];
-    }
-    for (int i = 0; i < n; i++)
-        priors[i] = sum > 0 ? (float)(priors[i] / sum) : 1.0f / (float)n;
-}
-
 /* Brings the highest-prior edge of edges[from, n) to position `from`. */
 static void promote_best(Edge *edges, uint32_t from, uint32_t n)
 {
@@ -364,7 +342,7 @@ static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos)
         atomic_store_explicit(&node->state, NODE_FULL, memory_order_release);
         return false;
     }
-    score_priors(m->game, m->weights, pos, w->moves, n, w->priors);
+    value_move_priors(m->game, m->weights, pos, w->moves, n, w->priors);
     Edge *edges = &m->tree.edges[first];
     for (int i = 0; i < n; i++) {
         edges[i].move = w->moves[i];
