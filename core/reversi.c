@@ -601,6 +601,9 @@ static const GameOps reversi_ops = {
     .solver = &reversi_solver_ops,
     .patterns = reversi_pattern_set,
     .policy = reversi_policy_set,
+    /* None: the exact solver finishes Reversi's games, and 0.3 of the linear value lost 80 Elo
+     * at 1,000 visits (docs/BENCHMARKS.md, "Finishing won games"). */
+    .coarse_share = 0,
     .square = reversi_square,
 };
 

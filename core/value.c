@@ -46,6 +46,19 @@ static double table_sum(const Game *g, const Weights *w, const Position *p)
     return pattern_sum(pattern_set_of(g), w->tables, g, p);
 }
 
+double value_search(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p, double coarse)
+{
+    float f[MAX_FEATURES];
+    if (cache)
+        value_features_cached(g, cache, p, f);
+    else
+        value_features(g, p, f);
+    const double linear = weighted_sum(w, f), full = value_sigmoid(linear + table_sum(g, w, p));
+    if (!w->tables || coarse <= 0)
+        return full;
+    return (1.0 - coarse) * full + coarse * value_sigmoid(linear);
+}
+
 double value_logit(const Game *g, const Weights *w, const Position *p)
 {
     float f[MAX_FEATURES];

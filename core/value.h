@@ -66,6 +66,15 @@ double value_win_probability_cached(const Game *g, const Weights *w, ValueFeatur
 
 double value_sigmoid(double logit);
 
+/* The value a search gives a leaf: the side to move's win probability, with share `coarse` of it
+ * from the linear features alone (the pattern tables left out; the same as the full value for
+ * weights without tables).  The tables judge the position finely, but they can hold a won game
+ * at the same 0.97 whatever the winner does: Epaminondas' tables value stones kept at home, which
+ * a winner who must cross no longer needs, and a search led by them alone shuffles until the ply
+ * limit.  The linear part (material, advancement, reach of the far rank) still rises as the win
+ * comes nearer, and the search follows it home.  cache may be NULL (features computed anew). */
+double value_search(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p, double coarse);
+
 /* The priors of the n legal moves of p, normalised to sum 1: the weights' learned priors where
  * they have them for this game's feature space, else the game's heuristic ones, else uniform.
  * w may be NULL (heuristic priors). */

@@ -35,7 +35,7 @@ struct Player {
 
 /* Makes a player from a spec: NAME[:key=value,...].  Keys: weights=FILE (greedy, mcts),
  * visits=N, time=SECONDS, threads=N, cpuct=X, fpu=X, contempt=X, playouts=0|1, nodes=N,
- * solve=N, rootsolve=N (mcts); engine:... specs are player_external.h's. */
+ * solve=N, rootsolve=N, coarse=X (mcts); engine:... specs are player_external.h's. */
 Player *player_create(const Game *g, const char *spec, Error *err);
 /* A spec value as a finite number within [min, max] (whole text; no trailing junk); player_spec.c. */
 bool player_spec_number(const char *text, double min, double max, double *out);
@@ -53,6 +53,8 @@ void player_free(Player *p);
     "                              nodes=N (tree budget, 32 bytes a node), solve=N (Reversi:\n"     \
     "                              leaves with <= N empties solved, default 12; 0: never),\n"       \
     "                              rootsolve=N (Reversi: the root solved first at <= N empties,\n"  \
-    "                              default 18; 0: never)\n"
+    "                              default 18; 0: never), coarse=X (the share of a leaf's value\n"  \
+    "                              from the linear features alone, with table weights: 0.3 in\n"    \
+    "                              the phalanx games, 0 in Reversi)\n"
 
 #endif

@@ -152,6 +152,9 @@ char *selfplay_settings_text(const Game *g, const Position *start, const Weights
     add_number(&t, "contempt", search.contempt);
     if (solve_available(g))
         text_add(&t, "solve=%d\nrootsolve=%d\n", search.solve_empties, search.root_solve_empties);
+    const double coarse = mcts_coarse_share(&search, g, w);
+    if (coarse > 0)
+        add_number(&t, "coarse", coarse);
     text_add(&t, "search_threads=%d\nnodes=%zu\n", search.threads, search.max_nodes);
     add_number(&t, "temperature", cfg->temperature);
     text_add(&t, "temperature_plies=%d\n", cfg->temperature_plies);
