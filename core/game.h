@@ -92,6 +92,9 @@ typedef struct GameOps {
     const struct PolicySet *(*policy)(const Game *);
     /* Optional exact endgame search (core/solve.h; NULL: none). */
     const struct SolverOps *solver;
+    /* The share of a search's leaf value taken from the linear features alone, where the weights
+     * have pattern tables (value_search in core/value.h; 0: none). */
+    double coarse_share;
     /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (a white/black stone
      * that never moves again: a Crossings tower, an Igfip crossing). */
     char (*square)(const Game *, const Position *, int file, int rank);

@@ -56,7 +56,7 @@ static void print_info(Engine *e, const MctsResult *r)
     engine_put(e, "info visits %ld treevisits %ld nodes %zu winprob %.4f time %.3f vps %.0f", r->visits,
                r->tree_visits, r->nodes, winprob, r->seconds, r->seconds > 0 ? r->visits / r->seconds : 0.0);
     if (r->proven != PROVEN_NONE)
-        engine_put(e, " proven %s", proven_word(r->proven));
+        engine_put(e, " proven %s plies %d", proven_word(r->proven), r->proven_plies);
     engine_put(e, " pv");
     for (int i = 0; i < r->pv_length; i++) {
         char text[16];

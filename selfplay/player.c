@@ -78,7 +78,7 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
     struct { const char *key; double min, max; } ranges[] = {
         {"visits", 1, 1e12}, {"time", 0.001, 1e6}, {"threads", 1, 1024}, {"cpuct", 0, 100},
         {"playouts", 0, 1}, {"nodes", 1024, 4e9}, {"fpu", 0, 1}, {"contempt", 0, 0.5},
-        {"solve", 0, 64}, {"rootsolve", 0, 64}, {"overhead", 0, 60},
+        {"solve", 0, 64}, {"rootsolve", 0, 64}, {"coarse", 0, 1}, {"overhead", 0, 60},
     };
     if (strcmp(o->key, "tc") == 0)
         return time_control_parse(o->value, &s->tc, err) ||
@@ -102,6 +102,7 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
         case 7: s->config.contempt = v; break;
         case 8: s->config.solve_empties = (int)v; break;
         case 9: s->config.root_solve_empties = (int)v; break;
+        case 10: s->config.coarse_share = v; break;
         default: s->overhead = v; break;
         }
         return true;

@@ -51,8 +51,8 @@ struct Player {
 
 /* Makes a player from a spec: NAME[:key=value,...].  Keys: name=NAME (any player), weights=FILE
  * (greedy, mcts), visits=N, time=SECONDS, tc=TIME_CONTROL, overhead=SECONDS, threads=N, cpuct=X,
- * fpu=X, contempt=X, playouts=0|1, nodes=N, solve=N, rootsolve=N (mcts); engine:... specs are
- * player_external.h's.  `io_log` (may be NULL) gets an external engine's lines. */
+ * fpu=X, contempt=X, playouts=0|1, nodes=N, solve=N, rootsolve=N, coarse=X (mcts); engine:...
+ * specs are player_external.h's.  `io_log` (may be NULL) gets an external engine's lines. */
 Player *player_create(const Game *g, const char *spec, Error *err);
 Player *player_create_logged(const Game *g, const char *spec, IoLog *io_log, Error *err);
 /* The value of a spec's name= key into buf (false, buf untouched, when it has none). */
@@ -76,7 +76,9 @@ void player_free(Player *p);
     "                              nodes=N (tree budget, 32 bytes a node), solve=N (Reversi:\n"     \
     "                              leaves with <= N empties solved, default 12; 0: never),\n"       \
     "                              rootsolve=N (Reversi: the root solved first at <= N empties,\n"  \
-    "                              default 18; 0: never)\n"                                        \
+    "                              default 18; 0: never), coarse=X (the share of a leaf's value\n"  \
+    "                              from the linear features alone, with table weights: 0.3 in\n"    \
+    "                              the phalanx games, 0 in Reversi)\n"                             \
     "  any player also takes name=NAME (its name in reports and results files)\n"
 
 #endif

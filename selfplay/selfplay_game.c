@@ -175,13 +175,7 @@ SelfplayGame *selfplay_game_new(const Game *g, const Weights *w, const SelfplayC
     sg->game = g;
     sg->weights = w;
     sg->cfg = cfg;
-    mcts_default_config(&sg->search_config);
-    sg->search_config.c_puct = cfg->c_puct;
-    sg->search_config.c_puct_learned = cfg->c_puct;   /* self-play explores: selfplay.h */
-    sg->search_config.threads = 1;
-    sg->search_config.max_nodes = selfplay_node_budget(cfg->visits);
-    sg->search_config.root_noise = cfg->noise;
-    sg->search_config.noise_alpha = cfg->noise_alpha;
+    sg->search_config = selfplay_search_config(cfg);
     sg->limits.visits = cfg->visits;
     sg->player = (Player){.name = "selfplay", .game = g, .choose = selfplay_choose,
                           .new_game = selfplay_new_game, .destroy = NULL, .ctx = sg};

@@ -155,7 +155,9 @@ DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
 
 
 def doc_number(text):
-    """A number as the docs write it: 800, 1.5, 10^12, 2^30, 2^63−1."""
+    """A number as the docs write it: 800, 1.5, 10^12, 2^30, 2^63−1, −1."""
+    if text[:1] in "−-" and len(text) > 1:
+        return -doc_number(text[1:])
     m = re.fullmatch(r"(\d+)\^(\d+)(?:[−-](\d+))?", text)
     if m:
         return int(m.group(1)) ** int(m.group(2)) - int(m.group(3) or 0)

@@ -186,8 +186,8 @@ class Damage(FixtureTest):
             data = f.read()
         self.check_whole_file(b"", lr.EmptyFile, "empty file", 2)
         self.check_whole_file(b"game,ply,position\n", lr.NotRecordsFile, "not a leuctra records file", 2)
-        self.check_whole_file(data[:8] + b"\x02\x00" + data[10:], lr.UnsupportedVersion,
-                              "version 2 is not supported", 2)
+        self.check_whole_file(data[:8] + b"\x03\x00" + data[10:], lr.UnsupportedVersion,
+                              "version 3 is not supported", 2)
         self.check_whole_file(data[:12], lr.DamagedHeader, "cut short", 1)
         self.check_whole_file(data[:20] + bytes([data[20] ^ 1]) + data[21:], lr.DamagedHeader,
                               "damaged file header", 1)

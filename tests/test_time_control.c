@@ -115,8 +115,8 @@ static MctsResult result_of(int moves, long best_visits, double best_value, long
     MctsResult r;
     memset(&r, 0, sizeof r);
     r.num_stats = moves;
-    r.stats[0] = (MoveStat){1, best_visits, 0.5, best_value, PROVEN_NONE};
-    r.stats[1] = (MoveStat){2, second_visits, 0.5, second_value, PROVEN_NONE};
+    r.stats[0] = (MoveStat){.move = 1, .visits = best_visits, .prior = 0.5, .value = best_value};
+    r.stats[1] = (MoveStat){.move = 2, .visits = second_visits, .prior = 0.5, .value = second_value};
     r.visits = visits;
     r.seconds = seconds;
     return r;
