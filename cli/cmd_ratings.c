@@ -303,6 +303,7 @@ const Command command_ratings = {
     "cannot place are flagged: +inf / -inf for one that won / lost every game linking it to the\n"
     "others, ? for one with no such link (unless --prior).  Details: docs/RATINGS.md.\n\n"
     "example: leuctra ratings games.txt --anchor v1\n"
-    "         leuctra ratings gen*/match.txt --anchor gen0 --svg ratings.svg\n"
-    "    where games.txt holds lines such as:  v2 v1 1-0\n",
+    "         leuctra ratings gen*/match.txt --anchor gen0 --prior 2 --svg ratings.svg\n"
+    "    where games.txt holds lines such as:  v2 v1 1-0; the training loop's generations need\n"
+    "    --prior: its untrained gen0 loses every game, which leaves every later one at +inf\n",
 };

@@ -10,17 +10,25 @@
 #
 # Settings by environment variable:
 #   LEUCTRA=build/leuctra    the match tool (needs the engine: player spec)
-#   VARIANT=crossings        VISITS=400 (each engine's visits a move)   GAMES=2000 (at most)
-#   SPRT="elo0=0 elo1=5 alpha=0.05 beta=0.05"   CONCURRENCY=$(nproc)   SEED=1
+#   VARIANT=crossings        VISITS=400 (each engine's visits a move)   GAMES=20000 (at most)
+#   TC=                      a game clock instead of visits (e.g. TC=10+0.1: tc= of both engines)
+#   SPRT="elo0=0 elo1=10 alpha=0.05 beta=0.05"  CONCURRENCY=$(nproc)   SEED=1
 #   OUT=compare-out          where match.lrec (records) and match.txt (results) go
 #   KEEP=1                   keep the worktrees (printed) instead of removing them
+#
+# The defaults decide: two builds that play alike are told apart from a 10 (normalized) Elo gain
+# in about 6,600 games (median; 90% within 15,000), simulated with the SPRT of eval/sprt.h (its
+# reference, tests/ref_sprt.py) and checked with two real builds (docs/BENCHMARKS.md, Clocks and
+# match files).  The old defaults, elo1=5 and 2,000 games, could not: at elo1=5 an equal pair of
+# builds needs some 20,000 games, and 2,000 ended at LLR -0.84 of -2.94.  A normalized-Elo SPRT
+# needs about (elo1 - elo0)^-2 times as many games, so halving elo1 quadruples them.
 #
 # The worktrees are made with `git worktree add --detach` and removed at the end (`git worktree
 # remove --force`), so the repository's own checkout is never touched.
 set -eu
 cd "$(git rev-parse --show-toplevel)"
 if [ $# -lt 2 ]; then
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 old=$1
@@ -29,8 +37,10 @@ shift 2
 bin=${LEUCTRA:-build/leuctra}
 variant=${VARIANT:-crossings}
 visits=${VISITS:-400}
-games=${GAMES:-2000}
-sprt=${SPRT:-elo0=0 elo1=5 alpha=0.05 beta=0.05}
+games=${GAMES:-20000}
+sprt=${SPRT:-elo0=0 elo1=10 alpha=0.05 beta=0.05}
+limit="visits=$visits"
+[ -n "${TC:-}" ] && limit="tc=$TC"
 concurrency=${CONCURRENCY:-$(nproc)}
 seed=${SEED:-1}
 out=${OUT:-compare-out}
@@ -67,8 +77,8 @@ short_new=$(git rev-parse --short "$new_rev")
 echo "== SPRT match: $short_new (new) vs $short_old (old), $sprt, at most $games games"
 # Each engine plays one search thread per game; CONCURRENCY games run at once.
 # shellcheck disable=SC2086 # the SPRT settings are separate words on purpose
-"$bin" match "engine:cmd=$tmp/new/build/leuctra,args=engine,visits=$visits" \
-    "engine:cmd=$tmp/old/build/leuctra,args=engine,visits=$visits" \
+"$bin" match "engine:cmd=$tmp/new/build/leuctra,args=engine,$limit" \
+    "engine:cmd=$tmp/old/build/leuctra,args=engine,$limit" \
     --name1 "$short_new" --name2 "$short_old" --variant "$variant" --games "$games" \
     --concurrency "$concurrency" --seed "$seed" --openings "data/openings/$variant.txt" \
     --sprt $sprt --out "$out/match.lrec" --results "$out/match.txt" "$@"

@@ -81,8 +81,7 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
         {"solve", 0, 64}, {"rootsolve", 0, 64}, {"coarse", 0, 1}, {"overhead", 0, 60},
     };
     if (strcmp(o->key, "tc") == 0)
-        return time_control_parse(o->value, &s->tc, err) ||
-               (error_set(err, "player '%s': %s", spec, err->msg), false);
+        return player_spec_time_control(spec, o->value, &s->tc, err);
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         if (strcmp(o->key, ranges[i].key) != 0)
             continue;

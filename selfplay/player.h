@@ -57,6 +57,8 @@ Player *player_create(const Game *g, const char *spec, Error *err);
 Player *player_create_logged(const Game *g, const char *spec, IoLog *io_log, Error *err);
 /* The value of a spec's name= key into buf (false, buf untouched, when it has none). */
 bool player_spec_name(const char *spec, char *buf, size_t len);
+/* A spec's tc= value into *tc; false with *err naming the spec (player_spec.c). */
+bool player_spec_time_control(const char *spec, const char *value, TimeControl *tc, Error *err);
 /* A spec value as a finite number within [min, max] (whole text; no trailing junk); player_spec.c. */
 bool player_spec_number(const char *text, double min, double max, double *out);
 void player_free(Player *p);

@@ -139,7 +139,7 @@ static bool apply_option(ExternalState *s, const char *spec, const char *key, co
         return true;
     }
     if (strcmp(key, "tc") == 0)
-        return time_control_parse(value, &s->tc, err) || (error_set(err, "player '%.60s': %s", spec, err->msg), false);
+        return player_spec_time_control(spec, value, &s->tc, err);
     if (strcmp(key, "visits") == 0 || strcmp(key, "time") == 0 || strcmp(key, "timeout") == 0)
         error_set(err, "player '%.60s': %s=%.40s is not a valid number", spec, key, value);
     else

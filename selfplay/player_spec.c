@@ -33,3 +33,12 @@ bool player_spec_name(const char *spec, char *buf, size_t len)
     }
     return false;
 }
+
+bool player_spec_time_control(const char *spec, const char *value, TimeControl *tc, Error *err)
+{
+    Error why;
+    if (time_control_parse(value, tc, &why))
+        return true;
+    error_set(err, "player '%.60s': %s", spec, why.msg);
+    return false;
+}

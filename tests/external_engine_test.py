@@ -4,8 +4,11 @@ selfplay/player_external.c): our own `leuctra engine` plays whole matches agains
 player (phalanx board and Reversi, two threads); a deliberately broken engine (tests/fake_engine.py
 in its `cycle` mode: crash, hang, illegal move, garbage, one per process) loses every game, each
 incident is logged as one stderr line and counted in the summary line, the engine is restarted,
-the match ends normally, no engine is left running and none was left a zombie; bad specs and
-engines that cannot start end the command with exit status 2 and one line.
+the match ends normally, no engine is left running and none was left a zombie; on a game clock
+our engine gets `go wtime ...` and keeps its time, an engine that sleeps far past its clock loses
+every game on time and the match goes on, an `error` answer to a search is asked once more, and
+--debug logs every line both ways; bad specs and engines that cannot start end the command with
+exit status 2 and one line.
 
     LEUCTRA=build/leuctra python3 tests/external_engine_test.py
 
@@ -13,6 +16,7 @@ Each start of the Python fake costs up to two seconds on a busy machine, so the 
 plays one match of 8 games (4 under LEUCTRA_QUICK, the sanitizer run).  Prints one line per failed
 check ("FAIL what: ..."), ends with "N passed, N failed" and exits non-zero on any failure.
 """
+import json
 import os
 import re
 import subprocess
@@ -36,6 +40,11 @@ SMALL_TREE = "option.nodes=4096"      # the same for the external engines, throu
 
 
 
+def leuctra(*args):
+    p = subprocess.run([LEUCTRA, *args], capture_output=True, text=True, timeout=RUN_TIMEOUT, errors="replace")
+    return p.returncode, p.stdout, p.stderr
+
+
 def match(*args, env=None):
     """Runs leuctra match; returns (exit status, stdout, stderr)."""
     p = subprocess.run([LEUCTRA, "match", *args], capture_output=True, text=True, timeout=RUN_TIMEOUT,
@@ -53,7 +62,8 @@ def summaries(err):
     """The 'engine summary' lines: list of (games, incidents, {kind: n}, restarts)."""
     found = []
     for line in err.splitlines():
-        m = re.match(r"engine summary: .*: (\d+) games, (\d+) incidents \((.*)\), (\d+) restarts$", line)
+        m = re.match(r"engine summary: .*: (\d+) games, (\d+) incidents \((.*)\), (\d+) restarts"
+                     r"(?:, \d+ searches asked again)?$", line)
         if m:
             kinds = {k: int(n) for k, n in re.findall(r"([a-z-]+) (\d+)", m.group(3))}
             found.append((int(m.group(1)), int(m.group(2)), kinds, int(m.group(4))))
@@ -137,11 +147,62 @@ def test_broken_engine():
         check("broken engine: hangs cost their timeout, not more", seconds < 60, f"{seconds:.1f} s")
 
 
+def test_clocked_engines():
+    """Our engine on a clock through the protocol: no game lost on time, the clock kept (the
+    report's clock left), and the --debug transcript holds the go wtime lines and the answers."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "io.log")
+        spec = f"engine:cmd={LEUCTRA},args=engine,tc=6+0.1,{SMALL_TREE},name=own"
+        rc, out, err = match(spec, "mcts:tc=6+0.1,nodes=4096", "--size", "5x6", "--games", "2", "--json",
+                             "--debug", log)
+        doc = json.loads(out) if rc == 0 else {}
+        t = doc.get("time", {})
+        first, second = t.get("first", {}), t.get("second", {})
+        check("clocked engine: the match plays", rc == 0 and doc.get("games") == 2, (rc, out, err))
+        check("clocked engine: no game lost on time, clocks kept",
+              first.get("forfeits") == 0 and second.get("forfeits") == 0 and first.get("clock_left") is not None
+              and second.get("clock_left") is not None and first.get("moves", 0) > 0, t)
+        lines = open(log).read().splitlines() if os.path.exists(log) else []
+        sent = [l for l in lines if re.match(r"\d+\.\d{3} >own\(\d+\): ", l)]
+        got = [l for l in lines if re.match(r"\d+\.\d{3} <own\(\d+\): ", l)]
+        check("--debug: the lines sent, go with the clocks among them",
+              any(" go wtime " in l and " btime " in l and " winc 0.100" in l for l in sent), lines[:20])
+        check("--debug: the lines read, the bestmoves among them", any(": bestmove " in l for l in got), lines[:20])
+        rc, out, err = match(spec, "random", "--size", "5x6", "--games", "2", "--debug", "/nonexistent/dir/io.log")
+        check("--debug into a folder that is not there: exit 2, one line",
+              rc == 2 and len(err.strip().splitlines()) == 1 and "io.log" in err, (rc, err))
+
+
+def test_overrun_and_retry():
+    """An engine that sleeps 2 s a move on a 0.3 s clock answers, but too late: it loses every game
+    on time (the records say end=time), no incident, and the match goes on.  One that answers its
+    first search with an error line is asked once more and plays on."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, LEUCTRA=LEUCTRA, FAKE_ENGINE_PIDFILE=os.path.join(tmp, "pids"))
+        rec = os.path.join(tmp, "overrun.lrec")
+        spec = f"engine:cmd={sys.executable},args=-S,args={FAKE},args=overrun,tc=0.3,{SMALL_TREE},name=slow"
+        rc, out, err = match(spec, OPPONENT, "--size", "5x6", "--games", "2", "--json", "--out", rec, env=env)
+        doc = json.loads(out) if rc == 0 else {}
+        check("overrun: the match ends with exit 0", rc == 0, (rc, err))
+        check("overrun: every game lost on time", doc.get("losses") == 2 and
+              doc.get("time", {}).get("first", {}).get("forfeits") == 2, out)
+        check("overrun: no incident (the engine answered, late)", not incident_lines(err), err)
+        rc, dump, _ = leuctra("records", "dump", rec)
+        check("overrun: the records say end=time", rc == 0 and dump.count("end=time") == 2, dump)
+        spec = f"engine:cmd={sys.executable},args=-S,args={FAKE},args=error,visits=20,{SMALL_TREE},name=flaky"
+        rc, out, err = match(spec, OPPONENT, "--size", "5x6", "--games", "2", env=env)
+        check("error once: the match plays without an incident", rc == 0 and not incident_lines(err), (rc, err))
+        check("error once: the retry is said on stderr and in the summary",
+              "engine retry: flaky: " in err and "searches asked again" in err, err)
+
+
 def test_bad_specs():
     cases = [
         ("no cmd", "engine:visits=5", "engine needs cmd=PATH"),
         ("unknown key", f"engine:cmd={LEUCTRA},depth=3", "unknown option 'depth'"),
         ("bad number", f"engine:cmd={LEUCTRA},visits=many", "visits=many is not a valid number"),
+        ("bad clock", f"engine:cmd={LEUCTRA},tc=10+", "time control '10+'"),
+        ("clock and time", f"engine:cmd={LEUCTRA},tc=10,time=1", "give one of them"),
         ("option refused", f"engine:cmd={LEUCTRA},args=engine,option.nodes=4", "error setoption: nodes"),
         ("missing program", "engine:cmd=/nonexistent/engine", "No such file or directory"),
         # it may be gone before the handshake is written or only before the reply is read
@@ -158,6 +219,8 @@ def main():
     try:
         test_own_engine()
         test_broken_engine()
+        test_clocked_engines()
+        test_overrun_and_retry()
         test_bad_specs()
     except Exception as e:  # a crash of the test itself still ends with the summary line
         check("the test ran to its end", False, repr(e))

@@ -12,6 +12,11 @@ until its Nth `go` (N drawn from 1..3 per process), where it misbehaves by MODE:
     cycle    the Nth process started with this PIDFILE takes mode N mod 4 of the four above, so
              one match meets them all (each start of an interpreter costs a second on a busy
              machine, so the test runs one match, not four)
+and two modes that misbehave at every `go` or only the first:
+    overrun  sleeps FAKE_ENGINE_SLEEP seconds (default 2) before every search, then answers as
+             the real engine does: far past a short clock, so the match must forfeit it on time
+    error    answers its first `go` with "error go: cannot start the search thread" (a passing
+             failure), the rest as the real engine does: the match must ask once more
 At start it appends its pid to FAKE_ENGINE_PIDFILE, and a line "zombie PID" for every zombie child
 of its parent (the match), which must have reaped every engine it ended before starting this one.
 """
@@ -85,7 +90,14 @@ def main():
             continue
         if words[0] == "go":
             goes += 1
-            if goes == fail_at:
+            if mode == "overrun":
+                time.sleep(float(os.environ.get("FAKE_ENGINE_SLEEP", "2")))
+            elif mode == "error":
+                if goes == 1:
+                    sys.stdout.write("error go: cannot start the search thread\n")
+                    sys.stdout.flush()
+                    continue
+            elif goes == fail_at:
                 misbehave(mode)
                 continue
         real.stdin.write(line)

@@ -4,7 +4,10 @@ with line numbers, pairs from a suite in order), the generator of balanced openi
 (an obviously lopsided match stops early with H1, the reverse with H0; --json carries it), the
 records and results files (readable by `leuctra records verify` and `leuctra ratings`), --resume
 after a kill plays only the missing games, concurrency 1 and 2 give identical results files,
-tournaments, and bad options exit 2 with one line.
+tournaments, game clocks (time per move, clock left and losses on time in the report and --json;
+times and clocks in the records, read alike by the C dump and the Python reader; the --pgn text
+export), names from a spec's name=, no Elo printed as infinite, the warning when the games want
+more cores than there are, and bad options exit 2 with one line.
 
     LEUCTRA=build/leuctra python3 tests/match_test.py
 
@@ -308,11 +311,88 @@ def test_resign(tmp):
     check("--resign: a player without values never resigns", rc == 0 and doc.get("adjudicated_losses") == 0, out + err)
 
 
+def test_clocks(tmp):
+    """A clocked player against a fixed-time one, with generous clocks (4 s for some 20 moves: no
+    loaded machine makes it lose on time): the report's time lines, the JSON's time object, the
+    records' times and clocks (format version 2, read alike by the Python reader), the text export."""
+    rec, pgn = os.path.join(tmp, "clock.lrec"), os.path.join(tmp, "clock.pgn")
+    rc, out, err = match("mcts:tc=4+0.05,nodes=100000,name=clock", "mcts:time=0.02,nodes=100000,name=fixed", *CROSS,
+                         "--games", "4", "--out", rec, "--pgn", pgn, "--json")
+    doc = json.loads(out) if rc == 0 else {}
+    first, second = doc.get("time", {}).get("first", {}), doc.get("time", {}).get("second", {})
+    check("clock match: plays, named by name=", rc == 0 and doc.get("first") == "clock" and doc.get("second") == "fixed",
+          (rc, out, err))
+    check("clock match: the clocked side's time, clock left and no loss on time",
+          first.get("moves", 0) > 0 and 0 < first.get("mean", 0) < 4 and first.get("clock_left") is not None
+          and first.get("clocked_games") == 4 and first.get("forfeits") == 0, first)
+    check("clock match: the fixed-time side's time, without a clock",
+          second.get("moves", 0) > 0 and second.get("clock_left") is None and second.get("clocked_games") == 0, second)
+    rc, dump, _ = leuctra("records", "dump", rec, "--times")
+    check("records: every move timed, the clocked side's clock after it", rc == 0 and "{t=-" not in dump and
+          "clk=1" in dump and " clk=-" in dump, dump[:300])
+    sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+    import leuctra_records
+    with leuctra_records.RecordsFile(rec) as f:
+        version = f.header.version
+        games = list(f.games())
+        py_dump = "".join(leuctra_records.format_game(g, f.header, times=True) + "\n" for g in games)
+    check("records: format version 2, the Python reader's dump is the C dump", version == 2 and py_dump == dump,
+          (version, py_dump[:200], dump[:200]))
+    check("records: the final clocks", all(g.final_clocks[0] is not None or g.final_clocks[1] is not None
+                                           for g in games), [g.final_clocks for g in games])
+    text = read(pgn) if os.path.exists(pgn) else ""
+    blocks = [b for b in text.split("\n\n[Event ") if b.strip()]
+    check("--pgn: one block a game, with its tags", len(blocks) == 4 and text.count('[White "clock"]') == 2 and
+          text.count('[Black "clock"]') == 2 and text.count("[Reason ") == 4 and '[WhiteTimeControl "4+0.05"]' in text
+          and "[Opening " in text and "[Variant \"crossings\"]" in text, text[:600])
+    check("--pgn: moves numbered, with value, visits, time and clock comments",
+          "1. " in text and " t=" in text and " clk=" in text and "{p=" in text and " n=" in text, text[-800:])
+    rc, out, err = match("mcts:tc=4+0.05,nodes=100000", "random", *CROSS, "--games", "2")
+    check("report: a time block with the clock left", rc == 0 and "time:" in out and "left at the end" in out and
+          "lost on time" in out, out)
+    for args, words in ((["--pgn", pgn], "--pgn needs --out"), (["--timemargin", "-1"], "--timemargin"),
+                        (["--timemargin", "x"], "--timemargin")):
+        rc, out, err = match("random", "random", *CROSS, "--games", "2", *args)
+        check(f"bad {args}: exit 2, one line", rc == 2 and len(err.strip().splitlines()) == 1 and words in err, err)
+    for spec, words in (("mcts:tc=10+", "time control '10+'"), ("mcts:tc=10,time=1", "give one of them"),
+                        ("mcts:tc=0", "time control '0'")):
+        rc, out, err = match(spec, "random", *CROSS, "--games", "2")
+        check(f"bad spec {spec}: exit 2, one line", rc == 2 and words in err and len(err.strip().splitlines()) == 1, err)
+
+
+def test_no_infinite_elo(tmp):
+    """A perfect score gets the bound its games support, never +inf; the tournament table says why
+    a player that won everything has no rating."""
+    rc, out, err = match("mcts:visits=60,nodes=100000", "random", *CROSS, "--games", "8")
+    perfect = " =0 -0," in out
+    check("perfect score: no 'inf' in the report, a bound instead", rc == 0 and "inf" not in out and
+          (not perfect or "Elo > +" in out), out)
+    rc, out, err = match("mcts:visits=60,nodes=100000", "random", *CROSS, "--games", "8", "--json")
+    doc = json.loads(out) if rc == 0 else {}
+    if doc.get("losses") == 0 and doc.get("draws") == 0:
+        check("perfect score JSON: elo null, elo_lower the exact bound", doc.get("elo") is None and
+              isinstance(doc.get("elo_lower"), float) and doc.get("elo_lower") > 0, doc)
+    rc, out, err = match("mcts:visits=60,nodes=100000,name=strong", "random:name=r1", "random:name=r2", *CROSS,
+                         "--tournament", "round-robin", "--games", "4")
+    check("tournament: names from name=, no 'inf'", rc == 0 and "strong" in out and "r1" in out and "r2" in out and
+          "inf" not in out and "mcts:" not in out, out)
+
+
+def test_core_warning(tmp):
+    cores = os.cpu_count() or 1
+    rc, out, err = match("random", "random", *CROSS, "--games", "4", "--concurrency", str(cores + 1))
+    check("more games at once than cores: a warning", rc == 0 and "warning: --concurrency" in err and
+          "skews timed results" in err, err)
+    rc, out, err = match("random", "random", *CROSS, "--games", "2", "--concurrency", "1")
+    check("one game at a time: no warning", rc == 0 and "warning" not in err, err)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="match_test.")
     try:
         for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt,
-                     test_igfip, test_files, test_concurrency, test_resume, test_tournament, test_resign, test_bad_options):
+                     test_igfip, test_files, test_concurrency, test_resume, test_tournament, test_resign, test_bad_options,
+                     test_clocks, test_no_infinite_elo, test_core_warning):
             try:
                 test(tmp)
             except Exception as e:  # a crash in one test is a failure, not the end of the run

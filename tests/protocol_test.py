@@ -206,7 +206,7 @@ def test_docs_match_engine():
     for row in engine_md.split("| key | default | meaning |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]:
         cells = [c.strip() for c in row.strip("|").split("|")]
         defaults[cells[0].strip("`")] = cells[1]
-    for name in ("visits", "threads", "nodes", "cpuct", "fpu", "seed"):
+    for name in ("visits", "threads", "nodes", "cpuct", "fpu", "seed", "overhead"):
         if name in defaults:
             check(f"ENGINE.md's default of {name} is the engine's", doc_number(defaults[name]) ==
                   doc_number(options[name]["default"]), (defaults[name], options[name]["default"]))
@@ -480,6 +480,34 @@ def test_end_of_input():
           field(out[-2], "visits") == "300", out[-2:])
 
 
+def test_clock():
+    """go on a clock: the engine budgets the move itself and answers well within the time it has
+    (generous clocks: a loaded machine is slower, never wrong); movestogo and increments are read;
+    what makes no sense is one error line."""
+    e = Engine("--variant", "crossings")
+    e.send("position start moves b1-b3")
+    t0 = time.monotonic()
+    infos, best = search(e, "go wtime 30 btime 4 winc 0.1 binc 0.1")
+    spent = time.monotonic() - t0
+    used = float(field(infos[-1], "time") or 99) if infos else 99
+    check("go btime 4: a legal bestmove", legal_after(["b1-b3", best], "crossings"), best)
+    check("go btime 4: Black's clock is the one budgeted (at most half of it)", used <= 2.0 and spent < 4,
+          (used, spent))
+    infos, best = search(e, "go wtime 1 btime 2 movestogo 1 visits 50")
+    check("go with movestogo and a visit cap: the cap holds", infos and int(field(infos[-1], "visits")) <= 50,
+          infos[-1:])
+    infos, best = search(e, "go wtime 0 btime -0.5")
+    check("go with the clock run out (negative time): still a move", legal_after(["b1-b3", best], "crossings"), best)
+    for line, words in (("go wtime 5 btime 5 time 1", "fixed time per move"), ("go wtime 5", "btime"),
+                        ("go infinite wtime 3 btime 3", "infinite"), ("go wtime x btime 1", "expected"),
+                        ("go btime 2 movestogo 0", "expected")):
+        got = [l for l in (e.send(line) or e.sync()) if not l.startswith("info ")]
+        check(f"'{line}': one error line", len(got) == 1 and got[0].startswith("error go: ") and words in got[0], got)
+    e.send("setoption name overhead value 0.5")
+    check("setoption overhead", e.sync() == [])
+    e.finish("clock")
+
+
 def test_help():
     rc, out, err = run_cli("engine", "--help")
     check("engine --help", rc == 0 and "example" in out and err == "", (rc, err))
@@ -500,7 +528,8 @@ def main():
         return 1
     tests = [test_handshake, test_docs_match_engine, test_setoption, test_nodes_within_budget, test_search_and_reuse, test_stop_and_infinite,
              test_infinite_waits_for_stop, test_quit_during_search, test_bad_lines, test_reversi,
-             test_crossings_and_boards, test_igfip, test_repetition_history, test_end_of_input, test_help]
+             test_crossings_and_boards, test_igfip, test_repetition_history, test_end_of_input, test_clock,
+             test_help]
     for test in tests:
         try:
             test()
