@@ -14,59 +14,58 @@
 
 /* --- time controls ----------------------------------------------------------------------------- */
 
+/* The n bytes at s as a whole number from min to max. */
+static bool read_count(const char *s, size_t n, long long min, long long max, long long *out)
+{
+    char text[32];
+    if (n == 0 || n >= sizeof text)
+        return false;
+    memcpy(text, s, n);
+    text[n] = '\0';
+    return number_read_integer(text, min, max, out) == NUMBER_OK;
+}
+
 /* Seconds written as a decimal or as M:SS (minutes, then seconds below 60). */
 static bool read_seconds(const char *s, size_t n, double *out)
 {
     const char *colon = memchr(s, ':', n);
-    double minutes = 0, seconds;
+    long long minutes = 0;
+    double seconds;
     if (colon) {
-        long long m;
-        char text[32];
         size_t k = (size_t)(colon - s);
-        if (k == 0 || k >= sizeof text)
+        if (!read_count(s, k, 0, 100000, &minutes) || k + 1 == n)
             return false;
-        memcpy(text, s, k);
-        text[k] = '\0';
-        if (number_read_integer(text, 0, 100000, &m) != NUMBER_OK)
-            return false;
-        minutes = (double)m;
         n -= k + 1;
         s = colon + 1;
-        if (n == 0)
-            return false;
     }
     if (number_parse_decimal(s, n, &seconds) != NUMBER_OK || seconds < 0 || (colon && seconds >= 60))
         return false;
-    *out = minutes * 60 + seconds;
+    *out = (double)minutes * 60 + seconds;
     return true;
+}
+
+/* MOVES/ SECONDS +INC, each part checked. */
+static bool read_time_control(const char *text, TimeControl *tc)
+{
+    const char *slash = strchr(text, '/'), *body = slash ? slash + 1 : text;
+    long long moves = 0;
+    if (slash && !read_count(text, (size_t)(slash - text), 1, 10000, &moves))
+        return false;
+    tc->moves = (int)moves;
+    const char *plus = strchr(body, '+');
+    size_t base_len = plus ? (size_t)(plus - body) : strlen(body);
+    tc->increment = 0;
+    return read_seconds(body, base_len, &tc->seconds) && tc->seconds > 0 && tc->seconds <= 1e6 &&
+           (!plus || (read_seconds(plus + 1, strlen(plus + 1), &tc->increment) && tc->increment <= 1e4));
 }
 
 bool time_control_parse(const char *text, TimeControl *out, Error *err)
 {
-    TimeControl tc = {0, 0, 0};
-    const char *slash = strchr(text, '/'), *body = text;
-    if (slash) {
-        long long moves;
-        char count[16];
-        size_t k = (size_t)(slash - text);
-        if (k == 0 || k >= sizeof count)
-            goto bad;
-        memcpy(count, text, k);
-        count[k] = '\0';
-        if (number_read_integer(count, 1, 10000, &moves) != NUMBER_OK)
-            goto bad;
-        tc.moves = (int)moves;
-        body = slash + 1;
+    TimeControl tc;
+    if (read_time_control(text, &tc)) {
+        *out = tc;
+        return true;
     }
-    const char *plus = strchr(body, '+');
-    size_t base_len = plus ? (size_t)(plus - body) : strlen(body);
-    if (!read_seconds(body, base_len, &tc.seconds) || tc.seconds <= 0 || tc.seconds > 1e6)
-        goto bad;
-    if (plus && (!read_seconds(plus + 1, strlen(plus + 1), &tc.increment) || tc.increment > 1e4))
-        goto bad;
-    *out = tc;
-    return true;
-bad:
     error_set(err, "time control '%.40s': expected SECONDS[+INC] or MOVES/SECONDS[+INC] (e.g. 10+0.1, 40/60+0.5; "
               "SECONDS > 0, also M:SS)", text);
     return false;

@@ -3,7 +3,8 @@
  * rules' own notation (tests/fuzz_parsers.c): weights files (data/weights.h), results lines
  * (eval/results.h), opening-suite lines (data/openings.h), one stored game of a records file
  * (record_decode, docs/FORMAT.md), the JSON scanner of `leuctra chart` (data/json_read.h), and
- * table weights files (data/weights_tables.c) for a small Epaminondas board.  Results and
+ * table weights files (data/weights_tables.c) for a small Epaminondas board, and time controls
+ * (selfplay/time_control.h, a player's tc=).  Results and
  * openings are read both a line at a time and as whole files (NUL bytes, byte order marks and
  * bad UTF-8 included).
  *
@@ -20,6 +21,8 @@
  *   - JSON: the scanner neither reads past the text nor fails to terminate, and a number it
  *     accepts is finite (or null);
  *   - table files: an accepted file has the game's tables and priors, every value finite;
+ *   - time controls: an accepted one has a positive clock, and the budget of its first move
+ *     never reaches the clock;
  *   - whole files: a rejection names the source.
  * Any broken invariant stops the run with __builtin_trap().  Built and run by `make fuzz`.
  */
@@ -28,6 +31,7 @@
 #include "data/record_internal.h"
 #include "data/weights.h"
 #include "eval/results.h"
+#include "selfplay/time_control.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -236,6 +240,26 @@ static void fuzz_table_file(const unsigned char *data, size_t size)
     game_free(g);
 }
 
+static void fuzz_time_control(const char *text)
+{
+    TimeControl tc;
+    Error err = {0};
+    if (!time_control_parse(text, &tc, &err)) {
+        CHECK(err.msg[0] && strchr(err.msg, '\n') == NULL && strstr(err.msg, "time control"));
+        return;
+    }
+    CHECK(tc.seconds > 0 && isfinite(tc.seconds) && tc.increment >= 0 && isfinite(tc.increment));
+    CHECK(tc.moves >= 0 && tc.moves <= 10000);
+    GameClock clocks[2];
+    game_clock_start(&clocks[WHITE], &tc);
+    game_clock_start(&clocks[BLACK], &tc);
+    ClockReading r = clock_reading(clocks, (const bool[2]){true, true}, WHITE);
+    for (int moves_left = 1; moves_left < 100; moves_left *= 3) {
+        TimeBudget b = time_budget(&r, WHITE, moves_left, TIME_DEFAULT_OVERHEAD);
+        CHECK(b.target > 0 && b.target <= b.max && b.max < tc.seconds);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -261,7 +285,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_openings_file(data + 1, size - 1, variant);
         break;
     case 3: fuzz_record(data + 1, size - 1); break;
-    default: fuzz_json(text); break;
+    default:
+        fuzz_json(text);
+        fuzz_time_control(text);
+        break;
     }
     return 0;
 }

@@ -169,6 +169,8 @@ def test_full_game():
         player = "O" if player == "*" else "*"
         if not legal_moves(board, "*") and not legal_moves(board, "O"):
             break
+    print(f"nboard session: {plies} plies, {ping} pings answered, the board ends {board.count('*')}-"
+          f"{board.count('O')}", flush=True)
     check("full game: every command answered (pong, ===, hint lines)", all_answered and hints_ok, plies)
     check("full game: every move legal by an independent move generator", all_legal, plies)
     check("full game: played to its end (at least 60 plies, the board full or both blocked)",
