@@ -19,8 +19,9 @@ typedef struct {
     const char *help;
 } EngineCommand;
 
-/* The protocol's own version: a peer can tell which commands it may send (docs/PROTOCOL.md). */
-#define PROTOCOL_VERSION 1
+/* The protocol's own version: a peer can tell which commands it may send (docs/PROTOCOL.md).
+ * 2: go on a clock (wtime, btime, winc, binc, movestogo) and the overhead option. */
+#define PROTOCOL_VERSION 2
 
 static void cmd_help(Engine *e, Tokens *args);
 

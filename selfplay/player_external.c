@@ -41,6 +41,7 @@ typedef struct {
 
 typedef struct {
     char cmd[SPEC_TEXT], args[SPEC_TEXT], log[SPEC_TEXT], label[96], id_name[96];
+    long protocol;                  /* the engine's `id protocol` (1 when it says none) */
     char *argv[MAX_ARGS + 2];
     char argv_text[SPEC_TEXT];
     char setoptions[MAX_OPTIONS * (SPEC_TEXT + 64)];   /* "setoption name N value V\n" lines */
@@ -237,6 +238,9 @@ static bool wait_for(ExternalState *s, const char *word, double deadline, Troubl
     while (next_line(s, deadline, word, t)) {
         if (strncmp(s->line, "id name ", 8) == 0)
             snprintf(s->id_name, sizeof s->id_name, "%.95s", s->line + 8);
+        long long version;
+        if (strncmp(s->line, "id protocol ", 12) == 0 && number_read_integer(s->line + 12, 1, 1000000, &version) == NUMBER_OK)
+            s->protocol = (long)version;
         if (strcmp(s->line, word) == 0)
             return true;
     }
@@ -260,6 +264,7 @@ static bool start_engine(ExternalState *s, Trouble *t)
         return false;
     }
     double deadline = clock_seconds() + fmax(s->timeout, STARTUP_TIMEOUT);
+    s->protocol = 1;
     return send_or_trouble(s, "leuctra\n", deadline, t) && wait_for(s, "leuctraok", deadline, t) &&
            (!s->setoptions[0] || send_or_trouble(s, s->setoptions, deadline, t)) &&
            send_or_trouble(s, "isready\n", deadline, t) && wait_for(s, "readyok", deadline, t);
@@ -413,11 +418,18 @@ static void set_info(MoveInfo *info, double value, long visits)
 }
 
 /* The command that starts a search: the clocks on a timed game, the spec's limits, or the
- * engine's own when it names none. */
-static void go_command(const ExternalState *s, const ClockReading *clock, char *buf, size_t len)
+ * engine's own when it names none.  An engine older than protocol 2 knows no clock: it is sent
+ * the time that our own time manager would give the move (`go time T`), so it still plays on it. */
+static void go_command(const Player *p, const GameSoFar *game, const ClockReading *clock, char *buf, size_t len)
 {
+    const ExternalState *s = p->ctx;
     int n = snprintf(buf, len, "\ngo");
-    if (clock) {
+    if (clock && s->protocol < 2) {
+        int mover = game_side_to_move(p->game, &game->now);
+        TimeBudget b = time_budget(clock, mover, time_moves_left(p->game, &game->now, game->plies),
+                                   TIME_DEFAULT_OVERHEAD);
+        n += snprintf(buf + n, len - (size_t)n, " time %.3f", fmax(b.target, 0.001));
+    } else if (clock) {
         n += snprintf(buf + n, len - (size_t)n, " wtime %.3f btime %.3f winc %.3f binc %.3f", fmax(clock->left[WHITE], 0),
                       fmax(clock->left[BLACK], 0), clock->increment[WHITE], clock->increment[BLACK]);
         if (clock->moves_to_go > 0)
@@ -470,7 +482,7 @@ static Move ask_move(Player *p, const GameSoFar *game, MoveInfo *info, const Clo
     int mover = game_side_to_move(p->game, &game->now);
     double allowed = clock ? fmax(clock->left[mover], 0) : s->seconds;
     double deadline = clock_seconds() + allowed + s->timeout;
-    go_command(s, clock, go, sizeof go);
+    go_command(p, game, clock, go, sizeof go);
     if (!update_history(p, game) || !append(s, go)) {
         trouble(t, INCIDENT_CRASH, "out of memory for the game's moves", NULL);
         return MOVE_NONE;

@@ -194,6 +194,12 @@ def test_overrun_and_retry():
         check("error once: the match plays without an incident", rc == 0 and not incident_lines(err), (rc, err))
         check("error once: the retry is said on stderr and in the summary",
               "engine retry: flaky: " in err and "searches asked again" in err, err)
+        spec = f"engine:cmd={sys.executable},args=-S,args={FAKE},args=old,tc=20+0.1,{SMALL_TREE},name=old"
+        rc, out, err = match(spec, OPPONENT, "--size", "5x6", "--games", "2", "--json", env=env)
+        doc = json.loads(out) if rc == 0 else {}
+        check("protocol 1 engine on a clock: sent go time, no incident, no retry, no loss on time",
+              rc == 0 and not incident_lines(err) and "engine retry" not in err and
+              doc.get("time", {}).get("first", {}).get("forfeits") == 0, (rc, out, err))
 
 
 def test_bad_specs():

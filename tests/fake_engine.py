@@ -17,6 +17,8 @@ and two modes that misbehave at every `go` or only the first:
              the real engine does: far past a short clock, so the match must forfeit it on time
     error    answers its first `go` with "error go: cannot start the search thread" (a passing
              failure), the rest as the real engine does: the match must ask once more
+    old      says `id protocol 1` and refuses a `go` on a clock as an engine from before
+             protocol 2 would: the match must send it `go time T` instead
 At start it appends its pid to FAKE_ENGINE_PIDFILE, and a line "zombie PID" for every zombie child
 of its parent (the match), which must have reaped every engine it ended before starting this one.
 """
@@ -61,9 +63,11 @@ def misbehave(mode):
     out.flush()
 
 
-def relay(real, word):
+def relay(real, word, old=False):
     """Copies the real engine's lines to stdout up to the one starting with `word`."""
     for line in real.stdout:
+        if old and line.startswith("id protocol "):
+            line = "id protocol 1\n"
         sys.stdout.write(line)
         sys.stdout.flush()
         if line.split()[:1] == [word]:
@@ -92,6 +96,11 @@ def main():
             goes += 1
             if mode == "overrun":
                 time.sleep(float(os.environ.get("FAKE_ENGINE_SLEEP", "2")))
+            elif mode == "old":
+                if "wtime" in words:
+                    sys.stdout.write("error go: expected 'go [visits N] [time SECONDS]'\n")
+                    sys.stdout.flush()
+                    continue
             elif mode == "error":
                 if goes == 1:
                     sys.stdout.write("error go: cannot start the search thread\n")
@@ -105,7 +114,7 @@ def main():
         if words[0] == "quit":
             break
         if words[0] in TERMINATORS:
-            relay(real, TERMINATORS[words[0]])
+            relay(real, TERMINATORS[words[0]], mode == "old")
     real.stdin.close()
     real.wait()
 
