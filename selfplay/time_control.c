@@ -166,8 +166,12 @@ int time_moves_left(const Game *g, const Position *pos, int plies_played)
 #define BUDGET_STRETCH 3.0
 #define BUDGET_MAX_SHARE 0.5
 #define BUDGET_LAST_MOVE_SHARE 0.8
-/* A reserve in proportion to the clock, on top of the fixed overhead. */
+/* A reserve in proportion to the clock, on top of the fixed overhead; and a few increments kept
+ * back, so that a clock living on its increment never runs down to the overhead: at 10+0.1 it had
+ * settled at about 0.2 s, and on a machine at load 10 a move was once held up 0.2 s past its
+ * budget and lost on time (2 of 156 Epaminondas games, docs/BENCHMARKS.md). */
 #define BUDGET_RESERVE 0.02
+#define BUDGET_KEEP_INCREMENTS 3.0
 /* The least budget: a search needs a moment to find a move at all (never more than a quarter of
  * what is left, so that even this cannot run a clock out). */
 #define BUDGET_LEAST 0.001
@@ -179,7 +183,7 @@ TimeBudget time_budget(const ClockReading *r, int mover, int moves_left, double 
     if (r->moves_to_go > 0 && r->moves_to_go < horizon)
         horizon = r->moves_to_go;
     /* Short of time, the overhead cannot be kept back in full: half of what is left is usable. */
-    double usable = fmax(left - overhead - BUDGET_RESERVE * left, 0.5 * left);
+    double usable = fmax(left - overhead - BUDGET_RESERVE * left - BUDGET_KEEP_INCREMENTS * inc, 0.5 * left);
     double target = (usable + inc * (horizon - 1)) / horizon;
     double max = horizon == 1 ? BUDGET_LAST_MOVE_SHARE * usable
                               : fmin(BUDGET_STRETCH * target, BUDGET_MAX_SHARE * usable);

@@ -75,8 +75,9 @@ typedef struct {
 int time_moves_left(const Game *g, const Position *pos, int plies_played);
 
 /* The budget of a move from the mover's clock: an even share of the time up to the next period
- * (or of the game's expected rest, whichever is nearer), the increments to come included; at
- * most 3 times that, and never more than half of what is left (80% on a period's last move). */
+ * (or of the game's expected rest, whichever is nearer), the increments to come included, less a
+ * reserve (the overhead, 2% of the clock, 3 increments); at most 3 times that, and never more
+ * than half of what is left (80% on a period's last move). */
 TimeBudget time_budget(const ClockReading *r, int mover, int moves_left, double overhead);
 
 /* The deadline and early stop of one timed move (see the file comment). */
