@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/game.h"
+#include "core/threads.h"
 #include "data/output_file.h"
 
 #include <stdbool.h>

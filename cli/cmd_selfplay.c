@@ -11,7 +11,6 @@
 #include "selfplay/selfplay.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +46,7 @@ static bool read_option(ArgReader *r, SelfplayOptions *o)
     if (arg_value(r, "--games", &text))
         o->games = arg_integer(NAME, "--games", text, 1, 100000000);
     else if (arg_value(r, "--threads", &text))
-        o->threads = (int)arg_integer(NAME, "--threads", text, 1, 1024);
+        o->threads = (int)arg_integer(NAME, "--threads", text, 1, THREADS_MAX);
     else if (arg_flag(r, "--no-repetition"))
         o->no_repetition = true;
     else if (arg_flag(r, "--resume"))
@@ -256,7 +255,7 @@ static void finish(MpiEnv *env, const SelfplayOptions *o, const SelfplayProgress
 
 static int run_selfplay(int argc, char **argv)
 {
-    SelfplayOptions o = {.threads = omp_get_num_procs()};
+    SelfplayOptions o = {.threads = threads_default()};
     parse_options(argc, argv, &o);
     Position start;
     Game *g = cli_open_game(NAME, &o.game, &start);
@@ -311,7 +310,8 @@ const Command command_selfplay = {
     "index.  An existing FILE is never overwritten.\n\n"
     "  --games N               games in the file, indices 0 .. N-1 (required)\n"
     "  --out FILE, -o FILE     the records file (required)\n"
-    "  --threads T             games played at once (default: every core)\n"
+    "  --threads T             games played at once (default: every core, or\n"
+    "                          OMP_NUM_THREADS; at most 1024)\n"
     "  --visits V              search visits per move (default 800)\n"
     "  --seed S                the run seed (default 1)\n"
     "  --weights FILE          evaluation weights (default: the shipped ones)\n"

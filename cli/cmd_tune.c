@@ -75,7 +75,7 @@ static bool read_option(ArgReader *r, TuneOptions *o)
     else if (arg_value(r, "--priors-positions", &text))
         o->policy_opts.max_positions = (size_t)arg_integer(NAME, "--priors-positions", text, 1, 1L << 40);
     else if (arg_value(r, "--threads", &text))
-        o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, 1024);
+        o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, THREADS_MAX);
     else if (arg_flag(r, "--json"))
         o->json = true;
     else
@@ -213,7 +213,7 @@ static void check_enough(const MpiEnv *env, const TuneSummary *s)
 static void set_offsets(const MpiEnv *env, TuneSummary *s, TuneSet *train, TuneSet *valid, const Weights *w)
 {
     TuneError err = {.msg = "out of memory for the tables' part of the positions' values"};
-    if (!tune_set_offsets(train, s->game, w) || !tune_set_offsets(valid, s->game, w))
+    if (!tune_set_offsets(train, s->game, w, s->threads) || !tune_set_offsets(valid, s->game, w, s->threads))
         fail_all(env, &err);
 }
 
@@ -287,7 +287,7 @@ static int run_tune(int argc, char **argv)
     gsl_set_error_handler_off();
     MpiEnv env = mpi_env_start();
     o.data_opts.mpi = &env;
-    TuneSummary s = {.opts = &o, .threads = o.data_opts.threads ? o.data_opts.threads : omp_get_max_threads(),
+    TuneSummary s = {.opts = &o, .threads = threads_or_default(o.data_opts.threads),
                      .ranks = env.size};
     if (o.priors && env.size > 1)
         fail_exit(NAME, EXIT_USAGE, "--priors runs in one process, not under mpirun");

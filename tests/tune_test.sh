@@ -79,6 +79,13 @@ assert d["options"]["lambda"] == 0.5 and d["options"]["skip_opening"] == 2
 assert d["log_loss"]["train"]["after"] <= d["log_loss"]["train"]["before"] + 1e-9
 ' "$out"
 check "--json is one valid JSON object with the report" $?
+# A default thread count from the environment is capped as --threads is: libgomp cannot make
+# 100,000 threads and crashed when asked to.
+OMP_NUM_THREADS=100000 "$L" tune --data "$E" --out "$tmp/w-omp.txt" >"$out" 2>"$err"
+rc=$?
+grep -v '^#' "$tmp/w-omp.txt" >"$tmp/b" 2>/dev/null
+[ "$rc" -eq 0 ] && cmp -s "$tmp/a" "$tmp/b"
+check "OMP_NUM_THREADS=100000 tune: capped, the same weights (exit $rc)" $?
 # A data file's name is bytes; the JSON that names it is still UTF-8 JSON.
 odd=$tmp/$(printf 'caf\351.lrec')
 cp "$E" "$odd"
