@@ -40,5 +40,9 @@ _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...)
     va_end(ap);
     one_line(line);
     fprintf(stderr, "leuctra%s%s: %s\n", *command ? " " : "", command, line);
+    /* This line is the failure's one line: what stdout failed to take (cli/main.c checks it at
+     * exit) is no second one.  A stream's failed flush drops what it held. */
+    fflush(stdout);
+    clearerr(stdout);
     exit(status);
 }

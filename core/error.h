@@ -12,7 +12,8 @@
 enum { EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
 
 /* Prints "leuctra CMD: message" on stderr (just "leuctra: message" when CMD is "") and exits with
- * `status`.  Control characters in the message are shown as '?', so it stays one line. */
+ * `status`.  Control characters in the message are shown as '?', so it stays one line; a
+ * failed write to stdout before it is not reported again at exit (cli/main.c). */
 _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

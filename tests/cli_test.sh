@@ -731,6 +731,41 @@ section_outputs() {
     fi
 }
 
+# --- stdout that cannot take the output ----------------------------------------------------------
+
+# expect_lost ARGS...: with stdout on /dev/full, exit 1 and one line on stderr about stdout (a
+# dump, report or help text that never arrived is no success).
+expect_lost() {
+    "$L" "$@" >/dev/full 2>"$err"
+    rc=$?
+    cmdline "$@"
+    if [ "$rc" -eq 1 ] && [ "$(awk 'END { print NR }' "$err")" -eq 1 ] && grep -q stdout "$err"; then pass; else
+        fail "$what >/dev/full" "exit 1, one line about stdout" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+}
+
+section_full() {
+    [ -c /dev/full ] || return 0
+    rec=$tmp/full.lrec
+    run_ok selfplay --games 2 --visits 8 --size 5x6 --seed 3 --out "$rec" || return 0
+    expect_lost records dump "$rec"
+    expect_lost records info --json "$rec"
+    expect_lost records export "$rec" -o -
+    expect_lost moves
+    expect_lost perft 2
+    expect_lost analyze --json --visits 20
+    expect_lost match random greedy --games 2 --size 5x6
+    expect_lost match random greedy --games 2 --size 5x6 --json
+    expect_lost --help
+    expect_lost records dump --help
+    expect_lost render --variant crossings
+    # stdout closed and nothing written to it is no failure
+    "$L" records verify "$rec" >&- 2>"$err"
+    check "records verify with stdout closed (exit 1: it writes a verdict)" 1 "$?"
+    "$L" records export "$rec" -o "$tmp/full.csv" >&- 2>"$err"
+    check "records export -o FILE with stdout closed" 0 "$?"
+}
+
 # --- numbers: strict decimals everywhere ----------------------------------------------------------
 
 # Every number read from an argument, a spec or a file is a plain decimal (core/number.h): no
@@ -892,11 +927,12 @@ run_section solve
 run_section numbers
 run_section text
 run_section dashes
+run_section full
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors outputs numbers text dashes solve; do
+for s in moves perft status apply show size help errors outputs numbers text dashes solve full; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"
