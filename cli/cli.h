@@ -67,6 +67,12 @@ FILE *cli_output_open(const char *command, const char *path, CliOutput *o);
 void cli_output_commit(const char *command, CliOutput *o);
 void cli_output_discard(CliOutput *o);
 bool cli_output_is_stdout(const char *path);
+/* Fails (exit 2, one line) when an output among `files` is the same file as an input or as
+ * another output (data/output_file.h: output_files_distinct): every command that writes files
+ * checks all its paths with this before it writes anything, since no output replaces an input. */
+void cli_files_distinct(const char *command, const FileRole *files, int n);
+/* The same for one output (named by `option`) and n inputs given as operands. */
+void cli_output_apart(const char *command, const char *option, const char *out, char *const *inputs, int n);
 
 /* Builds the game and position; on bad input prints the error and exits 2. */
 Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos);

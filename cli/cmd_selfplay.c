@@ -232,6 +232,9 @@ static void parse_options(int argc, char **argv, SelfplayOptions *o)
         fail_exit(NAME, EXIT_USAGE, "--games N is required (see leuctra selfplay --help)");
     if (!o->out || !*o->out)
         fail_exit(NAME, EXIT_USAGE, "--out FILE is required (see leuctra selfplay --help)");
+    if (o->weights_path)
+        cli_files_distinct(NAME, (FileRole[]){{"--out", o->out, true, false}, {"--weights", o->weights_path, false, false}},
+                           2);
 }
 
 /* The end on every rank: MPI stopped first (a rank that exits without it makes mpirun abort the

@@ -15,7 +15,6 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 static const char *const NAME = "tune";
@@ -107,16 +106,22 @@ static void read_options(int argc, char **argv, TuneOptions *o)
         fail_exit(NAME, EXIT_USAGE, "--out WEIGHTS is required (see leuctra tune --help)");
 }
 
-/* Fails now, not after the fit, when --out's directory cannot take the file or --out names one
- * of the data files (which the weights would replace). */
+/* Fails now, not after the fit, when --out's directory cannot take the file or --out names a
+ * data file or the --init weights (which the new weights would replace). */
 static void check_out(const TuneOptions *o)
 {
-    struct stat out, data;
-    for (int i = 0; i < o->num_data; i++)
-        if (stat(o->out, &out) == 0 && stat(o->data[i], &data) == 0 && out.st_dev == data.st_dev &&
-            out.st_ino == data.st_ino)
-            fail_exit(NAME, EXIT_USAGE, "--out %s is one of the data files", o->out);
     cli_output_check(NAME, "--out", o->out);
+    FileRole *files = malloc((size_t)(o->num_data + 2) * sizeof *files);
+    if (!files)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+    int n = 0;
+    files[n++] = (FileRole){"--out", o->out, true, false};
+    if (o->init)
+        files[n++] = (FileRole){"--init", o->init, false, false};
+    for (int i = 0; i < o->num_data; i++)
+        files[n++] = (FileRole){"--data", o->data[i], false, false};
+    cli_files_distinct(NAME, files, n);
+    free(files);
 }
 
 /* --- the steps --------------------------------------------------------------------------------- */

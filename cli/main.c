@@ -26,6 +26,8 @@ static void print_help(FILE *out)
     for (int i = 0; i < NUM_COMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fputs("\nOptions may come in any order; '--' ends them, for a path that starts with '-'.\n"
+          "No output may be an input or another output (links and '-' included); a write to stdout\n"
+          "that fails ends with exit status 1.\n"
           "\nexample: leuctra perft 4 --variant crossings\n", out);
 }
 

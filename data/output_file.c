@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -260,4 +261,97 @@ void output_file_discard(OutputFile *o)
     if (o->temp[0])
         unlink(o->temp);
     o->temp[0] = '\0';
+}
+
+/* --- outputs apart from inputs ------------------------------------------------------------------ */
+
+/* What a path names, as far as telling two apart needs. */
+typedef struct {
+    enum { FILE_UNKNOWN, FILE_INODE, FILE_NEW, FILE_STDOUT } kind;
+    dev_t dev;
+    ino_t ino;
+    char name[OUTPUT_PATH_MAX + PATH_MAX];    /* FILE_NEW: its folder's real path, '/', its name */
+} FileIdentity;
+
+/* A file not there yet, by the name it would get: where the path's links lead, in its folder's
+ * real path (so "new", "./new" and "sub/../new" are one name). */
+static void identify_new(const char *path, FileIdentity *id)
+{
+    char target[OUTPUT_PATH_MAX], dir[OUTPUT_PATH_MAX], real[PATH_MAX];
+    bool exists;
+    mode_t mode;
+    Error ignored;
+    if (!output_file_resolve(path, target, sizeof target, &exists, &mode, &ignored) || exists)
+        return;
+    folder_of(target, dir, sizeof dir);
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    if (realpath(dir, real))
+        snprintf(id->name, sizeof id->name, "%s/%s", real, base);
+    else
+        snprintf(id->name, sizeof id->name, "%s", target);
+    id->kind = FILE_NEW;
+}
+
+static FileIdentity identify(const FileRole *f)
+{
+    FileIdentity id = {.kind = FILE_UNKNOWN};
+    struct stat st;
+    bool dash = strcmp(f->path, "-") == 0;
+    int got = dash ? fstat(f->output ? STDOUT_FILENO : STDIN_FILENO, &st) : stat(f->path, &st);
+    if (got == 0 && S_ISREG(st.st_mode)) {
+        id.kind = FILE_INODE;
+        id.dev = st.st_dev;
+        id.ino = st.st_ino;
+    } else if (dash) {
+        id.kind = f->output ? FILE_STDOUT : FILE_UNKNOWN;
+    } else if (got != 0 && errno == ENOENT && f->output) {
+        identify_new(f->path, &id);
+    }
+    return id;
+}
+
+static bool same_file(const FileIdentity *a, const FileIdentity *b)
+{
+    if (a->kind != b->kind || a->kind == FILE_UNKNOWN)
+        return false;
+    if (a->kind == FILE_INODE)
+        return a->dev == b->dev && a->ino == b->ino;
+    return a->kind == FILE_STDOUT || strcmp(a->name, b->name) == 0;
+}
+
+/* "-o x.csv", "weights=w.lwt" or "x.lrec" (an operand); "-" as "- (stdout)" or "- (stdin)". */
+static void describe(const FileRole *f, char *buf, size_t len)
+{
+    size_t n = strlen(f->option);
+    snprintf(buf, len, "%s%s%.300s%s", f->option, n && f->option[n - 1] != '=' ? " " : "", f->path,
+             strcmp(f->path, "-") != 0 ? "" : f->output ? " (stdout)" : " (stdin)");
+}
+
+bool output_files_distinct(const FileRole *files, int n, Error *err)
+{
+    FileIdentity *ids = malloc((size_t)(n > 0 ? n : 1) * sizeof *ids);
+    if (!ids) {
+        error_set(err, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < n; i++)
+        ids[i] = identify(&files[i]);
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++)
+        for (int j = 0; ok && j < n; j++) {
+            const FileRole *a = &files[i], *b = &files[j];
+            /* each pair once, the output first; two inputs, or two shared outputs, may be one */
+            bool pair = a->output && (b->output ? j > i && !(a->shared && b->shared) : true);
+            if (!pair || !same_file(&ids[i], &ids[j]))
+                continue;
+            char first[400], second[400];
+            describe(a, first, sizeof first);
+            describe(b, second, sizeof second);
+            error_set(err, "%s and %s are the same file: %s", first, second,
+                      b->output ? "one output would overwrite the other" : "the output would replace the input");
+            ok = false;
+        }
+    free(ids);
+    return ok;
 }

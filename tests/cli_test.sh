@@ -731,6 +731,56 @@ section_outputs() {
     fi
 }
 
+# --- no output is an input or another output ------------------------------------------------------
+
+# expect_kept KEYWORD FILE ARGS...: refused (expect_error) and FILE's bytes as they were.
+expect_kept() {
+    key=$1 kept=$2
+    shift 2
+    cp "$kept" "$kept.before"
+    expect_error "$key" "$@"
+    cmdline "$@"
+    cmp -s "$kept" "$kept.before" && pass || fail "$what" "$kept unchanged" "changed"
+}
+
+section_same() {
+    d=$tmp/same
+    mkdir -p "$d"
+    rec=$d/games.lrec
+    run_ok selfplay --games 2 --visits 8 --size 5x6 --seed 3 --out "$rec" || return 0
+    ln -s games.lrec "$d/link.lrec"
+    ln "$rec" "$d/hard.lrec"
+    expect_kept "same file" "$rec" records export "$rec" -o "$rec"
+    expect_kept "same file" "$rec" records export "$rec" -o "$d/link.lrec"
+    expect_kept "same file" "$rec" records export "$rec" -o "$d/hard.lrec"
+    expect_kept "same file" "$rec" view "$rec" -o "$rec"
+    expect_kept "same file" "$rec" view "$d/link.lrec" -o "$d/hard.lrec"
+    expect_kept "same file" "$rec" render --records "$rec" --game 0 -o "$rec"
+    expect_kept "same file" "$rec" records info "$rec" --svg "$rec"
+    printf 'a b 1-0\nb a 1/2-1/2\n' >"$d/results.txt"
+    expect_kept "same file" "$d/results.txt" ratings "$d/results.txt" --svg "$d/results.txt"
+    mkdir -p "$d/loop/gen1"
+    echo '{"log_loss":{"train":{"before":0.69,"after":0.6},"validation":{"before":0.7,"after":0.65}}}' \
+        >"$d/loop/gen1/tune.json"
+    echo promoted >"$d/loop/gen1/verdict"
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >"$d/loop/gen1/match.txt"
+    expect_kept "same file" "$d/loop/gen1/match.txt" chart training "$d/loop" -o "$d/loop/gen1/match.txt"
+    # '-' is the file stdout is: appended to an input, the input would be rewritten as it is read
+    cp "$rec" "$rec.before"
+    "$L" records export "$rec" -o - >>"$rec" 2>"$err"
+    rc=$?
+    cmp -s "$rec" "$rec.before" && [ "$rc" -eq 2 ] && grep -q "same file" "$err" && pass ||
+        fail "records export FILE -o - >>FILE" "exit 2, FILE kept" "exit $rc, stderr: $(file_oneline "$err")"
+    "$L" records merge - "$rec" >>"$rec" 2>"$err"
+    rc=$?
+    cmp -s "$rec" "$rec.before" && [ "$rc" -eq 2 ] && pass ||
+        fail "records merge - FILE >>FILE" "exit 2, FILE kept" "exit $rc, stderr: $(file_oneline "$err")"
+    # what stays allowed: merging into one of the inputs (it is read whole first), two reads of one file
+    run_ok records merge "$d/merged.lrec" "$rec" && run_ok records merge "$d/merged.lrec" "$d/merged.lrec" "$rec" && pass
+    run records export "$rec" "$d/link.lrec" -o "$d/twice.csv"
+    check "records export FILE LINK-TO-FILE -o OUT (one input twice)" 0 "$rc"
+}
+
 # --- stdout that cannot take the output ----------------------------------------------------------
 
 # expect_lost ARGS...: with stdout on /dev/full, exit 1 and one line on stderr about stdout (a
@@ -928,11 +978,12 @@ run_section numbers
 run_section text
 run_section dashes
 run_section full
+run_section same
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors outputs numbers text dashes solve full; do
+for s in moves perft status apply show size help errors outputs numbers text dashes solve full same; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"

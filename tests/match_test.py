@@ -190,6 +190,39 @@ def test_files(tmp):
     return res
 
 
+def test_same_files(tmp):
+    """No output of a match is one of its inputs or another of its outputs: refused, exit 2, one
+    line, before a game is played and with every file as it was."""
+    weights = os.path.join(tmp, "same-w.txt")
+    shutil.copy(os.path.join(HERE, "..", "data", "weights", "crossings.txt"), weights)
+    suite = os.path.join(tmp, "same-suite.txt")
+    shutil.copy(os.path.join(SUITES, "crossings.txt"), suite)
+    link = os.path.join(tmp, "same-link.txt")
+    os.symlink("same-w.txt", link)
+    rec, res = os.path.join(tmp, "same.lrec"), os.path.join(tmp, "same.txt")
+    cases = [
+        (["random", "greedy", "--out", rec, "--results", rec], "--results"),
+        (["random", "greedy", "--out", rec, "--results", os.path.join(tmp, ".", "same.lrec")], "--results"),
+        (["random", f"mcts:visits=10,weights={weights}", "--results", weights], "weights="),
+        (["random", f"greedy:weights={link}", "--results", weights], "weights="),
+        (["random", "greedy", "--openings", suite, "--results", suite], "--openings"),
+        (["random", "engine:cmd=/bin/true,log=" + res, "--results", res], "log="),
+        (["random", "engine:cmd=/bin/true,log=" + rec, "--out", rec], "log="),
+    ]
+    before = {p: read(p) for p in (weights, suite)}
+    for args, named in cases:
+        rc, out, err = match(*args, *CROSS, "--games", "2")
+        check(f"match {' '.join(args)}: exit 2, one line naming {named}",
+              rc == 2 and err.count("\n") == 1 and "same file" in err and named in err, (rc, err))
+    check("the weights and the suite are as they were", all(read(p) == t for p, t in before.items()))
+    check("no records or results written", not os.path.exists(rec) and not os.path.exists(res))
+    # two engines may share one log: it is appended to
+    log = os.path.join(tmp, "shared.log")
+    engine = f"engine:cmd={os.path.abspath(LEUCTRA)},args=engine,visits=5,log={log}"
+    rc, out, err = match(engine, engine + ",name=other", *CROSS, "--games", "2")
+    check("two engines with one log= file: not refused", rc == 0, (rc, err))
+
+
 def test_concurrency(tmp):
     outs = []
     for c in ("1", "2"):
@@ -312,7 +345,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="match_test.")
     try:
         for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt,
-                     test_igfip, test_files, test_concurrency, test_resume, test_tournament, test_resign, test_bad_options):
+                     test_igfip, test_files, test_same_files, test_concurrency, test_resume, test_tournament, test_resign, test_bad_options):
             try:
                 test(tmp)
             except Exception as e:  # a crash in one test is a failure, not the end of the run

@@ -207,6 +207,13 @@ def test_resume_complete_and_refusals(tmp, reference):
     with open(foreign, "w") as f:
         f.write("not a records file\n")
     refused("resume of a foreign file", 2, "not a leuctra records file", *RUN, "--out", foreign, "--resume")
+    weights = os.path.join(tmp, "own-weights.txt")
+    shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "weights", "crossings.txt"),
+                    weights)
+    kept = open(weights, "rb").read()
+    refused("--out the --weights file", 2, "same file", *RUN, "--weights", weights, "--out", weights)
+    refused("--out the --weights file, resumed", 2, "same file", *RUN, "--weights", weights, "--out", weights, "--resume")
+    check("the weights were left as they were", open(weights, "rb").read() == kept)
 
 
 def test_random_opening_and_missing_file(tmp):

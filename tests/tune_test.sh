@@ -199,7 +199,14 @@ expect 2 "too few positions" tune --data "$E" --out "$tmp/x.txt" --skip-opening 
 expect 2 "--lambda must be a number" tune --data "$E" --out "$tmp/x.txt" --lambda 2
 expect 2 "--validation must be a number" tune --data "$E" --out "$tmp/x.txt" --validation abc
 expect 2 "cannot write" tune --data "$E" --out "$tmp/no/such/dir/x.txt"
-expect 2 "is one of the data files" tune --data "$E" --out "$E"
+expect 2 "same file" tune --data "$E" --out "$E"
+# the start weights are an input too: fitted over, they would be lost (a link to them as well)
+cp "$tmp/w1.txt" "$tmp/init.txt"
+ln -s init.txt "$tmp/init-link.txt"
+expect 2 "--out $tmp/init-link.txt and --init $tmp/init.txt are the same file" tune --data "$E" \
+    --init "$tmp/init.txt" --out "$tmp/init-link.txt"
+cmp -s "$tmp/w1.txt" "$tmp/init.txt"
+check "the --init weights kept" $?
 expect 2 "unknown option '--frobnicate'" tune --data "$E" --out "$tmp/x.txt" --frobnicate
 [ ! -e "$tmp/x.txt" ]
 check "no weights file after a refused run" $?
