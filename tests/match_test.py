@@ -290,6 +290,37 @@ def test_resume(tmp):
           j.get("played") == 0 and read(res) == read(full_res) and os.path.getsize(rec) == size, (out, err))
 
 
+def test_resume_refusals(tmp):
+    """--resume adds games only to a file of the same match: other players, seed, openings or game
+    count, or a self-play file, are refused with exit 2 and one line, and the file kept."""
+    rec = os.path.join(tmp, "refuse.lrec")
+    base = ["mcts:visits=20,nodes=100000", "mcts:visits=10,nodes=100000", *CROSS, "--games", "4", "--seed", "3"]
+    rc, out, err = match(*base, "--out", rec)
+    check("a match to resume", rc == 0, err)
+    kept = open(rec, "rb").read()
+    suite = os.path.join(SUITES, "crossings.txt")
+    cases = [
+        (["random", "greedy", *CROSS, "--games", "4", "--seed", "3", "--name1", "a", "--name2", "b"], "player1"),
+        (["mcts:visits=20,nodes=100000", "greedy", *CROSS, "--games", "4", "--seed", "3"], "player2"),
+        ([*base[:-1], "4"], "seed"),
+        ([*base, "--opening-plies", "2"], "openings"),
+        ([*base, "--openings", suite], "openings"),
+        ([*base[:5], "6", *base[6:]], "games"),
+    ]
+    for args, named in cases:
+        rc, out, err = match(*args, "--out", rec, "--resume")
+        check(f"resume as {' '.join(args)}: exit 2, one line naming {named}",
+              rc == 2 and err.count("\n") == 1 and f"{named}: the file has" in err, (rc, err))
+    check("the refused resumes left the file alone", open(rec, "rb").read() == kept)
+    selfplay = os.path.join(tmp, "refuse-selfplay.lrec")
+    rc, out, err = leuctra("selfplay", *CROSS, "--games", "2", "--visits", "10", "--out", selfplay, "--quiet")
+    rc, out, err = match(*base, "--out", selfplay, "--resume")
+    check("a self-play file resumed as a match: exit 2, one line",
+          rc == 2 and err.count("\n") == 1 and "not the records of a match" in err, (rc, err))
+    rc, out, err = match(*base, "--out", rec, "--resume", "--json")
+    check("the same match resumes", rc == 0 and json.loads(out).get("resumed") == 4, (rc, err))
+
+
 def test_tournament(tmp):
     res = os.path.join(tmp, "t.txt")
     rc, out, err = match("mcts:visits=20,nodes=100000", "greedy", "random", *CROSS, "--games", "4", "--tournament",
@@ -345,7 +376,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="match_test.")
     try:
         for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt,
-                     test_igfip, test_files, test_same_files, test_concurrency, test_resume, test_tournament, test_resign, test_bad_options):
+                     test_igfip, test_files, test_same_files, test_concurrency, test_resume, test_resume_refusals, test_tournament, test_resign, test_bad_options):
             try:
                 test(tmp)
             except Exception as e:  # a crash in one test is a failure, not the end of the run
