@@ -147,6 +147,21 @@ def test_sprt(tmp):
     check("sprt text report shows LLR and bounds", rc == 0 and "LLR" in out and "H1 accepted" in out, out + err)
 
 
+def test_sprt_far(tmp):
+    """A large elo1 decides (the LLR was nan after every pair, shown as 0.0000 in the JSON), and
+    the report names the Elo of the model in use."""
+    strong = "mcts:visits=30,nodes=100000"
+    rc, out, err = match(strong, "random", *CROSS, "--games", "100", "--sprt", "elo0=0", "elo1=300", "--json")
+    j = json.loads(out) if rc == 0 else {}
+    s = j.get("sprt", {})
+    check("sprt elo1=300: decided H1 with a finite LLR", rc == 0 and s.get("decision") == "H1" and
+          s.get("llr") is not None and s["llr"] > s["upper"] and s.get("model") == "normalized", (out, err))
+    rc, out, err = match("random", strong, *CROSS, "--games", "100", "--sprt", "elo0=0", "elo1=300")
+    check("sprt elo1=300, the weak player first: H0", rc == 0 and "H0 accepted" in out and "nan" not in out, out + err)
+    rc, out, err = match(strong, "random", *CROSS, "--games", "100", "--sprt", "elo1=300", "model=logistic")
+    check("sprt model=logistic: the report says logistic Elo", rc == 0 and "(logistic Elo, pairs)" in out, out + err)
+
+
 def test_igfip(tmp):
     """Igfip matches: an SPRT that finds search stronger than random, the results file, and a
     suite of another game refused."""
@@ -375,7 +390,7 @@ def test_resign(tmp):
 def main():
     tmp = tempfile.mkdtemp(prefix="match_test.")
     try:
-        for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt,
+        for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt, test_sprt_far,
                      test_igfip, test_files, test_same_files, test_concurrency, test_resume, test_resume_refusals, test_tournament, test_resign, test_bad_options):
             try:
                 test(tmp)
