@@ -30,6 +30,11 @@ bool weights_load(const Game *g, const char *path, Weights *out, Error *err);
  * checksums, a version or pattern set this build does not have, bad text); and the bytes of
  * one for w with `text` as its linear part (NULL when memory runs out). */
 bool weights_is_table_file(const unsigned char *bytes, size_t size);
+/* The size a table file's fixed header (its first 68 bytes, of `size` read) declares, once the
+ * header is checked (checksum, version): what a reader needs before it reads
+ * the rest.  False with err as weights_parse_tables says it. */
+bool weights_table_file_size(const unsigned char *bytes, size_t size, const char *source, uint64_t *declared,
+                             Error *err);
 bool weights_parse_tables(const Game *g, const unsigned char *bytes, size_t size, const char *source, Weights *out,
                           Error *err);
 unsigned char *weights_tables_encode(const Game *g, const Weights *w, const char *text, size_t *size);

@@ -80,7 +80,10 @@ typedef struct {
     uint32_t phases, per_phase, policy_size, text_bytes, packed_bytes;
 } Header;
 
-static bool read_header(const unsigned char *b, size_t size, const char *source, Header *h, Error *err)
+/* The fixed header alone (the first `size` bytes of a file): its checksum, version and the
+ * length of the text, and the file's size as it declares it. */
+static bool read_fixed_header(const unsigned char *b, size_t size, const char *source, Header *h, uint64_t *declared,
+                              Error *err)
 {
     if (size < HEADER_BYTES + 4) {
         error_set(err, "%s: truncated weights file (%zu bytes; the header alone is %d)", source, size, HEADER_BYTES);
@@ -97,7 +100,31 @@ static bool read_header(const unsigned char *b, size_t size, const char *source,
     }
     *h = (Header){get_u64(b + 12), get_u64(b + 28), get_u32(b + 20), get_u32(b + 24), get_u32(b + 36),
                   get_u32(b + 40), get_u32(b + 44)};
-    const uint64_t want = (uint64_t)HEADER_BYTES + h->text_bytes + h->packed_bytes + 4;
+    if (h->text_bytes > TEXT_MAX) {
+        error_set(err, "%s: the text part is %u bytes (at most %d)", source, h->text_bytes, TEXT_MAX);
+        return false;
+    }
+    *declared = (uint64_t)HEADER_BYTES + h->text_bytes + h->packed_bytes + 4;
+    if (*declared > WEIGHTS_MAX_TABLE_FILE) {
+        error_set(err, "%s: the header says %llu bytes, more than a table file may have (%d)", source,
+                  (unsigned long long)*declared, WEIGHTS_MAX_TABLE_FILE);
+        return false;
+    }
+    return true;
+}
+
+bool weights_table_file_size(const unsigned char *bytes, size_t size, const char *source, uint64_t *declared,
+                             Error *err)
+{
+    Header h;
+    return read_fixed_header(bytes, size < HEADER_BYTES + 4 ? size : HEADER_BYTES + 4, source, &h, declared, err);
+}
+
+static bool read_header(const unsigned char *b, size_t size, const char *source, Header *h, Error *err)
+{
+    uint64_t want;
+    if (!read_fixed_header(b, size, source, h, &want, err))
+        return false;
     if (size != want) {
         error_set(err, "%s: %s weights file (%zu bytes; the header says %llu)", source, size < want ? "truncated" : "overlong",
                   size, (unsigned long long)want);
@@ -105,10 +132,6 @@ static bool read_header(const unsigned char *b, size_t size, const char *source,
     }
     if (get_u32(b + size - 4) != crc_of(b, size - 4)) {
         error_set(err, "%s: damaged weights file (checksum mismatch)", source);
-        return false;
-    }
-    if (h->text_bytes > TEXT_MAX) {
-        error_set(err, "%s: the text part is %u bytes (at most %d)", source, h->text_bytes, TEXT_MAX);
         return false;
     }
     return true;

@@ -781,6 +781,34 @@ section_same() {
     check "records export FILE LINK-TO-FILE -o OUT (one input twice)" 0 "$rc"
 }
 
+# --- inputs that never end: refused after the first bytes that show what they are ----------------
+
+# expect_bounded KEYWORD ARGS...: with 64 MiB of zeros on stdin (ARGS name /dev/stdin or '-'),
+# exit 2, one line mentioning KEYWORD, and at most 4 MiB taken from the stream: a weights file,
+# results or an opening suite is refused by its size or its first line, not read to its end.
+expect_bounded() {
+    key=$1; shift
+    (trap '' PIPE; dd if=/dev/zero bs=64k count=1024 2>"$tmp/dd.log") | "$L" "$@" >"$out" 2>"$err"
+    rc=$?
+    taken=$(awk '/bytes/ { print $1 }' "$tmp/dd.log")
+    cmdline "$@"
+    if [ "$rc" -eq 2 ] && [ "$(awk 'END { print NR }' "$err")" -eq 1 ] && grep -qF -e "$key" "$err" &&
+        [ "${taken:-0}" -le 4194304 ]; then pass; else
+        fail "$what <endless zeros" "exit 2, one line with '$key', at most 4 MiB read" \
+            "exit $rc, ${taken:-?} bytes read, stderr: $(file_oneline "$err")"
+    fi
+}
+
+section_endless() {
+    expect_bounded "longer than 1048576 bytes" analyze --weights /dev/stdin --visits 10
+    expect_bounded "line longer than" ratings -
+    expect_bounded "line longer than" match random random --variant crossings --openings /dev/stdin --games 2
+    # a text weights file is refused by its size before it is read
+    truncate -s 900M "$tmp/huge.txt" 2>/dev/null || return 0
+    expect_error "longer than 1048576 bytes (943718400)" analyze --weights "$tmp/huge.txt" --visits 10
+    rm -f "$tmp/huge.txt"
+}
+
 # --- stdout that cannot take the output ----------------------------------------------------------
 
 # expect_lost ARGS...: with stdout on /dev/full, exit 1 and one line on stderr about stdout (a
@@ -979,11 +1007,12 @@ run_section text
 run_section dashes
 run_section full
 run_section same
+run_section endless
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors outputs numbers text dashes solve full same; do
+for s in moves perft status apply show size help errors outputs numbers text dashes solve full same endless; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"
