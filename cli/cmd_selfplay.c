@@ -201,6 +201,9 @@ static void print_summary(const char *path, const SelfplayProgress *p, int ranks
     else if (p->removed_bytes > 0)
         printf("resume removed %llu bytes of a partial last chunk at offset %llu (a stopped run's last write)\n",
                (unsigned long long)p->removed_bytes, (unsigned long long)p->removed_at);
+    if (p->stale_temps > 0)
+        printf("resume removed %llu temporary file%s (%s.tmp.*) that a stopped run's rewrite left\n",
+               (unsigned long long)p->stale_temps, p->stale_temps == 1 ? "" : "s", path);
     if (p->played == 0)
         return;
     printf("results: white %llu (%.1f%%), black %llu (%.1f%%), draws %llu (%.1f%%: %llu ply limit, %llu repetition)\n",
@@ -310,7 +313,8 @@ const Command command_selfplay = {
     "Each game is on disk when it finishes; a run that is stopped (Ctrl-C, kill, crash) is\n"
     "completed by the same command with --resume, which plays only the games the file lacks\n"
     "(and can raise --games to extend a finished file).  At the end the file is sorted by game\n"
-    "index.  An existing FILE is never overwritten.\n\n"
+    "index, through a temporary file that Ctrl-C or kill removes and --resume removes when a\n"
+    "SIGKILL left it.  An existing FILE is never overwritten.\n\n"
     "  --games N               games in the file, indices 0 .. N-1 (required)\n"
     "  --out FILE, -o FILE     the records file (required)\n"
     "  --threads T             games played at once (default: every core, or\n"

@@ -87,6 +87,9 @@ RecordsWriter *match_open_records(MatchRun *run)
         w = records_resume(path, &h, &info, &err);
         if (w) {
             check_resumed(path, info.header.settings, settings);
+            if (info.stale_temps)
+                fprintf(stderr, "leuctra match: note: removed %d temporary file%s (%s.tmp.*) that a stopped run left\n",
+                        info.stale_temps, info.stale_temps == 1 ? "" : "s", path);
             records_resume_info_free(&info);
         }
     } else {

@@ -332,8 +332,12 @@ def test_resume_refusals(tmp):
     rc, out, err = match(*base, "--out", selfplay, "--resume")
     check("a self-play file resumed as a match: exit 2, one line",
           rc == 2 and err.count("\n") == 1 and "not the records of a match" in err, (rc, err))
+    stale = rec + ".tmp.Xy12Zw"
+    write(stale, "a rewrite killed half way")
     rc, out, err = match(*base, "--out", rec, "--resume", "--json")
     check("the same match resumes", rc == 0 and json.loads(out).get("resumed") == 4, (rc, err))
+    check("resume removes a killed rewrite's temporary file, with a note",
+          not os.path.exists(stale) and "removed 1 temporary file" in err, err)
 
 
 def test_tournament(tmp):
