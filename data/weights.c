@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,10 +176,31 @@ static unsigned char *encode(const Game *g, const Weights *w, const char *commen
     return bytes;
 }
 
+/* The first value beyond WEIGHTS_MAX_VALUE (which no file may hold) as "tables entry 5", or
+ * false when all are within it. */
+static bool beyond_limit(const Game *g, const Weights *w, char *what, size_t len)
+{
+    for (int i = 0; i < w->count; i++)
+        if (!(fabs(w->w[i]) <= WEIGHTS_MAX_VALUE))
+            return snprintf(what, len, "%s is %g", g->ops->feature_names[i], w->w[i]), true;
+    const float *parts[2] = {w->tables, w->policy};
+    const size_t counts[2] = {w->tables ? w->num_tables : 0, w->policy ? w->num_policy : 0};
+    for (int p = 0; p < 2; p++)
+        for (size_t i = 0; i < counts[p]; i++)
+            if (!(fabsf(parts[p][i]) <= WEIGHTS_MAX_VALUE))
+                return snprintf(what, len, "%s entry %zu is %g", p ? "prior" : "table", i, (double)parts[p][i]), true;
+    return false;
+}
+
 bool weights_save(const Game *g, const Weights *w, const char *comments, const char *path, Error *err)
 {
+    char what[96];
     if (w->variant != g->variant || w->count != g->ops->num_features) {
         error_set(err, "cannot save '%s': the weights are not %s weights", path, g->name);
+        return false;
+    }
+    if (beyond_limit(g, w, what, sizeof what)) {
+        error_set(err, "cannot save '%s': %s, beyond +-%g (a fit that diverged?)", path, what, WEIGHTS_MAX_VALUE);
         return false;
     }
     size_t size;

@@ -180,7 +180,12 @@ expect 2 "truncated weights file" analyze --variant reversi --weights "$tmp/cut.
 cp "$tmp/p.lwt" "$tmp/flip.lwt"
 printf '\377' | dd of="$tmp/flip.lwt" bs=1 seek=2000 conv=notrunc 2>/dev/null
 expect 2 "checksum mismatch" analyze --variant reversi --weights "$tmp/flip.lwt" --visits 50
-expect 2 "another pattern set" analyze --variant epaminondas --weights "$tmp/p.lwt" --visits 50
+expect 2 "the pattern tables are for reversi 8x8, not epaminondas 14x12" analyze --variant epaminondas \
+    --weights "$tmp/p.lwt" --visits 50
+expect 2 "the pattern tables are for reversi 8x8, not crossings 8x8" analyze --variant crossings \
+    --weights "$here/../data/weights/reversi.lwt" --visits 50
+expect 2 "are for epaminondas 14x12, not epaminondas 8x8" analyze --size 8x8 \
+    --weights "$here/../data/weights/epaminondas.lwt" --visits 50
 expect 2 "no positions with visit lists" tune --data "$R" --priors --priors-min-visits 100000 --out "$tmp/x.lwt"
 expect 2 "which only a table file holds: name it .lwt" tune --data "$R" --tables --out "$tmp/x.txt"
 
