@@ -6,18 +6,28 @@
  */
 #include "error.h"
 #include "game.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Control characters from the input (a newline in a move, say) would break the promise of one
- * line per error; they are shown as '?'. */
-static void one_line(char *text)
+ * line per error, and bytes that are not UTF-8 (an argument's 0xff) would reach a terminal or a
+ * log raw; both are shown as '?', one for each byte. */
+void error_one_line(char *text)
 {
-    for (char *c = text; *c; c++)
-        if ((unsigned char)*c < 32 || *c == 127)
-            *c = '?';
+    size_t n = strlen(text);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)text[i];
+        size_t len = c < 0x80 ? 1 : utf8_char_length(text + i, n - i);
+        if (c < 32 || c == 127 || len == 0) {
+            text[i++] = '?';
+            continue;
+        }
+        i += len;
+    }
 }
 
 void error_set(Error *err, const char *fmt, ...)
@@ -28,7 +38,7 @@ void error_set(Error *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
-    one_line(err->msg);
+    error_one_line(err->msg);
 }
 
 _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...)
@@ -38,7 +48,7 @@ _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    one_line(line);
+    error_one_line(line);
     fprintf(stderr, "leuctra%s%s: %s\n", *command ? " " : "", command, line);
     /* This line is the failure's one line: what stdout failed to take (cli/main.c checks it at
      * exit) is no second one.  A stream's failed flush drops what it held. */

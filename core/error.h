@@ -16,4 +16,9 @@ enum { EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
  * failed write to stdout before it is not reported again at exit (cli/main.c). */
 _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Makes text one safe line in place: control characters and bytes that are not UTF-8 become
+ * '?', one for each byte (error_set and fail_exit pass every message through it, and so does
+ * whatever else echoes input in an error: the engine protocol's error lines). */
+void error_one_line(char *text);
+
 #endif

@@ -4,6 +4,7 @@
  * untrusted text into values (numbers through core/number.h, strict decimals only).
  */
 #include "engine.h"
+#include "core/error.h"
 #include "core/number.h"
 
 #include <stdarg.h>
@@ -75,9 +76,7 @@ void engine_error(Engine *e, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    for (char *p = text; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
+    error_one_line(text);
     engine_reply(e, "error %s", text);
 }
 

@@ -557,6 +557,10 @@ section_errors() {
     expect_error "unknown option" moves "--bogus${NL}x"
     expect_error "unknown command" "bogus${NL}x"
     expect_error "DEPTH" perft "1${NL}x"
+    # Bytes that are not UTF-8 are shown as '?', not echoed raw to a terminal or a log.
+    expect_error "unknown variant 'ch?ess?'" moves --variant "ch$(printf '\377')ess$(printf '\376')"
+    check "an error echoes no byte 0xff" 0 "$(LC_ALL=C grep -c "$(printf '\377')" "$err")"
+    expect_error "unknown variant '$(printf 'caf\303\251')'" moves --variant "$(printf 'caf\303\251')"
 }
 
 # --- solve: the Reversi endgame solver --------------------------------------------------------
