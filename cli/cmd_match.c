@@ -194,6 +194,9 @@ static void check_options(MatchOptions *o, const char **names)
     if (o->make_openings) {
         if (!o->out_path)
             fail_exit("match", EXIT_USAGE, "--make-openings needs --out FILE");
+        if (o->opening_plies == 0)
+            fail_exit("match", EXIT_USAGE, "--make-openings needs --plies of at least 1: with 0 every opening is the "
+                      "start position");
         cli_output_check("match", "--out", o->out_path);
         return;
     }

@@ -373,6 +373,10 @@ def test_bad_options(tmp):
     for args in cases:
         rc, out, err = match(*args, *CROSS)
         check(f"bad options {args}: exit 2 with one line", rc == 2 and err.count("\n") == 1, (rc, err))
+    # --plies 0 makes every opening the start: refused for what it is, not as "try fewer plies"
+    rc, out, err = match("--make-openings", "3", "--plies", "0", "--out", os.path.join(tmp, "zero.txt"), *CROSS)
+    check("--make-openings --plies 0: exit 2, one line saying why", rc == 2 and err.count("\n") == 1 and
+          "every opening is the start position" in err and "fewer" not in err, (rc, err))
 
 
 def test_resign(tmp):
