@@ -40,10 +40,12 @@ static void print_help(FILE *out)
 static void close_stdout(void)
 {
     bool pending = __fpending(stdout) != 0, failed = ferror(stdout) != 0;
-    errno = 0;
-    if (fflush(stdout) != 0)
+    int cause = 0;
+    if (fflush(stdout) != 0) {
         failed = true;
-    int cause = errno;
+        cause = errno;
+    }
+    errno = 0;
     if (fclose(stdout) != 0 && (pending || errno != EBADF)) {
         failed = true;
         cause = cause ? cause : errno;

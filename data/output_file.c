@@ -1,7 +1,8 @@
 /*
  * output_file.c - whole-file outputs (output_file.h): the path's links followed to the name to
  * replace, a temporary file beside that name renamed over it at the end, and the paths that are
- * written in place (stdout, character devices, FIFOs) or refused.
+ * written in place (stdout, character devices, FIFOs) or refused; the temporary files a signal
+ * removes and a resume clears away; and the check that no output is an input or another output.
  */
 #include "output_file.h"
 
