@@ -121,13 +121,14 @@ static void print_length_line(const MatchRun *run, const MatchTotals *t, double 
            seconds > 0 ? run->played / seconds * 60 : 0);
 }
 
-void match_report(const MatchRun *run, double seconds)
+void match_report(const MatchRun *run, double seconds, void *report_options)
 {
+    const MatchReportOptions *how = report_options;
     for (int m = 0; m < run->num_matchups; m++) {
         MatchTotals t = match_totals(run, m);
         EloEstimate e;
         bool have_elo = elo_trinomial(&t.games, 0.95, &e);
-        if (run->options->json && run->num_matchups == 1) {
+        if (how->json && run->num_matchups == 1) {
             print_json(run, &t, &e, have_elo, seconds);
             return;
         }
@@ -143,6 +144,9 @@ void match_report(const MatchRun *run, double seconds)
                    run->incidents[i]);
     if (run->resumed)
         printf("resumed: %d games read from %s, %d played now\n", run->resumed, run->options->out_path, run->played);
+    if (run->removed_temps)
+        printf("resume removed %d temporary file%s (%s.tmp.*) that a stopped run left\n", run->removed_temps,
+               run->removed_temps == 1 ? "" : "s", run->options->out_path);
     if (run->num_matchups > 1)
         print_ratings(run);
 }

@@ -1,10 +1,10 @@
 /*
- * error.c - error text, always one line: error_set (declared in game.h, which every module
- * includes) writes it into an Error; fail_exit (error.h) prints a command's failure and exits.
- * error_set sits here, below game.c, because game.c calls the game modules' setup while the
- * modules report their errors through it.
+ * error.c - the library's error, always one line: error_set and error_failed (declared in
+ * game.h, which every module includes) write it into an Error, error_one_line makes any text
+ * such a line.  They sit here, below game.c, because game.c calls the game modules' setup while
+ * the modules report their errors through them.  Printing it and exiting is the command line's
+ * (cli/fail.c).
  */
-#include "error.h"
 #include "game.h"
 #include "utf8.h"
 
@@ -30,29 +30,29 @@ void error_one_line(char *text)
     }
 }
 
+static void error_vset(Error *err, bool failure, const char *fmt, va_list ap)
+{
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    error_one_line(err->msg);
+    err->failure = failure;
+}
+
 void error_set(Error *err, const char *fmt, ...)
 {
     if (!err)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    error_vset(err, false, fmt, ap);
     va_end(ap);
-    error_one_line(err->msg);
 }
 
-_Noreturn void fail_exit(const char *command, int status, const char *fmt, ...)
+void error_failed(Error *err, const char *fmt, ...)
 {
-    char line[1024];
+    if (!err)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    error_vset(err, true, fmt, ap);
     va_end(ap);
-    error_one_line(line);
-    fprintf(stderr, "leuctra%s%s: %s\n", *command ? " " : "", command, line);
-    /* This line is the failure's one line: what stdout failed to take (cli/main.c checks it at
-     * exit) is no second one.  A stream's failed flush drops what it held. */
-    fflush(stdout);
-    clearerr(stdout);
-    exit(status);
 }

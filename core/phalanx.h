@@ -68,7 +68,7 @@ typedef struct {
     uint64_t zobrist[2][256];
     uint64_t zobrist_black;         /* xor-ed in when Black is to move */
     _Atomic(struct LineTable *) line_table;   /* phalanx_line_table.c: built on first playout */
-    PolicySet policy;               /* phalanx_policy.c: the move features of learned priors */
+    PolicySet policy;               /* phalanx_learned_priors.c: the move features of learned priors */
     _Atomic(PhalanxPatterns *) patterns;    /* phalanx_patterns.c: built on first use */
 } PhalanxTables;
 
@@ -152,10 +152,10 @@ void phalanx_features(const Game *g, const Position *pos, float *out);
 enum { PHALANX_FEATURE_CACHE_SIZE = 13 * 1024 };
 void phalanx_features_cached(const Game *g, void *cache, const Position *pos, float *out);
 
-/* phalanx_priors.c: heuristic move scores for search */
+/* phalanx_heuristic_priors.c: heuristic move scores for search */
 void phalanx_move_priors(const Game *g, const Position *pos, const Move *moves, int n, float *out);
 
-/* phalanx_policy.c: the move features of learned priors */
+/* phalanx_learned_priors.c: the move features of learned priors */
 void phalanx_policy_init(PolicySet *set);
 
 /* phalanx_patterns.c: the board's pattern set, built by the first caller (NULL when the board

@@ -4,7 +4,7 @@
  * (sections 1, 4, 5) and a bulk-counting perft (section 6).
  *
  * The Board, the bit helpers and the mobility and flip fills are in reversi.h, shared with
- * reversi_features.c and reversi_priors.c (the evaluation features and the move priors).
+ * reversi_features.c and reversi_heuristic_priors.c (the evaluation features and the move priors).
  *
  * The position is kept relative to the mover (`own`, `opp`) rather than by colour, so the hot code
  * never asks whose turn it is; `side` records which colour `own` is.

@@ -4,7 +4,6 @@
  * untrusted text into values (numbers through core/number.h, strict decimals only).
  */
 #include "engine.h"
-#include "core/error.h"
 #include "core/number.h"
 
 #include <stdarg.h>

@@ -14,7 +14,6 @@
 #include "core/clock.h"
 
 #include "core/playout.h"
-#include "core/policy.h"
 #include "core/rng.h"
 #include "core/solve.h"
 #include "mcts_tree.h"
@@ -43,6 +42,7 @@ struct Mcts {
     const Game *game;
     const Weights *weights;
     MctsConfig cfg;
+    double c_puct;                  /* mcts_exploration: the constant these weights are searched with */
     Position root_pos;
     bool has_root;
     Tree tree;
@@ -96,8 +96,7 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     m->game = g;
     m->weights = w;
     m->cfg = *cfg;
-    if (w && w->policy)
-        m->cfg.c_puct = m->cfg.c_puct_learned;
+    m->c_puct = mcts_exploration(cfg, w);
     if (m->cfg.max_nodes < 1024)
         m->cfg.max_nodes = 1024;
     if (m->cfg.threads < 1)
@@ -126,6 +125,11 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
 }
 
 double mcts_setup_seconds(const Mcts *m) { return m->setup_seconds; }
+
+double mcts_exploration(const MctsConfig *cfg, const Weights *w)
+{
+    return w && w->policy ? cfg->c_puct_learned : cfg->c_puct;
+}
 
 void mcts_free(Mcts *m)
 {
@@ -212,6 +216,12 @@ void mcts_set_history(Mcts *m, const uint64_t *hashes, int n)
     memset(m->history_filter, 0, sizeof m->history_filter);
     for (int i = 0; i < n; i++)
         m->history_filter[hashes[i] >> 58] |= 1ull << (hashes[i] >> 52 & 63);
+}
+
+void mcts_set_game(Mcts *m, const GameSoFar *game)
+{
+    mcts_set_history(m, game->hashes, game->plies);
+    mcts_set_position(m, &game->now);
 }
 
 /* Whether the position at depth d of the visit repeats an earlier one with the same side to move:
@@ -302,27 +312,6 @@ static double evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos
     return leaf_value(m, w, pos);
 }
 
-/* The learned priors where the weights have them for this game, else the game's heuristic ones
- * (or uniform without either), normalised. */
-static void score_priors(const Game *g, const Weights *w, const Position *pos, const Move *moves, int n,
-                         float *priors)
-{
-    const PolicySet *learned = w && w->policy ? policy_set_of(g) : NULL;
-    const bool scored = learned || g->ops->move_priors;
-    if (learned && learned->id == w->policy_id)
-        policy_priors(learned, w->policy, g, pos, moves, n, priors);
-    else if (g->ops->move_priors)
-        g->ops->move_priors(g, pos, moves, n, priors);
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-        if (!scored || !(priors[i] > 0) || !isfinite(priors[i]))
-            priors[i] = scored ? 0.0f : 1.0f;
-        sum += priors[i];
-    }
-    for (int i = 0; i < n; i++)
-        priors[i] = sum > 0 ? (float)(priors[i] / sum) : 1.0f / (float)n;
-}
-
 /* Brings the highest-prior edge of edges[from, n) to position `from`. */
 static void promote_best(Edge *edges, uint32_t from, uint32_t n)
 {
@@ -353,7 +342,7 @@ static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos)
         atomic_store_explicit(&node->state, NODE_FULL, memory_order_release);
         return false;
     }
-    score_priors(m->game, m->weights, pos, w->moves, n, w->priors);
+    value_move_priors(m->game, m->weights, pos, w->moves, n, w->priors);
     Edge *edges = &m->tree.edges[first];
     for (int i = 0; i < n; i++) {
         edges[i].move = w->moves[i];
@@ -402,7 +391,7 @@ static Edge *select_edge(const Mcts *m, Node *parent)
             break;
         uint32_t child = atomic_load_explicit(&edges[i].child, memory_order_acquire);
         if (!child) {
-            if (fpu + m->cfg.c_puct * edges[i].prior * sqrt_n > best_score)
+            if (fpu + m->c_puct * edges[i].prior * sqrt_n > best_score)
                 best = &edges[i];
             break;
         }
@@ -411,7 +400,7 @@ static Edge *select_edge(const Mcts *m, Node *parent)
         if (proven == PROVEN_WIN)
             return &edges[i];
         uint32_t visits = atomic_load_explicit(&c->visits, memory_order_relaxed);
-        double score = (visits ? node_mean(c) : fpu) + m->cfg.c_puct * edges[i].prior * sqrt_n / (1.0 + visits);
+        double score = (visits ? node_mean(c) : fpu) + m->c_puct * edges[i].prior * sqrt_n / (1.0 + visits);
         if (proven == PROVEN_LOSS)
             score = -1e9 + visits;
         if (score > best_score) {

@@ -12,6 +12,7 @@
 #define LEUCTRA_MCTS_H
 
 #include "core/game.h"
+#include "core/game_so_far.h"
 #include "core/value.h"
 
 #include <stdatomic.h>
@@ -80,6 +81,9 @@ void mcts_default_config(MctsConfig *cfg);
  * every search needs (the tree's first pages touched, each thread's state made), so that even
  * the first search's time is all search; mcts_setup_seconds says how long that took. */
 Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg);
+/* The exploration constant a search with these weights uses: c_puct_learned where the weights
+ * have learned priors for the game, c_puct with the heuristic ones. */
+double mcts_exploration(const MctsConfig *cfg, const Weights *w);
 double mcts_setup_seconds(const Mcts *m);
 void mcts_free(Mcts *m);
 
@@ -94,6 +98,8 @@ void mcts_restart(Mcts *m, uint64_t seed);
  * that repeats one of them, or one earlier on its own path, as a draw: the game driver
  * adjudicates repetitions as draws, and a winning side must not drift into one. */
 void mcts_set_history(Mcts *m, const uint64_t *hashes, int n);
+/* Both: the game's current position as the root, the positions before it as the history. */
+void mcts_set_game(Mcts *m, const GameSoFar *game);
 
 /* Searches until a limit is reached, `stop` becomes true (may be NULL), or the root is proven. */
 MctsResult mcts_search(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, MctsInfoFn info,

@@ -1,12 +1,16 @@
 /*
  * player.h - anything that chooses moves, behind one interface: `random`, `greedy` (best move by
- * a one-ply evaluation), `mcts` (selfplay/mcts.h), and later external engines.  A player is made
- * from a spec string such as "mcts:visits=800,weights=a.txt,threads=2".
+ * a one-ply evaluation), `mcts` (selfplay/mcts.h), and other programs over the engine protocol
+ * (player_external.h).  A player is made from a spec string such as
+ * "mcts:visits=800,weights=a.txt,threads=2".  Players are handed the game so far (its start,
+ * moves and position hashes), never a bare position, so a search sees every repetition the
+ * driver would score and an engine is sent the whole game.
  */
 #ifndef LEUCTRA_PLAYER_H
 #define LEUCTRA_PLAYER_H
 
 #include "core/game.h"
+#include "core/game_so_far.h"
 #include "core/value.h"
 #include "selfplay/mcts.h"
 
@@ -21,8 +25,8 @@ typedef struct Player Player;
 struct Player {
     char name[96];          /* the spec it was made from, e.g. "mcts:visits=800" */
     const Game *game;
-    /* Picks a legal move of a position that is not over. */
-    Move (*choose)(Player *p, const Position *pos, MoveInfo *info);
+    /* Picks a legal move of game->now, a position that is not over. */
+    Move (*choose)(Player *p, const GameSoFar *game, MoveInfo *info);
     /* A new game begins (search trees are dropped). */
     void (*new_game)(Player *p, uint64_t seed);
     void (*destroy)(Player *p);

@@ -18,7 +18,7 @@ typedef struct {
 
 static bool setup(TestContext *t, Setup *s, int width, int height)
 {
-    Error err = {{0}};
+    Error err = {0};
     s->game = game_new("epaminondas", width, height, &err);
     CHECK(t, s->game != NULL);
     if (!s->game)

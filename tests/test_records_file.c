@@ -100,7 +100,7 @@ static bool files_equal(const char *a, const char *b)
 
 static Game *new_game(TestContext *t, const char *variant)
 {
-    Error err = {{0}};
+    Error err = {0};
     Game *g = game_new(variant, 0, 0, &err);
     CHECK(t, g != NULL);
     return g;
