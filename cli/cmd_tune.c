@@ -15,7 +15,6 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 static const char *const NAME = "tune";
@@ -75,7 +74,7 @@ static bool read_option(ArgReader *r, TuneOptions *o)
     else if (arg_value(r, "--priors-positions", &text))
         o->policy_opts.max_positions = (size_t)arg_integer(NAME, "--priors-positions", text, 1, 1L << 40);
     else if (arg_value(r, "--threads", &text))
-        o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, 1024);
+        o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, THREADS_MAX);
     else if (arg_flag(r, "--json"))
         o->json = true;
     else
@@ -107,16 +106,22 @@ static void read_options(int argc, char **argv, TuneOptions *o)
         fail_exit(NAME, EXIT_USAGE, "--out WEIGHTS is required (see leuctra tune --help)");
 }
 
-/* Fails now, not after the fit, when --out's directory cannot take the file or --out names one
- * of the data files (which the weights would replace). */
+/* Fails now, not after the fit, when --out's directory cannot take the file or --out names a
+ * data file or the --init weights (which the new weights would replace). */
 static void check_out(const TuneOptions *o)
 {
-    struct stat out, data;
-    for (int i = 0; i < o->num_data; i++)
-        if (stat(o->out, &out) == 0 && stat(o->data[i], &data) == 0 && out.st_dev == data.st_dev &&
-            out.st_ino == data.st_ino)
-            fail_exit(NAME, EXIT_USAGE, "--out %s is one of the data files", o->out);
     cli_output_check(NAME, "--out", o->out);
+    FileRole *files = malloc((size_t)(o->num_data + 2) * sizeof *files);
+    if (!files)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+    int n = 0;
+    files[n++] = (FileRole){"--out", o->out, true, false};
+    if (o->init)
+        files[n++] = (FileRole){"--init", o->init, false, false};
+    for (int i = 0; i < o->num_data; i++)
+        files[n++] = (FileRole){"--data", o->data[i], false, false};
+    cli_files_distinct(NAME, files, n);
+    free(files);
 }
 
 /* --- the steps --------------------------------------------------------------------------------- */
@@ -213,7 +218,7 @@ static void check_enough(const MpiEnv *env, const TuneSummary *s)
 static void set_offsets(const MpiEnv *env, TuneSummary *s, TuneSet *train, TuneSet *valid, const Weights *w)
 {
     TuneError err = {.msg = "out of memory for the tables' part of the positions' values"};
-    if (!tune_set_offsets(train, s->game, w) || !tune_set_offsets(valid, s->game, w))
+    if (!tune_set_offsets(train, s->game, w, s->threads) || !tune_set_offsets(valid, s->game, w, s->threads))
         fail_all(env, &err);
 }
 
@@ -287,7 +292,7 @@ static int run_tune(int argc, char **argv)
     gsl_set_error_handler_off();
     MpiEnv env = mpi_env_start();
     o.data_opts.mpi = &env;
-    TuneSummary s = {.opts = &o, .threads = o.data_opts.threads ? o.data_opts.threads : omp_get_max_threads(),
+    TuneSummary s = {.opts = &o, .threads = threads_or_default(o.data_opts.threads),
                      .ranks = env.size};
     if (o.priors && env.size > 1)
         fail_exit(NAME, EXIT_USAGE, "--priors runs in one process, not under mpirun");

@@ -261,9 +261,9 @@ bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *o
 bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validation, const Weights *init,
                      const TuneFitOptions *opts, TuneFit *out, TuneError *err);
 
-/* Sets set->offset to each row's table sum under w's tables (canonical, through the entries);
- * frees it (NULL) when w has none.  False when memory runs out. */
-bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w);
+/* Sets set->offset to each row's table sum under w's tables (canonical, through the entries),
+ * on `threads` threads; frees it (NULL) when w has none.  False when memory runs out. */
+bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads);
 
 /* ---------------------------------------------------------------- move priors (tune_policy.c) */
 

@@ -15,8 +15,8 @@
  * shares, joined in order, are the games one process reads.
  */
 #include "tune.h"
+#include "core/threads.h"
 
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +147,7 @@ static bool read_file_share(const char *path, const Game *g, const FileChunks *f
 static bool read_share(const char *const *paths, int n, int threads, int rank, int ranks, const Game *g,
                        TuneGames *games, TuneError *err)
 {
-    int pieces = threads > 0 ? threads : omp_get_max_threads(), tasks = n * pieces;
+    int pieces = threads_or_default(threads), tasks = n * pieces;
     FileChunks *fc = calloc((size_t)n, sizeof *fc);
     TuneGames *part = calloc((size_t)tasks, sizeof *part);
     TuneError *errs = calloc((size_t)tasks, sizeof *errs);
