@@ -187,6 +187,22 @@ expect 2 "the pattern tables are for reversi 8x8, not crossings 8x8" analyze --v
 expect 2 "are for epaminondas 14x12, not epaminondas 8x8" analyze --size 8x8 \
     --weights "$here/../data/weights/epaminondas.lwt" --visits 50
 expect 2 "no positions with visit lists" tune --data "$R" --priors --priors-min-visits 100000 --out "$tmp/x.lwt"
+# A table file as the start: its tables and priors are refitted with the linear weights unless told
+# otherwise (the linear weights alone against fixed tables had made weaker weights, silently).
+expect 0 "tables and weights:" tune --data "$R" --init "$tmp/p.lwt" --priors-min-visits 20 --epochs 2 \
+    --out "$tmp/whole.lwt"
+grep -q "top-1, validation" "$out"
+check "a table file's priors refitted by default" $?
+expect 0 "the start's pattern tables held fixed" tune --data "$R" --init "$tmp/p.lwt" --linear-only \
+    --out "$tmp/lin.lwt"
+grep -q "priors      the start's, kept: --linear-only" "$out"
+check "--linear-only keeps the tables and the priors, and says so" $?
+"$L" tune --data "$R" --init "$tmp/p.lwt" --priors-min-visits 100000 --epochs 2 --out "$tmp/kept.lwt" \
+    >"$out" 2>"$err"
+[ $? -eq 0 ] && grep -q "the start's, kept: no positions with visit lists" "$out" &&
+    grep -q "note: the start's learned priors are kept as they are" "$err"
+check "priors the data cannot refit: kept, with a note on stderr" $?
+expect 2 "--linear-only keeps the tables and priors" tune --data "$R" --linear-only --tables --out "$tmp/x.lwt"
 expect 2 "which only a table file holds: name it .lwt" tune --data "$R" --tables --out "$tmp/x.txt"
 
 # --- bad input: exit 2, one line ----------------------------------------------------------------

@@ -108,6 +108,9 @@ bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last
  * order given is the one reported. */
 bool tune_read_records(const char *const *paths, int num_paths, int threads, TuneGames *games, Game **game,
                        TuneError *err);
+/* The files' headers alone, as tune_read_records checks them: *game for the first file's variant
+ * and board (free with game_free), every other file of the same. */
+bool tune_check_headers(const char *const *paths, int num_paths, Game **game, TuneError *err);
 /* Share `rank` of `ranks` of the same games: the numbered games (all files, in order) cut into
  * `ranks` contiguous ranges at chunk boundaries; share r holds the chunks whose first game is in
  * range r, in order, so the shares joined in rank order are what tune_read_records reads.  Each

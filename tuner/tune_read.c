@@ -47,7 +47,7 @@ static void remember_header(RecordsHeader *first, const RecordsHeader *h)
 
 /* Opens every file once, in order, to check the headers before any game is read; the first
  * file's header makes *game. */
-static bool check_headers(const char *const *paths, int n, Game **game, TuneError *err)
+bool tune_check_headers(const char *const *paths, int n, Game **game, TuneError *err)
 {
     RecordsHeader first = {0};
     for (int i = 0; i < n; i++) {
@@ -198,7 +198,7 @@ bool tune_read_share(const char *const *paths, int num_paths, int threads, int r
     *game = NULL;
     if (num_paths <= 0)
         return tune_error_set(err, true, "no data files");
-    if (check_headers(paths, num_paths, game, err) &&
+    if (tune_check_headers(paths, num_paths, game, err) &&
         read_share(paths, num_paths, threads, rank, ranks, *game, games, err))
         return true;
     game_free(*game);
