@@ -7,7 +7,8 @@
 # (tests/match_test.py), the external-engine players' tests (tests/external_engine_test.py),
 # the pictures tests (tests/svg_test.py: boards, viewer and charts, with a tiny training-loop
 # run; tests/browser_test.py), the MPI tests (tests/mpi_test.sh: self-play and tuning under
-# mpirun; "skipped: no mpirun" without Open MPI) and the layout check (tests/layout_test.sh:
+# mpirun; "skipped: no mpirun" without Open MPI), the training command's tests
+# (tests/train_test.py) and the layout check (tests/layout_test.sh:
 # scripts/layout_check.py on the build's objects), then prints the combined "N passed, N failed"
 # line that CI reads.  A runner that exits non-zero fails the run even if its counts say nothing
 # failed.
@@ -26,7 +27,7 @@ run() {
     [ "$(cat "$rc")" = 0 ] || status=1
 }
 : >"$log"
-expected=12
+expected=13
 if [ -n "${LEUCTRA_TEST_ONLY:-}" ]; then
     # One runner alone (tests/cli_test.sh checks this script's own accounting this way).
     run "$LEUCTRA_TEST_ONLY"
@@ -43,6 +44,7 @@ run env LEUCTRA="$LEUCTRA" python3 "$here/svg_test.py"
 run env LEUCTRA="$LEUCTRA" python3 "$here/browser_test.py"
 run env LEUCTRA="$LEUCTRA" python3 "$here/external_engine_test.py"
 run env LEUCTRA="$LEUCTRA" sh "$here/mpi_test.sh"
+run env LEUCTRA="$LEUCTRA" python3 "$here/train_test.py"
 run sh "$here/layout_test.sh" "$(dirname "$UNIT")"
 fi
 passed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{p += $1} END {print p + 0}')
