@@ -11,13 +11,13 @@
 #include "selfplay/player_external.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 /* `--sprt` takes the key=value words after it: elo0, elo1, alpha, beta, model. */
-static void read_sprt(ArgReader *r, MatchOptions *o)
+void match_read_sprt(ArgReader *r, const char *command, SprtTest *test)
 {
-    o->sprt_on = true;
     while (r->index < r->argc) {
         const char *word = r->argv[r->index];
         const char *eq = strchr(word, '=');
@@ -26,17 +26,17 @@ static void read_sprt(ArgReader *r, MatchOptions *o)
         size_t n = (size_t)(eq - word);
         const char *v = eq + 1;
         if (n == 4 && strncmp(word, "elo0", 4) == 0)
-            o->sprt.elo0 = arg_real("match", "--sprt elo0", v, -1000, 1000);
+            test->elo0 = arg_real(command, "--sprt elo0", v, -1000, 1000);
         else if (n == 4 && strncmp(word, "elo1", 4) == 0)
-            o->sprt.elo1 = arg_real("match", "--sprt elo1", v, -1000, 1000);
+            test->elo1 = arg_real(command, "--sprt elo1", v, -1000, 1000);
         else if (n == 5 && strncmp(word, "alpha", 5) == 0)
-            o->sprt.alpha = arg_real("match", "--sprt alpha", v, 1e-9, 0.5);
+            test->alpha = arg_real(command, "--sprt alpha", v, 1e-9, 0.5);
         else if (n == 4 && strncmp(word, "beta", 4) == 0)
-            o->sprt.beta = arg_real("match", "--sprt beta", v, 1e-9, 0.5);
+            test->beta = arg_real(command, "--sprt beta", v, 1e-9, 0.5);
         else if (n == 5 && strncmp(word, "model", 5) == 0 && (!strcmp(v, "normalized") || !strcmp(v, "logistic")))
-            o->sprt.model = strcmp(v, "logistic") == 0 ? ELO_LOGISTIC : ELO_NORMALIZED;
+            test->model = strcmp(v, "logistic") == 0 ? ELO_LOGISTIC : ELO_NORMALIZED;
         else
-            fail_exit("match", EXIT_USAGE, "--sprt: unknown setting '%s' (elo0, elo1, alpha, beta, model)", word);
+            fail_exit(command, EXIT_USAGE, "--sprt: unknown setting '%s' (elo0, elo1, alpha, beta, model)", word);
         r->index++;
     }
 }
@@ -128,13 +128,74 @@ static bool read_text_option(ArgReader *r, MatchOptions *o, const char **names)
         if (strcmp(t, "gauntlet") != 0 && strcmp(t, "round-robin") != 0)
             fail_exit("match", EXIT_USAGE, "--tournament: '%s' is not gauntlet or round-robin", t);
         o->tournament = t;
-    } else if (arg_flag(r, "--sprt"))
-        read_sprt(r, o);
-    else if (arg_flag(r, "--resign"))
+    } else if (arg_flag(r, "--sprt")) {
+        o->sprt_on = true;
+        match_read_sprt(r, "match", &o->sprt);
+    } else if (arg_flag(r, "--resign"))
         read_resign(r, o);
     else
         return false;
     return true;
+}
+
+/* The files a player spec names among its key=value words after the ':' (player.h): weights it
+ * reads, and an engine's log, which it appends to and which players may share.  The paths are
+ * copies (*copies of them in copy[]), freed by the caller. */
+static int spec_files(const char *spec, FileRole *files, char **copy, int *copies)
+{
+    static const struct { const char *key; const char *option; bool output; } keys[] = {
+        {"weights=", "weights=", false}, {"log=", "log=", true},
+    };
+    const char *word = strchr(spec, ':');
+    int n = 0;
+    while (word && *word++) {
+        size_t len = strcspn(word, ",");
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            size_t key = strlen(keys[k].key);
+            if (len <= key || strncmp(word, keys[k].key, key) != 0)
+                continue;
+            char *path = strndup(word + key, len - key);
+            if (!path)
+                fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
+            copy[(*copies)++] = path;
+            files[n++] = (FileRole){keys[k].option, path, keys[k].output, keys[k].output};
+        }
+        word = strchr(word, ',');
+    }
+    return n;
+}
+
+/* --out, --results, --pgn, --debug and the engines' logs apart from each other and from every
+ * file the match reads (--openings, the players' weights): the records of a match must not
+ * replace its weights, nor its results its games. */
+static void check_files(const MatchOptions *o)
+{
+    size_t words = 0;      /* a spec names at most one file a word */
+    for (int i = 0; i < o->players; i++)
+        for (const char *c = o->spec[i]; *c; c++)
+            words += *c == ',' || *c == ':';
+    FileRole *files = malloc((5 + words) * sizeof *files);
+    char **copy = malloc((words + 1) * sizeof *copy);
+    if (!files || !copy)
+        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
+    int n = 0, copies = 0;
+    if (o->out_path)
+        files[n++] = (FileRole){"--out", o->out_path, true, false};
+    if (o->results_path)
+        files[n++] = (FileRole){"--results", o->results_path, true, false};
+    if (o->pgn_path)
+        files[n++] = (FileRole){"--pgn", o->pgn_path, true, false};
+    if (o->debug_path)
+        files[n++] = (FileRole){"--debug", o->debug_path, true, false};
+    if (o->openings_path)
+        files[n++] = (FileRole){"--openings", o->openings_path, false, false};
+    for (int i = 0; i < o->players; i++)
+        n += spec_files(o->spec[i], files + n, copy, &copies);
+    cli_files_distinct("match", files, n);
+    for (int i = 0; i < copies; i++)
+        free(copy[i]);
+    free(copy);
+    free(files);
 }
 
 static void check_options(MatchOptions *o, const char **names, bool json)
@@ -142,6 +203,9 @@ static void check_options(MatchOptions *o, const char **names, bool json)
     if (o->make_openings) {
         if (!o->out_path)
             fail_exit("match", EXIT_USAGE, "--make-openings needs --out FILE");
+        if (o->opening_plies == 0)
+            fail_exit("match", EXIT_USAGE, "--make-openings needs --plies of at least 1: with 0 every opening is the "
+                      "start position");
         cli_output_check("match", "--out", o->out_path);
         return;
     }
@@ -166,6 +230,7 @@ static void check_options(MatchOptions *o, const char **names, bool json)
         fail_exit("match", EXIT_USAGE, "--tournament takes neither --sprt nor --json");
     if (o->resume && !o->out_path)
         fail_exit("match", EXIT_USAGE, "--resume needs --out FILE");
+    check_files(o);
     const char *why = o->sprt_on ? sprt_invalid(&o->sprt) : NULL;
     if (why)
         fail_exit("match", EXIT_USAGE, "--sprt: %s", why);
@@ -218,6 +283,7 @@ static void check_players(const Game *g, MatchOptions *o)
     int threads = 1;
     for (int i = 0; i < o->players; i++) {
         o->tc[i] = info[i].tc;
+        o->timed = o->timed || info[i].timed;
         threads = info[i].threads > threads ? info[i].threads : threads;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -295,7 +361,8 @@ const Command command_match = {
     "--sprt stops once the LLR (pentanomial, counted pair by pair in order) leaves its bounds;\n"
     "games still in flight then finish but are not counted.  elo0 and elo1 are normalized Elo\n"
     "(model=normalized, the default, as fishtest) or logistic Elo (model=logistic).\n"
-    "--out writes every game to a records file (--resume plays only the games it lacks);\n"
+    "--out writes every game to a records file (--resume plays only the games it lacks, and only\n"
+    "when the file's players, seed, games and openings are this run's);\n"
     "--results writes `white black result` lines for `leuctra ratings` (names: --name1/--name2,\n"
     "a spec's name=NAME, or the spec); --pgn writes the games as text from the records file: a\n"
     "block a game with its tags (players, variant, opening, result, reason, clocks) and each\n"

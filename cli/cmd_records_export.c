@@ -114,6 +114,7 @@ static int run_export(int argc, char **argv)
     if (!x.out_path)
         fail_exit("records export", EXIT_USAGE, "missing -o OUT.csv (see leuctra records export --help)");
     cli_output_check("records export", "-o", x.out_path);
+    cli_output_apart("records export", "-o", x.out_path, argv, n);
     x.out = cli_output_open("records export", x.out_path, &x.output);
     fputs("game,ply,position,side,move,result,value,visits\n", x.out);
     for (int i = 0; i < n; i++)

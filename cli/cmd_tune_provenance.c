@@ -154,7 +154,9 @@ static void provenance_fit(const TuneSummary *s, Text *t)
 static void provenance_priors(const TuneSummary *s, Text *t)
 {
     const TunePolicyFit *p = &s->policy;
-    if (!s->opts->priors)
+    if (!s->fit_priors && s->init.policy)
+        text_printf(t, "priors: the start's, kept (%s)\n", tune_priors_kept(s));
+    if (!s->fit_priors)
         return;
     text_printf(t, "priors: %llu positions (%llu train, %llu validation), l2-priors %g, min-visits %d; %d epochs, "
                 "kept epoch %d\n", (unsigned long long)(p->positions_train + p->positions_validation),
@@ -167,7 +169,12 @@ static void provenance_priors(const TuneSummary *s, Text *t)
 char *tune_provenance(const TuneSummary *s)
 {
     Text t = {0};
-    text_printf(&t, "tuned by leuctra %s (tune) on %s\n", LEUCTRA_VERSION, s->date);
+    if (s->date[0])
+        text_printf(&t, "tuned by leuctra %s (tune) on %s\n", LEUCTRA_VERSION, s->date);
+    else
+        text_printf(&t, "tuned by leuctra %s (tune)\n", LEUCTRA_VERSION);
+    if (s->opts->note)
+        text_printf(&t, "%s\n", s->opts->note);
     provenance_data(s, &t);
     provenance_fit(s, &t);
     provenance_priors(s, &t);

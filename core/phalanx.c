@@ -68,6 +68,7 @@ bool phalanx_setup(Game *g, const unsigned char *obstacles, Error *err)
     t->frozen = t->crossings || t->igfip;
     t->answering = t->crossings || t->igfip;
     build_tables(t, obstacles);
+    phalanx_find_regions(t);
     phalanx_policy_init(&t->policy);
     g->impl = t;
     g->ops = &phalanx_ops;

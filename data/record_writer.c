@@ -90,9 +90,11 @@ static bool place_new_file(const char *temp, const char *target, const char *pat
         records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path,
                       errno == EEXIST ? "already exists (resume it, or choose another name)" : strerror(errno));
         unlink(temp);
+        output_temp_done(temp);
         return false;
     }
     unlink(temp);
+    output_temp_done(temp);
     output_file_sync_folder(target);
     return true;
 }
@@ -140,13 +142,14 @@ RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsE
         buf_free(&bytes);
         return NULL;
     }
-    int fd = temp_file_beside(target, temp, sizeof temp);
+    int fd = output_temp_create(target, temp, sizeof temp, 0644);
     bool ok = fd >= 0 && output_write_all(fd, bytes.data, bytes.len) && fsync(fd) == 0;
     if (!ok) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: cannot create: %s", path, strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(temp);
+            output_temp_done(temp);
         }
     } else if (!place_new_file(temp, target, path, err) || !lock_file(fd, path, err)) {
         close(fd);
@@ -288,6 +291,8 @@ RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, R
     OpenedFile f;
     if (!open_for_resume(path, expected, &f, err))
         return NULL;
+    /* The lock is ours: no writer owns them now (a canonical rewrite, a create, killed). */
+    info->stale_temps = output_temp_remove_stale(path);
     ChunkScanner scan;
     scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
     uint64_t good_end = f.first_chunk;
@@ -307,6 +312,33 @@ RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, R
     if (!w)
         records_resume_info_free(info);
     return w;
+}
+
+bool records_indices(const char *path, RecordsResumeInfo *info, RecordsError *err)
+{
+    memset(info, 0, sizeof *info);
+    OpenedFile f;
+    if (!records_path_check(path, err) || !open_records_file(path, &f, err))
+        return false;
+    ChunkScanner scan;
+    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
+    size_t cap = 0;
+    ScanResult r;
+    bool ok = true;
+    while (ok && (r = scanner_next(&scan, err)) != SCAN_END) {
+        ok = r == SCAN_CHUNK;
+        if (ok && !(ok = collect_indices(&scan, info, &cap)))
+            records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+    }
+    scanner_free(&scan);
+    if (ok && !(ok = header_copy(&info->header, &f.header)))
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+    close_records_file(&f);
+    if (ok)
+        sort_unique(info);
+    else
+        records_resume_info_free(info);
+    return ok;
 }
 
 void records_resume_info_free(RecordsResumeInfo *info)

@@ -43,6 +43,9 @@ typedef struct {
     const char *pgn_path;       /* --pgn: the games as text, made from the records file at the end */
     const char *debug_path;     /* --debug: the transcript of every engine's lines */
     TimeControl tc[MATCH_MAX_PLAYERS];  /* each player's clock (match_inspect_players), for the files */
+    bool timed;                 /* a player's moves depend on time: the records keep every move's
+                                   time (without, they are left out, so that a match of visits
+                                   alone writes the same file every time) */
     bool sprt_on;
     SprtTest sprt;
     int make_openings;          /* > 0: generate this many openings instead of playing */
@@ -92,6 +95,7 @@ typedef struct {
     RecordsWriter *writer;      /* NULL: no records file */
     MatchSprt *sprt;            /* NULL: no SPRT */
     int resumed;                /* games read back from the records file (--resume) */
+    int removed_temps;          /* its temporary files that a stopped run left, removed (--resume) */
     long incidents[MATCH_MAX_PLAYERS];  /* external engines' crashes, hangs, illegal moves ... */
     int played;                 /* games played by this run */
     IoLog *io_log;              /* NULL, or the --debug transcript */
@@ -143,6 +147,7 @@ bool match_play(MatchRun *run, Error *err);
 typedef struct {
     TimeControl tc;
     int threads;
+    bool timed;
 } MatchPlayerInfo;
 bool match_inspect_players(const Game *g, const MatchOptions *o, MatchPlayerInfo *info, Error *err);
 

@@ -92,6 +92,9 @@ static bool save_record(MatchWorker *w, const MatchRun *run, int k, Error *err)
         error_failed(err, "game %d: a move could not be recorded", k);
         return false;
     }
+    if (!run->options->timed)      /* noise in a match of visits, whose file is reproducible */
+        for (int i = 0; i < w->record.plies; i++)
+            w->record.ply[i].time_ms = RECORD_NO_TIME;
     RecordsError e;
     if (!records_append(run->writer, &w->record, &e)) {
         error_failed(err, "%s", e.msg);
@@ -121,12 +124,11 @@ static bool play_one(MatchWorker *w, const MatchRun *run, int k, MatchGame *play
         return false;
     }
     finish_record(&w->record, run, k, &start, &r);
-    bool saved = save_record(w, run, k, err);
-    *played = match_game_of_record(run, &w->record);
+    *played = match_game_of_record(run, &w->record);    /* before the file's copy loses its times */
     played->reason = r.reason;
     played->plies = r.plies;
     game_result_free(&r);
-    return saved;
+    return save_record(w, run, k, err);
 }
 
 static void progress_line(const MatchRun *run, int done, int todo, double t0)

@@ -29,7 +29,7 @@ bool match_inspect_players(const Game *g, const MatchOptions *o, MatchPlayerInfo
         Player *p = player_create(g, o->spec[i], err);
         if (!p)
             return false;
-        info[i] = (MatchPlayerInfo){p->tc, p->threads};
+        info[i] = (MatchPlayerInfo){p->tc, p->threads, p->timed};
         player_free(p);
     }
     return true;

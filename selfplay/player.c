@@ -265,6 +265,7 @@ static bool configure(Player *p, PlayerState *s, const char *name, const char *s
                 return false;
         p->tc = s->tc;
         p->threads = s->config.threads;
+        p->timed = time_control_on(&p->tc) || s->limits.seconds > 0;
         if (time_control_on(&p->tc) && s->limits.seconds > 0) {
             error_set(err, "player '%s': tc= is a game clock and time= a time per move: give one of them", spec);
             return false;

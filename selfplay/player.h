@@ -47,6 +47,7 @@ struct Player {
     void *ctx;
     TimeControl tc;         /* the game clock its spec asks for (tc=); seconds 0: none */
     int threads;            /* the search threads it runs (for the match's check against the cores) */
+    bool timed;             /* its moves depend on time (tc= or time=), not on visits alone */
 };
 
 /* Makes a player from a spec: NAME[:key=value,...].  Keys: name=NAME (any player), weights=FILE

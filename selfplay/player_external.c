@@ -654,6 +654,7 @@ Player *player_external_create(const Game *g, const char *spec, IoLog *io_log, E
     p->game = g;
     p->tc = s->tc;
     p->threads = s->threads;
+    p->timed = time_control_on(&s->tc) || s->seconds > 0;
     p->ctx = s;
     p->choose = external_choose;
     p->new_game = external_new_game;
