@@ -192,5 +192,11 @@ const GameOps phalanx_ops = {
     .policy = ops_policy,
     .patterns = ops_patterns,
     .playout = phalanx_playout,
+    .num_actions = phalanx_num_actions,
+    .action_of = phalanx_action_of,
+    .action_of_squares = phalanx_action_of_squares,
+    .planes = phalanx_planes,
+    .symmetries = phalanx_symmetries,
+    .transform_action = phalanx_transform_action,
     .square = ops_square,
 };

@@ -25,6 +25,7 @@ extern const TestCase selfplay_tests[];
 extern const TestCase driver_tests[];
 extern const TestCase text_tests[];
 extern const TestCase mcts_tests[];
+extern const TestCase tensors_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
@@ -45,6 +46,7 @@ static const TestSuite suites[] = {
     {"driver", driver_tests},
     {"text", text_tests},
     {"mcts", mcts_tests},
+    {"tensors", tensors_tests},
 };
 
 Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos)
