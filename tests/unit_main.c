@@ -26,6 +26,7 @@ extern const TestCase driver_tests[];
 extern const TestCase text_tests[];
 extern const TestCase mcts_tests[];
 extern const TestCase tensors_tests[];
+extern const TestCase npz_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
@@ -47,6 +48,7 @@ static const TestSuite suites[] = {
     {"text", text_tests},
     {"mcts", mcts_tests},
     {"tensors", tensors_tests},
+    {"npz", npz_tests},
 };
 
 Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos)

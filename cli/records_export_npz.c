@@ -1,0 +1,257 @@
+/*
+ * records_export_npz.c - `leuctra records export --format npz`: every position of every game as
+ * tensors in numpy's .npz (data/tensor_file.h, docs/TENSORS.md), optionally with the board's
+ * symmetric copies and cut into shards of a bounded number of positions.  Memory stays bounded:
+ * one game and the writers' buffers.  Each shard is written whole or not at all; a failure
+ * removes every shard this run wrote.  On a terminal a progress line shows positions, rate and
+ * ETA.
+ */
+#include "records_export.h"
+#include "data/tensor_file.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { MAX_SHARDS_LISTED = 100000 };
+
+typedef struct {
+    const NpzExport *opt;
+    char **paths;
+    int num_paths;
+    Game *g;
+    RecordsHeader header;       /* the first file's board, which every other must match */
+    RecordTensors *rt;
+    TensorFile *tf;
+    int shard;                  /* shards finished */
+    char shard_path[OUTPUT_PATH_MAX + 16];
+    char **done;                /* the shards written, to remove after a failure */
+    uint64_t positions, games, bytes, shard_games;
+    uint64_t input_bytes, input_done;   /* for the ETA: the inputs' sizes, the finished files' */
+    double start, last_print;
+    bool tty;
+} Export;
+
+static void remove_written(Export *x)
+{
+    for (int i = 0; i < x->shard; i++) {
+        unlink(x->done[i]);
+        free(x->done[i]);
+    }
+    x->shard = 0;
+}
+
+static _Noreturn void fail(Export *x, int status, const char *msg)
+{
+    tensor_file_discard(x->tf);
+    remove_written(x);
+    if (x->tty)
+        fputc('\n', stderr);
+    fail_exit("records export", status, "%s", msg);
+}
+
+/* OUT for one file; OUT-00000.npz, OUT-00001.npz ... (OUT without its .npz) for shards. */
+static void shard_name(const Export *x, int k, char *buf, size_t len)
+{
+    const char *out = x->opt->out_path;
+    if (!x->opt->shard_positions) {
+        snprintf(buf, len, "%s", out);
+        return;
+    }
+    size_t n = strlen(out);
+    int stem = n > 4 && strcmp(out + n - 4, ".npz") == 0 ? (int)(n - 4) : (int)n;
+    snprintf(buf, len, "%.*s-%05d.npz", stem, out, k);
+}
+
+static void open_shard(Export *x)
+{
+    TensorFileOptions opt = {x->opt->dense, {x->opt->level, false}};
+    Error err;
+    shard_name(x, x->shard, x->shard_path, sizeof x->shard_path);
+    x->tf = tensor_file_create(x->shard_path, x->g, &opt, &err);
+    if (!x->tf)
+        fail(x, EXIT_USAGE, err.msg);
+    x->shard_games = 0;
+}
+
+/* JSON text of s between quotes, escaped. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static char *description(const Export *x)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "\"augment\": %s, \"games\": %llu, \"shard\": %d, \"sources\": [", x->opt->augment ? "true" : "false",
+            (unsigned long long)x->shard_games, x->opt->shard_positions ? x->shard : -1);
+    for (int i = 0; i < x->num_paths; i++) {
+        if (i)
+            fputs(", ", f);
+        json_string(f, x->paths[i]);
+    }
+    fputs("], \"board\": ", f);
+    json_string(f, x->header.board);
+    fclose(f);
+    return text;
+}
+
+static void close_shard(Export *x)
+{
+    char *extra = description(x);
+    Error err;
+    uint64_t bytes = 0;
+    if (!extra)
+        fail(x, EXIT_FAILURE_RUN, "out of memory");
+    bool ok = tensor_file_finish(x->tf, extra, &bytes, &err);
+    free(extra);
+    x->tf = NULL;
+    if (!ok)
+        fail(x, EXIT_FAILURE_RUN, err.msg);
+    if (x->shard + 1 >= MAX_SHARDS_LISTED) {
+        unlink(x->shard_path);
+        fail(x, EXIT_USAGE, "more than 100,000 shards: raise --shard-positions");
+    }
+    x->bytes += bytes;
+    x->done[x->shard] = strdup(x->shard_path);
+    if (!x->done[x->shard])
+        fail(x, EXIT_FAILURE_RUN, "out of memory");
+    x->shard++;
+}
+
+static void show_progress(Export *x, const RecordsReader *rd, bool last)
+{
+    double now = clock_seconds() - x->start;
+    if (!x->tty || (!last && now - x->last_print < 0.25))
+        return;
+    x->last_print = now;
+    uint64_t read = x->input_done + records_reader_chunk_offset(rd);
+    double rate = now > 0 ? (double)x->positions / now : 0, share = x->input_bytes ? (double)read / (double)x->input_bytes : 0;
+    double eta = share > 0 ? now * (1 - share) / share : 0;
+    fprintf(stderr, "\r%llu positions  %llu games  %.0f positions/s  %.1f MB  %.0f%%  ETA %.0fs   ",
+            (unsigned long long)x->positions, (unsigned long long)x->games, rate,
+            (double)(x->bytes + (x->tf ? tensor_file_bytes(x->tf) : 0)) / 1e6, 100 * share, eta);
+    fflush(stderr);
+}
+
+static bool same_board(const RecordsHeader *a, const RecordsHeader *b)
+{
+    return strcmp(a->variant, b->variant) == 0 && a->width == b->width && a->height == b->height &&
+           strcmp(a->board, b->board) == 0;
+}
+
+/* The first file gives the game; every other must hold the same game and board. */
+static void take_header(Export *x, const char *path, const RecordsHeader *h)
+{
+    char msg[800];
+    if (x->g) {
+        if (!same_board(&x->header, h)) {
+            snprintf(msg, sizeof msg, "%s: %s %dx%d, unlike %s (%s %dx%d): one dataset holds one game and board",
+                     path, h->variant, h->width, h->height, x->paths[0], x->header.variant, x->header.width,
+                     x->header.height);
+            fail(x, EXIT_USAGE, msg);
+        }
+        return;
+    }
+    Error err;
+    x->g = records_header_game(h, &err);
+    if (!x->g) {
+        snprintf(msg, sizeof msg, "%s: the header's board: %s", path, err.msg);
+        fail(x, EXIT_FAILURE_RUN, msg);
+    }
+    x->header = *h;
+    x->header.settings = NULL;
+    x->rt = record_tensors_new(x->g, x->opt->augment ? ~0u : 0u);
+    if (!x->rt)
+        fail(x, EXIT_FAILURE_RUN, "out of memory");
+    open_shard(x);
+}
+
+/* A shard ends before the game that would take it past --shard-positions (a game is never split). */
+static void add_game(Export *x, const GameRecord *r, const char *path)
+{
+    uint64_t rows = (uint64_t)r->plies * (uint64_t)record_tensors_copies(x->rt);
+    if (x->opt->shard_positions && tensor_file_rows(x->tf) > 0 &&
+        tensor_file_rows(x->tf) + rows > (uint64_t)x->opt->shard_positions) {
+        close_shard(x);
+        open_shard(x);
+    }
+    Error err;
+    if (!record_tensors_game(x->rt, r, tensor_file_add_row, x->tf, &err)) {
+        char msg[800];
+        snprintf(msg, sizeof msg, "%s: %s", path, err.msg);
+        fail(x, EXIT_FAILURE_RUN, msg);
+    }
+    x->positions += rows;
+    x->games++;
+    x->shard_games++;
+}
+
+static void export_file(Export *x, const char *path)
+{
+    RecordsError rerr = {0};
+    RecordsReader *rd = records_open(path, &rerr);
+    if (!rd)
+        fail(x, records_exit_status(&rerr), rerr.msg);
+    take_header(x, path, records_reader_header(rd));
+    GameRecord r;
+    game_record_init(&r);
+    int rc;
+    while ((rc = records_next(rd, &r, &rerr)) == 1) {
+        add_game(x, &r, path);
+        show_progress(x, rd, false);
+    }
+    game_record_free(&r);
+    if (rc < 0)
+        fail(x, EXIT_FAILURE_RUN, rerr.msg);
+    x->input_done += records_reader_file_size(rd);
+    records_close(rd);
+}
+
+static uint64_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+void export_npz(const NpzExport *opt, char **paths, int n)
+{
+    Export x = {.opt = opt, .paths = paths, .num_paths = n, .start = clock_seconds()};
+    x.tty = !opt->quiet && isatty(STDERR_FILENO);
+    x.done = calloc(MAX_SHARDS_LISTED, sizeof *x.done);
+    if (!x.done)
+        fail(&x, EXIT_FAILURE_RUN, "out of memory");
+    for (int i = 0; i < n; i++)
+        x.input_bytes += file_size(paths[i]);
+    for (int i = 0; i < n; i++)
+        export_file(&x, paths[i]);
+    close_shard(&x);
+    if (x.tty)
+        fputc('\n', stderr);
+    if (!opt->quiet && !cli_output_is_stdout(opt->out_path))
+        fprintf(stderr, "%s: %llu positions of %llu games, %d file%s, %llu bytes (%.1f per position), %.2fs\n",
+                opt->out_path, (unsigned long long)x.positions, (unsigned long long)x.games, x.shard,
+                x.shard == 1 ? "" : "s", (unsigned long long)x.bytes,
+                x.positions ? (double)x.bytes / (double)x.positions : 0.0, clock_seconds() - x.start);
+    for (int i = 0; i < x.shard; i++)
+        free(x.done[i]);
+    free(x.done);
+    record_tensors_free(x.rt);
+    game_free(x.g);
+}
