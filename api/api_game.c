@@ -9,6 +9,7 @@
 #include "data/weights.h"
 #include "selfplay/mcts.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,6 +309,15 @@ static void json_put(Json *j, const char *fmt, ...)
         j->at += (size_t)n;
 }
 
+/* JSON has no NaN: an unknown value (a move never visited) is null. */
+static void json_number(Json *j, double v)
+{
+    if (isfinite(v))
+        json_put(j, "%.6f", v);
+    else
+        json_put(j, "null");
+}
+
 static const char *proven_name(Proven p)
 {
     return p == PROVEN_WIN ? "win" : p == PROVEN_LOSS ? "loss" : p == PROVEN_DRAW ? "draw" : "none";
@@ -318,8 +328,10 @@ static void write_result(const LtGame *g, const MctsResult *r, Json *j)
     char text[32] = "";
     if (r->best != MOVE_NONE)
         game_format_move(g->game, &g->pos, r->best, text, sizeof text);
-    json_put(j, "{\"best\": \"%s\", \"value\": %.6f, \"proven\": \"%s\", \"visits\": %ld, \"seconds\": %.6f, \"pv\": [",
-             text, r->value, proven_name(r->proven), r->tree_visits, r->seconds);
+    json_put(j, "{\"best\": %s%s%s, \"value\": ", *text ? "\"" : "", *text ? text : "null", *text ? "\"" : "");
+    json_number(j, r->value);
+    json_put(j, ", \"proven\": \"%s\", \"visits\": %ld, \"seconds\": %.6f, \"pv\": [", proven_name(r->proven),
+             r->tree_visits, r->seconds);
     Position pos = g->pos;
     for (int i = 0; i < r->pv_length; i++) {
         game_format_move(g->game, &pos, r->pv[i], text, sizeof text);
@@ -331,8 +343,10 @@ static void write_result(const LtGame *g, const MctsResult *r, Json *j)
     for (int i = 0; i < r->num_stats; i++) {
         const MoveStat *s = &r->stats[i];
         game_format_move(g->game, &g->pos, s->move, text, sizeof text);
-        json_put(j, "%s{\"move\": \"%s\", \"action\": %d, \"visits\": %ld, \"prior\": %.6f, \"value\": %.6f}",
-                 i ? ", " : "", text, game_action_of(g->game, &g->pos, s->move), s->visits, s->prior, s->value);
+        json_put(j, "%s{\"move\": \"%s\", \"action\": %d, \"visits\": %ld, \"prior\": %.6f, \"value\": ",
+                 i ? ", " : "", text, game_action_of(g->game, &g->pos, s->move), s->visits, s->prior);
+        json_number(j, s->value);
+        json_put(j, "}");
     }
     json_put(j, "]}");
 }

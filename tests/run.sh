@@ -6,7 +6,9 @@
 # (tests/tune_test.sh, on records files the unit tests leave there too), the match tests
 # (tests/match_test.py), the external-engine players' tests (tests/external_engine_test.py),
 # the pictures tests (tests/svg_test.py: boards, viewer and charts, with a tiny training-loop
-# run; tests/browser_test.py), the MPI tests (tests/mpi_test.sh: self-play and tuning under
+# run; tests/browser_test.py), the Python package and tensor export tests (tests/python_test.py,
+# run by a python3 that has numpy where there is one: /usr/bin/python3 with Debian's
+# python3-numpy; without numpy it says "skip" for the array tests), the MPI tests (tests/mpi_test.sh: self-play and tuning under
 # mpirun; "skipped: no mpirun" without Open MPI), then prints the combined "N passed, N failed"
 # line that CI reads.
 set -u
@@ -26,11 +28,19 @@ LEUCTRA="$LEUCTRA" python3 "$here/match_test.py" 2>&1 | tee -a "$log" || status=
 LEUCTRA="$LEUCTRA" python3 "$here/svg_test.py" 2>&1 | tee -a "$log" || status=1
 LEUCTRA="$LEUCTRA" python3 "$here/browser_test.py" 2>&1 | tee -a "$log" || status=1
 LEUCTRA="$LEUCTRA" python3 "$here/external_engine_test.py" 2>&1 | tee -a "$log" || status=1
+py=python3
+for candidate in python3 /usr/bin/python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import numpy' 2>/dev/null; then
+        py=$candidate
+        break
+    fi
+done
+LEUCTRA="$LEUCTRA" "$py" "$here/python_test.py" "$fixtures" 2>&1 | tee -a "$log" || status=1
 LEUCTRA="$LEUCTRA" sh "$here/mpi_test.sh" 2>&1 | tee -a "$log" || status=1
 passed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{p += $1} END {print p + 0}')
 failed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{f += $3} END {print f + 0}')
 runs=$(grep -cE '^[0-9]+ passed, [0-9]+ failed' "$log")
-if [ "$runs" -lt 11 ]; then
+if [ "$runs" -lt 12 ]; then
     echo "a test runner stopped before its summary line" >&2
     failed=$((failed + 1))
 fi
