@@ -327,6 +327,27 @@ def test_fixtures():
         check("numpy and zipfile read the writer's %s" % name, ok and good)
 
 
+def test_train_example(tmp):
+    lrec = fresh_records(tmp, "crossings", 40, 60, "train.lrec")
+    out = os.path.join(tmp, "train.npz")
+    rc, _, err = run("records", "export", lrec, "-o", out, "--augment", "--quiet")
+    script = os.path.join(ROOT, "scripts", "train_example.py")
+    try:
+        import torch  # noqa: F401
+        backends = [[], ["--torch"]]
+    except ImportError:
+        backends = [[]]
+        print("skip: PyTorch not installed (apt-get install python3-torch), so only the numpy example runs")
+    for extra in backends:
+        p = subprocess.run([sys.executable, script, out, "--epochs", "3"] + extra, capture_output=True, text=True)
+        line = [l for l in p.stdout.splitlines() if l.startswith("held out:")]
+        words = line[0].replace("(", " ").replace(")", " ").split() if line else []
+        top1 = float(words[words.index("top-1") + 1]) if "top-1" in words else 0
+        uniform = float(words[words.index("moves") + 1]) if "moves" in words else 1
+        check("scripts/train_example.py %s: held-out top-1 beats the uniform choice" % (extra[0] if extra else "numpy"),
+              rc == 0 and p.returncode == 0 and top1 > 2 * uniform, (p.stdout[-300:], p.stderr[-300:]))
+
+
 def test_pip_install(tmp):
     target = os.path.join(tmp, "site")
     p = subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--quiet", "--target", target,
@@ -358,6 +379,7 @@ def main():
         lrec, sparse = test_export(tmp)
         test_dense_and_shards(tmp, lrec, sparse)
         test_export_failures(tmp, lrec)
+        test_train_example(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

@@ -121,7 +121,8 @@ class Dataset:
             lo, hi = self.start[rows], self.start[rows + 1]
             lengths = hi - lo
             which = np.repeat(np.arange(len(rows)), lengths)
-            idx = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)]) if len(rows) else np.empty(0, np.int64)
+            first = np.cumsum(lengths) - lengths          # where each row's entries start in idx
+            idx = np.repeat(lo - first, lengths) + np.arange(int(lengths.sum()))
             actions = d["legal"][idx].astype(np.int64)
             visits = d["visits"][idx].astype(np.float64)
             mask[which, actions] = True
