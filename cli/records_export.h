@@ -13,6 +13,7 @@ typedef struct {
     bool dense;                 /* dense policy and mask */
     long shard_positions;       /* 0: one file */
     int level;                  /* zlib level */
+    int threads;                /* deflating threads (0: every core) */
     bool quiet;
 } NpzExport;
 

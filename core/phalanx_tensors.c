@@ -62,12 +62,17 @@ int phalanx_action_of_squares(const Game *g, int side, const MoveSquares *m)
     return (channel * t->height + frame_row(t, side, from_rank)) * t->width + m->from_file;
 }
 
+/* The action direction of each move direction (phalanx.h's DIR_E, DIR_W, DIR_N ...) for the
+ * side to move: Black's frame swaps north and south. */
+static const uint8_t frame_direction[2][NUM_DIRS] = {{2, 6, 0, 4, 1, 5, 7, 3}, {2, 6, 4, 0, 3, 7, 5, 1}};
+
+/* The hot path of exports: a legal move needs no checking, only arithmetic. */
 int phalanx_action_of(const Game *g, const Position *pos, Move m)
 {
-    int rear = move_rear(m), d = move_dir(m), j = move_dist(m);
-    MoveSquares s = {sq_file(rear), sq_rank(rear) + 1, sq_file(rear) + j * dir_file[d],
-                     sq_rank(rear) + j * dir_rank[d] + 1, false};
-    return phalanx_action_of_squares(g, cpos_of(pos)->side, &s);
+    const PhalanxTables *t = tables_of(g);
+    int side = cpos_of(pos)->side, rear = move_rear(m);
+    int channel = frame_direction[side][move_dir(m)] * max_distance(t) + move_dist(m) - 1;
+    return (channel * t->height + frame_row(t, side, sq_rank(rear))) * t->width + sq_file(rear);
 }
 
 static void fill_plane(unsigned char *plane, int area, bool on)

@@ -13,13 +13,18 @@
 #include "output_file.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
-enum { INPUT_BUFFER = 1 << 16, OUTPUT_BUFFER = 1 << 16, COPY_BUFFER = 1 << 20, NPY_HEADER_MAX = 256 };
+/* Each array's rows wait in a buffer of INPUT_BUFFER bytes; when one is full, every array's
+ * waiting rows are deflated at once, one array per thread (the bytes do not depend on the number
+ * of threads: when deflate runs depends only on the data). */
+enum { INPUT_BUFFER = 1 << 20, OUTPUT_BUFFER = 1 << 16, COPY_BUFFER = 1 << 20, NPY_HEADER_MAX = 256 };
 #define ZIP32_LIMIT 0xFFFFFFFFull
 
 typedef struct {
@@ -95,6 +100,54 @@ static bool deflate_pending(NpzWriter *w, NpzArray *a, int flush, Error *err)
     return true;
 }
 
+/* Deflates what waits in every array, in parallel; Z_FINISH ends every stream.  Plain threads
+ * made for the occasion (a few dozen times a file) rather than OpenMP's, whose idle workers spin
+ * while the caller makes the next rows. */
+typedef struct {
+    NpzWriter *w;
+    int flush;
+    atomic_int next;
+    bool failed[NPZ_MAX_ARRAYS];
+    Error errors[NPZ_MAX_ARRAYS];
+} DeflateJob;
+
+static void *deflate_worker(void *arg)
+{
+    DeflateJob *job = arg;
+    for (int i; (i = atomic_fetch_add(&job->next, 1)) < job->w->count;) {
+        NpzArray *a = &job->w->arrays[i];
+        if (a->pending || job->flush == Z_FINISH)
+            job->failed[i] = !deflate_pending(job->w, a, job->flush, &job->errors[i]);
+    }
+    return NULL;
+}
+
+static int deflate_threads(const NpzWriter *w)
+{
+    long cores = w->opt.threads > 0 ? w->opt.threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return (int)(cores < 1 ? 1 : cores > w->count ? w->count : cores);
+}
+
+static bool deflate_all(NpzWriter *w, int flush, Error *err)
+{
+    DeflateJob job = {.w = w, .flush = flush};
+    atomic_init(&job.next, 0);
+    pthread_t helpers[NPZ_MAX_ARRAYS];
+    int started = 0;
+    for (int t = 1; t < deflate_threads(w); t++, started++)
+        if (pthread_create(&helpers[started], NULL, deflate_worker, &job) != 0)
+            break;      /* fewer helpers: the work gets done all the same */
+    deflate_worker(&job);
+    for (int t = 0; t < started; t++)
+        pthread_join(helpers[t], NULL);
+    for (int i = 0; i < w->count; i++)
+        if (job.failed[i]) {
+            *err = job.errors[i];
+            return false;
+        }
+    return true;
+}
+
 static bool add_body(NpzWriter *w, NpzArray *a, const unsigned char *bytes, size_t n, Error *err)
 {
     a->crc = (uint32_t)crc32_z(a->crc, bytes, n);
@@ -105,7 +158,7 @@ static bool add_body(NpzWriter *w, NpzArray *a, const unsigned char *bytes, size
         a->pending += take;
         bytes += take;
         n -= take;
-        if (a->pending == INPUT_BUFFER && !deflate_pending(w, a, Z_NO_FLUSH, err))
+        if (a->pending == INPUT_BUFFER && !deflate_all(w, Z_NO_FLUSH, err))
             return false;
     }
     return true;
@@ -134,7 +187,7 @@ NpzWriter *npz_create(const char *path, const NpzOptions *opt, Error *err)
         error_set(err, "out of memory");
         return NULL;
     }
-    w->opt = opt ? *opt : (NpzOptions){6, false};
+    w->opt = opt ? *opt : (NpzOptions){6, false, 0};
     if (!output_file_open(&w->out, path, err)) {
         free(w);
         return NULL;
@@ -359,8 +412,6 @@ static bool copy_spool(NpzWriter *w, NpzArray *a, unsigned char *buf, Error *err
 /* The local header, the .npy header as a stored deflate block, the spooled body. */
 static bool write_entry(NpzWriter *w, NpzArray *a, unsigned char *buf, Error *err)
 {
-    if (!deflate_pending(w, a, Z_FINISH, err))
-        return false;
     unsigned char header[NPY_HEADER_MAX];
     size_t hn = npy_header(a, header);
     unsigned char stored[5] = {0x00, (unsigned char)(hn & 0xFF), (unsigned char)(hn >> 8),
@@ -470,6 +521,7 @@ bool npz_finish(NpzWriter *w, uint64_t *bytes, Error *err)
     bool ok = buf != NULL;
     if (!ok)
         error_set(err, "out of memory");
+    ok = ok && deflate_all(w, Z_FINISH, err);
     for (int i = 0; ok && i < w->count; i++)
         ok = write_entry(w, &w->arrays[i], buf, err);
     free(buf);

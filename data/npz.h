@@ -9,7 +9,7 @@
  * archive itself is assembled at npz_finish, when every array's length is known, and goes
  * through data/output_file.h (whole or absent).
  *
- * Not thread-safe: one writer belongs to one thread at a time.
+ * A writer belongs to one thread at a time; it deflates its arrays on several (NpzOptions).
  */
 #ifndef LEUCTRA_NPZ_H
 #define LEUCTRA_NPZ_H
@@ -27,6 +27,7 @@ enum { NPZ_MAX_ARRAYS = 32, NPZ_MAX_DIMS = 4, NPZ_NAME_MAX = 48 };
 typedef struct {
     int level;              /* zlib level 0-9 (default 6) */
     bool zip64;             /* ZIP64 fields on every entry, needed or not (to test readers) */
+    int threads;            /* threads that deflate the arrays side by side (0: one per core) */
 } NpzOptions;
 
 typedef struct NpzWriter NpzWriter;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { CODES = 1 << 16, UNKNOWN = -2 };
+
 struct RecordTensors {
     const Game *g;
     unsigned symmetries;            /* the extras, bit s for symmetry s */
@@ -19,6 +21,8 @@ struct RecordTensors {
     uint64_t *bitmap;               /* words: the actions marked */
     Move *move_at;                  /* num_actions: the legal move of a marked action */
     uint32_t *count_at;             /* num_actions: the visits of a marked action */
+    int16_t *code_action[2];        /* per side to move, a stored move code's action (-1: none),
+                                       or UNKNOWN until first asked: visit lists repeat codes */
     unsigned char *planes, *turned;
     Move moves[MAX_MOVES];
     int actions[MAX_MOVES], legal[MAX_MOVES], turned_legal[MAX_MOVES];
@@ -38,9 +42,15 @@ RecordTensors *record_tensors_new(const Game *g, unsigned symmetries)
     rt->bitmap = calloc((size_t)rt->words, sizeof *rt->bitmap);
     rt->move_at = malloc((size_t)rt->num_actions * sizeof *rt->move_at);
     rt->count_at = malloc((size_t)rt->num_actions * sizeof *rt->count_at);
+    for (int side = 0; side < 2; side++) {
+        rt->code_action[side] = malloc(CODES * sizeof *rt->code_action[side]);
+        for (int c = 0; rt->code_action[side] && c < CODES; c++)
+            rt->code_action[side][c] = UNKNOWN;
+    }
     rt->planes = malloc(planes);
     rt->turned = malloc(planes);
-    if (!rt->bitmap || !rt->move_at || !rt->count_at || !rt->planes || !rt->turned) {
+    if (!rt->bitmap || !rt->move_at || !rt->count_at || !rt->planes || !rt->turned || !rt->code_action[0] ||
+        !rt->code_action[1]) {
         record_tensors_free(rt);
         return NULL;
     }
@@ -54,6 +64,8 @@ void record_tensors_free(RecordTensors *rt)
     free(rt->bitmap);
     free(rt->move_at);
     free(rt->count_at);
+    free(rt->code_action[0]);
+    free(rt->code_action[1]);
     free(rt->planes);
     free(rt->turned);
     free(rt);
@@ -86,10 +98,14 @@ static int collect(RecordTensors *rt, int *legal, uint32_t *visits)
     return n;
 }
 
-static int stored_action(const RecordTensors *rt, int side, RecordMove m)
+static int stored_action(RecordTensors *rt, int side, RecordMove m)
 {
-    MoveSquares squares;
-    return record_move_squares(m, &squares) ? game_action_of_squares(rt->g, side, &squares) : -1;
+    int16_t *known = &rt->code_action[side][m.code];
+    if (*known == UNKNOWN) {
+        MoveSquares squares;
+        *known = (int16_t)(record_move_squares(m, &squares) ? game_action_of_squares(rt->g, side, &squares) : -1);
+    }
+    return *known;
 }
 
 typedef struct {

@@ -55,7 +55,7 @@ static size_t inflate_entry(const unsigned char *zip, size_t at, size_t zip_size
 static void write_sample(TestContext *t, const char *path, bool zip64)
 {
     Error err;
-    NpzOptions opt = {6, zip64};
+    NpzOptions opt = {6, zip64, 0};
     NpzWriter *w = npz_create(path, &opt, &err);
     CHECK(t, w != NULL);
     if (!w)
