@@ -173,8 +173,6 @@ int lt_game_legal_moves(const LtGame *g, char *buf, size_t len)
     return n;
 }
 
-static int compare_ints(const void *a, const void *b) { return *(const int32_t *)a - *(const int32_t *)b; }
-
 int lt_game_legal_actions(const LtGame *g, int32_t *out, int cap)
 {
     Move moves[MAX_MOVES];
@@ -182,9 +180,12 @@ int lt_game_legal_actions(const LtGame *g, int32_t *out, int cap)
     int n = game_legal_actions(g->game, &g->pos, moves, actions);
     if (n > cap)
         return -1;
-    for (int i = 0; i < n; i++)
-        out[i] = actions[i];
-    qsort(out, (size_t)n, sizeof *out, compare_ints);
+    for (int i = 0; i < n; i++) {     /* insertion sort: moves come a line at a time, nearly in order */
+        int j = i;
+        for (; j > 0 && out[j - 1] > actions[i]; j--)
+            out[j] = out[j - 1];
+        out[j] = actions[i];
+    }
     return n;
 }
 
