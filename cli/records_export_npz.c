@@ -32,6 +32,7 @@ typedef struct {
     uint64_t input_bytes, input_done;   /* for the ETA: the inputs' sizes, the finished files' */
     double start, last_print;
     bool tty;
+    bool wide;                  /* int32 visits: a count did not fit int16 */
 } Export;
 
 static void remove_written(Export *x)
@@ -67,7 +68,7 @@ static void shard_name(const Export *x, int k, char *buf, size_t len)
 
 static void open_shard(Export *x)
 {
-    TensorFileOptions opt = {x->opt->dense, {x->opt->level, false, x->opt->threads}};
+    TensorFileOptions opt = {x->opt->dense, x->wide, {x->opt->level, false, x->opt->threads}};
     Error err;
     shard_name(x, x->shard, x->shard_path, sizeof x->shard_path);
     x->tf = tensor_file_create(x->shard_path, x->g, &opt, &err);
@@ -183,8 +184,9 @@ static void take_header(Export *x, const char *path, const RecordsHeader *h)
     open_shard(x);
 }
 
-/* A shard ends before the game that would take it past --shard-positions (a game is never split). */
-static void add_game(Export *x, const GameRecord *r, const char *path)
+/* A shard ends before the game that would take it past --shard-positions (a game is never split).
+ * False when a visit count outgrew the int16 visits (the export then starts again, wide). */
+static bool add_game(Export *x, const GameRecord *r, const char *path)
 {
     uint64_t rows = (uint64_t)r->plies * (uint64_t)record_tensors_copies(x->rt);
     if (x->opt->shard_positions && tensor_file_rows(x->tf) > 0 &&
@@ -194,6 +196,8 @@ static void add_game(Export *x, const GameRecord *r, const char *path)
     }
     Error err;
     if (!record_tensors_game(x->rt, r, tensor_file_add_row, x->tf, &err)) {
+        if (tensor_file_overflowed(x->tf))
+            return false;
         char msg[800];
         snprintf(msg, sizeof msg, "%s: %s", path, err.msg);
         fail(x, EXIT_FAILURE_RUN, msg);
@@ -201,9 +205,10 @@ static void add_game(Export *x, const GameRecord *r, const char *path)
     x->positions += rows;
     x->games++;
     x->shard_games++;
+    return true;
 }
 
-static void export_file(Export *x, const char *path)
+static bool export_file(Export *x, const char *path)
 {
     RecordsError rerr = {0};
     RecordsReader *rd = records_open(path, &rerr);
@@ -213,21 +218,37 @@ static void export_file(Export *x, const char *path)
     GameRecord r;
     game_record_init(&r);
     int rc;
-    while ((rc = records_next(rd, &r, &rerr)) == 1) {
-        add_game(x, &r, path);
+    bool fits = true;
+    while (fits && (rc = records_next(rd, &r, &rerr)) == 1) {
+        fits = add_game(x, &r, path);
         show_progress(x, rd, false);
     }
     game_record_free(&r);
-    if (rc < 0)
+    if (fits && rc < 0)
         fail(x, EXIT_FAILURE_RUN, rerr.msg);
     x->input_done += records_reader_file_size(rd);
     records_close(rd);
+    return fits;
 }
 
 static uint64_t file_size(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* One pass over the inputs; false (with nothing left on disk) when the visits must be wide. */
+static bool export_all(Export *x)
+{
+    for (int i = 0; i < x->num_paths; i++)
+        if (!export_file(x, x->paths[i])) {
+            tensor_file_discard(x->tf);
+            x->tf = NULL;
+            remove_written(x);
+            return false;
+        }
+    close_shard(x);
+    return true;
 }
 
 void export_npz(const NpzExport *opt, char **paths, int n)
@@ -239,9 +260,16 @@ void export_npz(const NpzExport *opt, char **paths, int n)
         fail(&x, EXIT_FAILURE_RUN, "out of memory");
     for (int i = 0; i < n; i++)
         x.input_bytes += file_size(paths[i]);
-    for (int i = 0; i < n; i++)
-        export_file(&x, paths[i]);
-    close_shard(&x);
+    if (!export_all(&x)) {
+        /* a search of more than 32,767 visits on one move: int32 visits, from the start */
+        Export wide = {.opt = opt, .paths = paths, .num_paths = n, .start = x.start, .tty = x.tty, .done = x.done,
+                       .input_bytes = x.input_bytes, .wide = true};
+        record_tensors_free(x.rt);
+        game_free(x.g);
+        x = wide;
+        if (!export_all(&x))
+            fail(&x, EXIT_FAILURE_RUN, "visit counts beyond int32");
+    }
     if (x.tty)
         fputc('\n', stderr);
     if (!opt->quiet && !cli_output_is_stdout(opt->out_path))

@@ -22,6 +22,8 @@ struct TensorFile {
     unsigned char *dense_mask;
     int16_t *legal;
     int32_t *visits;
+    int16_t *narrow;
+    bool overflowed;
 };
 
 static bool declare(TensorFile *tf, Error *err)
@@ -45,7 +47,7 @@ static bool declare(TensorFile *tf, Error *err)
     } else {
         tf->id[A_LEGAL_COUNT] = npz_add_array(tf->npz, "legal_count", NPZ_INT16, 0, NULL, err);
         tf->id[A_LEGAL] = npz_add_array(tf->npz, "legal", NPZ_INT16, 0, NULL, err);
-        tf->id[A_VISITS] = npz_add_array(tf->npz, "visits", NPZ_INT32, 0, NULL, err);
+        tf->id[A_VISITS] = npz_add_array(tf->npz, "visits", tf->opt.wide_visits ? NPZ_INT32 : NPZ_INT16, 0, NULL, err);
     }
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         tf->id[scalars[i].slot] = npz_add_array(tf->npz, scalars[i].name, scalars[i].type, 0, NULL, err);
@@ -78,7 +80,8 @@ TensorFile *tensor_file_create(const char *path, const Game *g, const TensorFile
     }
     tf->legal = malloc(MAX_MOVES * sizeof *tf->legal);
     tf->visits = malloc(MAX_MOVES * sizeof *tf->visits);
-    if ((opt->dense && (!tf->dense_policy || !tf->dense_mask)) || !tf->legal || !tf->visits) {
+    tf->narrow = malloc(MAX_MOVES * sizeof *tf->narrow);
+    if ((opt->dense && (!tf->dense_policy || !tf->dense_mask)) || !tf->legal || !tf->visits || !tf->narrow) {
         error_set(err, "out of memory");
         tensor_file_discard(tf);
         return NULL;
@@ -95,13 +98,22 @@ static bool add_sparse(TensorFile *tf, const TensorRow *row, Error *err)
 {
     int n = row->num_legal;
     int16_t count = (int16_t)n;
+    uint32_t most = 0;
     for (int i = 0; i < n; i++) {
         tf->legal[i] = (int16_t)row->legal[i];
-        tf->visits[i] = (int32_t)row->visits[i];
+        tf->visits[i] = (int32_t)(row->visits[i] < INT32_MAX ? row->visits[i] : INT32_MAX);
+        tf->narrow[i] = (int16_t)row->visits[i];
+        most = row->visits[i] > most ? row->visits[i] : most;
+    }
+    if (most > (tf->opt.wide_visits ? (uint32_t)INT32_MAX : (uint32_t)INT16_MAX)) {
+        tf->overflowed = !tf->opt.wide_visits;
+        error_set(err, "a visit count of %lu does not fit the visits array", (unsigned long)most);
+        return false;
     }
     return npz_append(tf->npz, tf->id[A_LEGAL_COUNT], &count, 1, err) &&
            npz_append(tf->npz, tf->id[A_LEGAL], tf->legal, (size_t)n, err) &&
-           npz_append(tf->npz, tf->id[A_VISITS], tf->visits, (size_t)n, err);
+           (tf->opt.wide_visits ? npz_append(tf->npz, tf->id[A_VISITS], tf->visits, (size_t)n, err)
+                                : npz_append(tf->npz, tf->id[A_VISITS], tf->narrow, (size_t)n, err));
 }
 
 static bool add_dense(TensorFile *tf, const TensorRow *row, Error *err)
@@ -140,6 +152,8 @@ bool tensor_file_add_row(const TensorRow *row, void *ctx, Error *err)
     return tensor_file_add(ctx, row, err);
 }
 
+bool tensor_file_overflowed(const TensorFile *tf) { return tf->overflowed; }
+
 uint64_t tensor_file_rows(const TensorFile *tf) { return npz_rows(tf->npz, tf->id[A_PLANES]); }
 
 uint64_t tensor_file_bytes(const TensorFile *tf) { return npz_spooled_bytes(tf->npz); }
@@ -154,9 +168,10 @@ static char *describe(const TensorFile *tf, const char *extra)
     int n = snprintf(s, cap,
                      "{\"format\": \"leuctra-tensors\", \"version\": %d, \"planes_version\": %d, "
                      "\"variant\": \"%s\", \"width\": %d, \"height\": %d, \"num_actions\": %d, "
-                     "\"layout\": \"%s\", \"positions\": %llu, \"planes\": [",
+                     "\"layout\": \"%s\", \"visits\": \"%s\", \"positions\": %llu, \"planes\": [",
                      TENSOR_FILE_VERSION, PLANES_VERSION, tf->g->name, tf->g->width, tf->g->height, tf->num_actions,
-                     tf->opt.dense ? "dense" : "sparse", (unsigned long long)tensor_file_rows(tf));
+                     tf->opt.dense ? "dense" : "sparse", tf->opt.dense ? "none" : tf->opt.wide_visits ? "int32" : "int16",
+                     (unsigned long long)tensor_file_rows(tf));
     for (int i = 0; i < PLANES_COUNT; i++)
         n += snprintf(s + n, cap - (size_t)n, "%s\"%s\"", i ? ", " : "", plane_names[i]);
     snprintf(s + n, cap - (size_t)n, "]%s%s}", extra && *extra ? ", " : "", extra ? extra : "");
@@ -188,5 +203,6 @@ void tensor_file_discard(TensorFile *tf)
     free(tf->dense_mask);
     free(tf->legal);
     free(tf->visits);
+    free(tf->narrow);
     free(tf);
 }

@@ -4,8 +4,9 @@
  * description of the game, board, layout versions and sources.
  *
  * Sparse layout (the default): per position `legal_count` legal actions, listed ascending in
- * `legal`, with `policy` (the visit share of each, float32) beside them: the positions' lists one
- * after the other.  Dense layout: `policy` and `legal_mask` of shape [N, num_actions].
+ * `legal`, with `visits` (the search's visits of each: int16, or int32 where a count needs it)
+ * beside them: the positions' lists one after the other.  Dense layout: `policy` (the visit
+ * shares, float32) and `legal_mask` of shape [N, num_actions].
  */
 #ifndef LEUCTRA_TENSOR_FILE_H
 #define LEUCTRA_TENSOR_FILE_H
@@ -17,6 +18,8 @@ enum { TENSOR_FILE_VERSION = 1 };
 
 typedef struct {
     bool dense;             /* dense policy and mask instead of the legal lists */
+    bool wide_visits;       /* visits as int32; else int16, and a larger count fails the row
+                               (tensor_file_overflowed) so that the caller starts again wide */
     NpzOptions npz;
 } TensorFileOptions;
 
@@ -31,6 +34,9 @@ bool tensor_file_add(TensorFile *tf, const TensorRow *row, Error *err);
 
 /* A TensorRowFn for record_tensors_game whose ctx is a TensorFile. */
 bool tensor_file_add_row(const TensorRow *row, void *ctx, Error *err);
+
+/* Whether a row failed because a visit count did not fit int16. */
+bool tensor_file_overflowed(const TensorFile *tf);
 
 uint64_t tensor_file_rows(const TensorFile *tf);
 /* The compressed bytes written so far (the file's size to be, near enough, for progress). */

@@ -246,7 +246,8 @@ def test_export(tmp):
         with zipfile.ZipFile(out) as z:
             check("%s: the zip tests whole" % variant, z.testzip() is None)
         d = leuctra.load_npz(out)
-        check("%s: planes uint8 [N, 9, H, W]" % variant, d["planes"].dtype == np.uint8 and
+        check("%s: planes uint8 [N, 9, H, W], visits int16" % variant, d["planes"].dtype == np.uint8 and
+              d["visits"].dtype == np.int16 and
               d["planes"].shape[1:] == (9, d["meta"]["height"], d["meta"]["width"]))
         check("%s: the description" % variant, d["meta"]["variant"] == variant and d["meta"]["planes_version"] == 1 and
               d["meta"]["num_actions"] == leuctra.Game(variant).num_actions)
@@ -291,6 +292,27 @@ def test_dense_and_shards(tmp, lrec, sparse):
           all(len(p["played"]) <= per or len(games[i]) == 1 for i, p in enumerate(parts)), (err, shards))
     joined = {k: np.concatenate([p[k] for p in parts]) for k in ("planes", "legal", "visits", "played", "game")}
     check("shards joined are the whole export", all(np.array_equal(joined[k], sparse[k]) for k in joined))
+
+
+def test_wide_visits(tmp):
+    lrec = os.path.join(tmp, "wide.lrec")
+    rc, _, err = run("selfplay", "--variant", "crossings", "--size", "5x5", "--games", 1, "--visits", 40000,
+                     "--max-plies", 3, "--threads", 1, "--quiet", "--out", lrec)
+    folder = os.path.join(tmp, "wide")
+    os.mkdir(folder)
+    out = os.path.join(folder, "w.npz")
+    rc2, _, err2 = run("records", "export", lrec, "-o", out, "--shard-positions", 1, "--quiet")
+    files = sorted(os.listdir(folder))
+    parts = [leuctra.load_npz(os.path.join(folder, f)) for f in files]
+    ok = rc == 0 and rc2 == 0 and files == ["w-00000.npz"]   # one game: never split
+    check("visit counts past int16: the export starts again with int32 visits, shards and all",
+          ok and all(p["visits"].dtype == np.int32 and p["meta"]["visits"] == "int32" for p in parts) and
+          max(int(p["visits"].max()) for p in parts) > 32767, (err, err2, files))
+    whole = {k: np.concatenate([p[k] for p in parts]) for k in ("planes", "legal_count", "legal", "visits", "played",
+                                                                "result", "value", "game", "ply", "side", "symmetry")}
+    whole["meta"] = parts[0]["meta"] if parts else {}
+    problems, _, off, _ = replay_check(lrec, whole, "crossings", 1) if parts else (["no parts"], 0, 0, None)
+    check("the wide export replays", not problems and off == 0, problems[:2])
 
 
 def test_export_failures(tmp, lrec):
@@ -379,6 +401,7 @@ def main():
         lrec, sparse = test_export(tmp)
         test_dense_and_shards(tmp, lrec, sparse)
         test_export_failures(tmp, lrec)
+        test_wide_visits(tmp)
         test_train_example(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
