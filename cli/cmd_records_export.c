@@ -153,6 +153,8 @@ static int run_export(int argc, char **argv)
             npz_only = npz.augment = true;
         else if (arg_flag(&r, "--dense"))
             npz_only = npz.dense = true;
+        else if (arg_flag(&r, "--packed"))
+            npz_only = npz.packed = true;
         else if (arg_flag(&r, "--quiet") || arg_flag(&r, "-q"))
             npz.quiet = true;
         else
@@ -166,7 +168,7 @@ static int run_export(int argc, char **argv)
     if (f == FORMAT_CSV) {
         if (npz_only)
             fail_exit("records export", EXIT_USAGE,
-                      "--augment, --dense, --shard-positions, --level and --threads are for --format npz");
+                      "--augment, --dense, --packed, --shard-positions, --level and --threads are for --format npz");
         export_csv(&x, argv, n);
         return 0;
     }
@@ -184,7 +186,7 @@ static int run_export(int argc, char **argv)
 const Command records_export_command = {
     "export", run_export, "every position as CSV rows or .npz tensors, for training",
     "usage: leuctra records export FILE... -o OUT.csv\n"
-    "       leuctra records export FILE... [--format npz] -o OUT.npz [--augment] [--dense]\n"
+    "       leuctra records export FILE... [--format npz] -o OUT.npz [--augment] [--dense] [--packed]\n"
     "                                      [--shard-positions N] [--level L] [--threads T] [--quiet]\n\n"
     "Replays every game with the rules and writes every position (before each move).\n\n"
     "CSV (the default unless OUT ends in .npz): one row per position,\n"
@@ -206,6 +208,8 @@ const Command records_export_command = {
     "                         allow (the file mirror of the phalanx games where the obstacles\n"
     "                         allow it; Reversi's 7 other symmetries)\n"
     "  --dense                npz: policy and legal_mask as [N, actions] arrays instead of lists\n"
+    "  --packed               npz: planes_packed, the planes as bits (numpy's unpackbits with\n"
+    "                         bitorder='little' and count 9*H*W gives them back): smaller, faster\n"
     "  --shard-positions N    npz: files OUT-00000.npz, OUT-00001.npz ... of at most N positions\n"
     "                         each (a game is never split; one longer game gets a file alone)\n"
     "  --level L              npz: zlib level 0-9 (default 4: 5% larger than 6, 40% faster)\n"

@@ -11,6 +11,7 @@ typedef struct {
     const char *out_path;
     bool augment;               /* every symmetry the rules allow, as extra rows */
     bool dense;                 /* dense policy and mask */
+    bool packed;                /* planes as bits */
     long shard_positions;       /* 0: one file */
     int level;                  /* zlib level */
     int threads;                /* deflating threads (0: every core) */

@@ -68,7 +68,7 @@ static void shard_name(const Export *x, int k, char *buf, size_t len)
 
 static void open_shard(Export *x)
 {
-    TensorFileOptions opt = {x->opt->dense, x->wide, {x->opt->level, false, x->opt->threads}};
+    TensorFileOptions opt = {x->opt->dense, x->opt->packed, x->wide, {x->opt->level, false, x->opt->threads}};
     Error err;
     shard_name(x, x->shard, x->shard_path, sizeof x->shard_path);
     x->tf = tensor_file_create(x->shard_path, x->g, &opt, &err);

@@ -23,6 +23,8 @@ struct TensorFile {
     int16_t *legal;
     int32_t *visits;
     int16_t *narrow;
+    unsigned char *bits;    /* a position's packed planes */
+    size_t plane_bytes;
     bool overflowed;
 };
 
@@ -40,7 +42,9 @@ static bool declare(TensorFile *tf, Error *err)
     };
     for (int i = 0; i < NUM_ARRAYS; i++)
         tf->id[i] = -1;
-    tf->id[A_PLANES] = npz_add_array(tf->npz, "planes", NPZ_UINT8, 3, planes, err);
+    int64_t packed = (int64_t)((tf->plane_bytes + 7) / 8);
+    tf->id[A_PLANES] = tf->opt.packed ? npz_add_array(tf->npz, "planes_packed", NPZ_UINT8, 1, &packed, err)
+                                      : npz_add_array(tf->npz, "planes", NPZ_UINT8, 3, planes, err);
     if (tf->opt.dense) {
         tf->id[A_POLICY] = npz_add_array(tf->npz, "policy", NPZ_FLOAT32, 1, &actions, err);
         tf->id[A_LEGAL_MASK] = npz_add_array(tf->npz, "legal_mask", NPZ_UINT8, 1, &actions, err);
@@ -57,7 +61,8 @@ static bool declare(TensorFile *tf, Error *err)
             continue;
         else if (tf->id[i] < 0)
             return false;
-    npz_prefer_runs(tf->npz, tf->id[A_PLANES]);
+    if (!tf->opt.packed)
+        npz_prefer_runs(tf->npz, tf->id[A_PLANES]);
     if (tf->opt.dense)
         npz_prefer_runs(tf->npz, tf->id[A_LEGAL_MASK]);
     return true;
@@ -73,6 +78,8 @@ TensorFile *tensor_file_create(const char *path, const Game *g, const TensorFile
     tf->g = g;
     tf->opt = *opt;
     tf->num_actions = game_num_actions(g);
+    tf->plane_bytes = (size_t)PLANES_COUNT * (size_t)g->width * (size_t)g->height;
+    tf->bits = calloc((tf->plane_bytes + 7) / 8, 1);
     size_t a = (size_t)tf->num_actions;
     if (opt->dense) {
         tf->dense_policy = calloc(a, sizeof *tf->dense_policy);
@@ -81,7 +88,8 @@ TensorFile *tensor_file_create(const char *path, const Game *g, const TensorFile
     tf->legal = malloc(MAX_MOVES * sizeof *tf->legal);
     tf->visits = malloc(MAX_MOVES * sizeof *tf->visits);
     tf->narrow = malloc(MAX_MOVES * sizeof *tf->narrow);
-    if ((opt->dense && (!tf->dense_policy || !tf->dense_mask)) || !tf->legal || !tf->visits || !tf->narrow) {
+    if ((opt->dense && (!tf->dense_policy || !tf->dense_mask)) || !tf->legal || !tf->visits || !tf->narrow ||
+        !tf->bits) {
         error_set(err, "out of memory");
         tensor_file_discard(tf);
         return NULL;
@@ -132,6 +140,16 @@ static bool add_dense(TensorFile *tf, const TensorRow *row, Error *err)
     return ok;
 }
 
+static const unsigned char *planes_of(TensorFile *tf, const TensorRow *row)
+{
+    if (!tf->opt.packed)
+        return row->planes;
+    memset(tf->bits, 0, (tf->plane_bytes + 7) / 8);
+    for (size_t i = 0; i < tf->plane_bytes; i++)
+        tf->bits[i >> 3] |= (unsigned char)((row->planes[i] & 1) << (i & 7));
+    return tf->bits;
+}
+
 bool tensor_file_add(TensorFile *tf, const TensorRow *row, Error *err)
 {
     int16_t played = (int16_t)row->played;
@@ -139,7 +157,7 @@ bool tensor_file_add(TensorFile *tf, const TensorRow *row, Error *err)
     int32_t ply = row->ply;
     unsigned char side = (unsigned char)row->side, symmetry = (unsigned char)row->symmetry;
     NpzWriter *w = tf->npz;
-    return npz_append(w, tf->id[A_PLANES], row->planes, 1, err) &&
+    return npz_append(w, tf->id[A_PLANES], planes_of(tf, row), 1, err) &&
            (tf->opt.dense ? add_dense(tf, row, err) : add_sparse(tf, row, err)) &&
            npz_append(w, tf->id[A_PLAYED], &played, 1, err) && npz_append(w, tf->id[A_RESULT], &row->result, 1, err) &&
            npz_append(w, tf->id[A_VALUE], &row->value, 1, err) && npz_append(w, tf->id[A_GAME], &game, 1, err) &&
@@ -168,10 +186,11 @@ static char *describe(const TensorFile *tf, const char *extra)
     int n = snprintf(s, cap,
                      "{\"format\": \"leuctra-tensors\", \"version\": %d, \"planes_version\": %d, "
                      "\"variant\": \"%s\", \"width\": %d, \"height\": %d, \"num_actions\": %d, "
-                     "\"layout\": \"%s\", \"visits\": \"%s\", \"positions\": %llu, \"planes\": [",
+                     "\"layout\": \"%s\", \"visits\": \"%s\", \"planes_packed\": %s, \"positions\": %llu, "
+                     "\"planes\": [",
                      TENSOR_FILE_VERSION, PLANES_VERSION, tf->g->name, tf->g->width, tf->g->height, tf->num_actions,
                      tf->opt.dense ? "dense" : "sparse", tf->opt.dense ? "none" : tf->opt.wide_visits ? "int32" : "int16",
-                     (unsigned long long)tensor_file_rows(tf));
+                     tf->opt.packed ? "true" : "false", (unsigned long long)tensor_file_rows(tf));
     for (int i = 0; i < PLANES_COUNT; i++)
         n += snprintf(s + n, cap - (size_t)n, "%s\"%s\"", i ? ", " : "", plane_names[i]);
     snprintf(s + n, cap - (size_t)n, "]%s%s}", extra && *extra ? ", " : "", extra ? extra : "");
@@ -204,5 +223,6 @@ void tensor_file_discard(TensorFile *tf)
     free(tf->legal);
     free(tf->visits);
     free(tf->narrow);
+    free(tf->bits);
     free(tf);
 }

@@ -18,6 +18,8 @@ enum { TENSOR_FILE_VERSION = 1 };
 
 typedef struct {
     bool dense;             /* dense policy and mask instead of the legal lists */
+    bool packed;            /* planes as bits (planes_packed: 8 to a byte, numpy's packbits
+                               order "little" over each position's flattened planes) */
     bool wide_visits;       /* visits as int32; else int16, and a larger count fails the row
                                (tensor_file_overflowed) so that the caller starts again wide */
     NpzOptions npz;

@@ -159,7 +159,7 @@ def main():
     train, test = split_by_game(ds, args.holdout)
     if len(train) == 0 or len(test) == 0:
         sys.exit("train_example: need games for both training and held-out sets (%d positions)" % len(ds))
-    inputs = int(np.prod(ds.data["planes"].shape[1:]))
+    inputs = int(np.prod(ds.planes_shape))
     rng = np.random.default_rng(args.seed)
     if args.torch:
         try:

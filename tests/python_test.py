@@ -292,6 +292,15 @@ def test_dense_and_shards(tmp, lrec, sparse):
           all(len(p["played"]) <= per or len(games[i]) == 1 for i, p in enumerate(parts)), (err, shards))
     joined = {k: np.concatenate([p[k] for p in parts]) for k in ("planes", "legal", "visits", "played", "game")}
     check("shards joined are the whole export", all(np.array_equal(joined[k], sparse[k]) for k in joined))
+    packed = os.path.join(tmp, "packed.npz")
+    rc, _, err = run("records", "export", lrec, "-o", packed, "--packed", "--quiet")
+    with np.load(packed) as f:
+        raw = f["planes_packed"]
+    p = leuctra.load_npz(packed)
+    b = leuctra.Dataset(packed).batch(np.arange(len(sparse["played"])))
+    check("--packed: planes as bits that unpack to the planes", rc == 0 and raw.dtype == np.uint8 and
+          raw.shape[1] * 8 >= sparse["planes"][0].size and np.array_equal(p["planes"], sparse["planes"]) and
+          np.array_equal(b["planes"], sparse["planes"]) and p["meta"]["planes_packed"] is True, err)
 
 
 def test_wide_visits(tmp):

@@ -11,8 +11,8 @@ Standard library only (ctypes over libleuctra.so, which `make` builds); numpy is
 where it is installed.  docs/TENSORS.md describes the action index and planes."""
 from ._lib import lib as _lib, path as library_path
 from .game import Game, LeuctraError, InputError, PLANE_NAMES, STATUS_NAMES
-from .data import read_records, load_npz, Dataset
+from .data import read_records, load_npz, unpack_planes, Dataset
 
 __version__ = _lib.lt_version().decode()
-__all__ = ["Game", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "read_records", "load_npz",
+__all__ = ["Game", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "read_records", "load_npz", "unpack_planes",
            "Dataset", "library_path"]

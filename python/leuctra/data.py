@@ -76,12 +76,22 @@ def read_records(path, augment=False, batch_rows=65536):
     return out
 
 
-def load_npz(path):
-    """An exported .npz as a dict of arrays, with `meta` parsed from its JSON."""
+def unpack_planes(packed, meta):
+    """planes uint8 [N, planes, H, W] from an export's planes_packed (--packed)."""
+    shape = (len(meta.get("planes", [])) or 9, meta["height"], meta["width"])
+    count = shape[0] * shape[1] * shape[2]
+    return np.unpackbits(packed, axis=1, count=count, bitorder="little").reshape((len(packed),) + shape)
+
+
+def load_npz(path, unpack=True):
+    """An exported .npz as a dict of arrays, with `meta` parsed from its JSON; the planes of a
+    --packed export are unpacked into `planes` unless unpack is False."""
     _need_numpy()
     with np.load(path, allow_pickle=False) as f:
         out = {k: f[k] for k in f.files}
     out["meta"] = json.loads(out["meta"].item().decode()) if "meta" in out else {}
+    if unpack and "planes_packed" in out:
+        out["planes"] = unpack_planes(out.pop("planes_packed"), out["meta"])
     return out
 
 
@@ -93,8 +103,8 @@ class Dataset:
 
     def __init__(self, source, augment=False):
         _need_numpy()
-        if isinstance(source, str):
-            source = load_npz(source) if source.endswith(".npz") else read_records(source, augment=augment)
+        if isinstance(source, str):     # packed planes stay packed until a batch asks for them
+            source = load_npz(source, unpack=False) if source.endswith(".npz") else read_records(source, augment=augment)
         self.data = source
         self.meta = source["meta"]
         self.num_actions = int(self.meta["num_actions"])
@@ -105,6 +115,8 @@ class Dataset:
             counts = source["legal_count"].astype(np.int64)
             self.start = np.concatenate([[0], np.cumsum(counts)])
         self.size = len(source["played"])
+        self.planes_shape = tuple(source["planes"].shape[1:]) if "planes" in source else (
+            len(self.meta["planes"]), self.meta["height"], self.meta["width"])
 
     def __len__(self):
         return self.size
@@ -129,7 +141,8 @@ class Dataset:
             sums = np.bincount(which, weights=visits, minlength=len(rows))
             share = np.divide(visits, sums[which], out=np.zeros_like(visits), where=sums[which] > 0)
             policy[which, actions] = share
-        return {"planes": d["planes"][rows], "policy": policy, "legal_mask": mask, "played": d["played"][rows],
+        planes = d["planes"][rows] if "planes" in d else unpack_planes(d["planes_packed"][rows], self.meta)
+        return {"planes": planes, "policy": policy, "legal_mask": mask, "played": d["played"][rows],
                 "result": d["result"][rows], "value": d["value"][rows], "game": d["game"][rows]}
 
     def batches(self, size, rows=None, shuffle=False, seed=0):
