@@ -3,7 +3,8 @@
 #   make            the library (build/libleuctra.a, build/libleuctra.so) and the command (build/leuctra)
 #   make test       unit tests + command-line tests; ends with "N passed, N failed"
 #   make check      the same tests under ASan + UBSan, plus a short libFuzzer run of the parsers
-#   make bench      the benchmarks whose figures docs/BENCHMARKS.md records
+#   make bench      the benchmarks whose figures docs/BENCHMARKS.md records (scripts/bench-tensors.sh
+#                   needs records files and a baseline build: docs/BENCHMARKS.md says how)
 #   make demo       a few minutes of the main job on a small default
 #   make pgo        a profile-guided build trained on `leuctra bench`
 #   make install    into $(PREFIX) (default /usr/local)
@@ -131,8 +132,9 @@ $(ENDGAMES_TOOL): tests/make_reversi_endgames.c tests/reversi_reference_solve.c 
 reversi-endgames: $(ENDGAMES_TOOL)
 	$(ENDGAMES_TOOL) 2026 6:6 8:6 10:6 12:6 14:6 16:6 18:4 >tests/reversi_endgames.h.tmp && mv tests/reversi_endgames.h.tmp tests/reversi_endgames.h
 
-bench: deps $(BIN)
+bench: deps $(BIN) $(SO)
 	scripts/bench.sh $(BIN)
+	LEUCTRA_LIB=$(abspath $(SO)) PYTHONPATH=python python3 scripts/bench_python.py
 	@if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then \
 	    $(MAKE) mpi >/dev/null && scripts/bench-mpi.sh build-mpi/leuctra $(BIN); \
 	else echo "skipped the MPI benchmark: no mpicc/mpirun"; fi
