@@ -1,18 +1,27 @@
 /*
  * cli.h - what the subcommands of `leuctra` share: the command table, option reading, opening
  * the game and position that --variant/--size/--position describe, output files and the text
- * board.  Failing with one line is core/error.h's fail_exit, the clock core/clock.h's.
+ * board, and failing with one line (fail.c).  The clock is core/clock.h's.
  */
 #ifndef LEUCTRA_CLI_H
 #define LEUCTRA_CLI_H
 
 #include "core/clock.h"
-#include "core/error.h"
 #include "core/game.h"
 #include "data/output_file.h"
 
 #include <stdbool.h>
 #include <stdio.h>
+
+/* Bad input of any kind (arguments, files that are not what they should be): 2; a run that
+ * failed (I/O, memory, a damaged file): 1. */
+enum { EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
+
+/* Prints "leuctra CMD: message" on stderr (just "leuctra: message" when CMD is "") and exits with
+ * `status`.  Control characters in the message are shown as '?', so it stays one line. */
+_Noreturn void fail_exit(const char *command, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same for a library Error: status 1 for a failure, 2 for bad input. */
+_Noreturn void fail_with(const char *command, const Error *err);
 
 typedef struct {
     const char *name;

@@ -45,9 +45,12 @@ static void print_text(const Report *rep, const MctsResult *r, FILE *out)
     format_pv(rep, r, pv, sizeof pv);
     if (r->best != MOVE_NONE)
         game_format_move(rep->game, rep->pos, r->best, move, sizeof move);
-    fprintf(out, "best %s  win %.1f%%%s%s  visits %ld  nodes %zu  %.2f s  %.0f visits/s\n", move, 100 * r->value,
-            r->proven ? "  proven " : "", proven_name(r->proven), r->visits, r->nodes, r->seconds,
-            r->seconds > 0 ? r->visits / r->seconds : 0);
+    char proven[48] = "";
+    if (r->proven)
+        snprintf(proven, sizeof proven, "  proven %s in %d pl%s", proven_name(r->proven), r->proven_plies,
+                 r->proven_plies == 1 ? "y" : "ies");
+    fprintf(out, "best %s  win %.1f%%%s  visits %ld  nodes %zu  %.2f s  %.0f visits/s\n", move, 100 * r->value,
+            proven, r->visits, r->nodes, r->seconds, r->seconds > 0 ? r->visits / r->seconds : 0);
     fprintf(out, "pv   %s\n", pv);
     for (int i = 0; i < r->num_stats && i < rep->top; i++) {
         const MoveStat *s = &r->stats[i];
@@ -63,9 +66,10 @@ static void print_json(const Report *rep, const MctsResult *r)
     format_pv(rep, r, pv, sizeof pv);
     if (r->best != MOVE_NONE)
         game_format_move(rep->game, rep->pos, r->best, move, sizeof move);
-    printf("{\"best\":\"%s\",\"win_probability\":%.4f,\"proven\":\"%s\",\"visits\":%ld,\"nodes\":%zu,"
-           "\"seconds\":%.3f,\"setup_seconds\":%.3f,\"pv\":\"%s\",\"moves\":[",
-           move, r->value, proven_name(r->proven), r->visits, r->nodes, r->seconds, rep->setup_seconds, pv);
+    printf("{\"best\":\"%s\",\"win_probability\":%.4f,\"proven\":\"%s\",\"proven_plies\":%d,\"visits\":%ld,"
+           "\"nodes\":%zu,\"seconds\":%.3f,\"setup_seconds\":%.3f,\"pv\":\"%s\",\"moves\":[",
+           move, r->value, proven_name(r->proven), r->proven_plies, r->visits, r->nodes, r->seconds,
+           rep->setup_seconds, pv);
     for (int i = 0; i < r->num_stats && i < rep->top; i++) {
         const MoveStat *s = &r->stats[i];
         game_format_move(rep->game, rep->pos, s->move, move, sizeof move);

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* `--sprt` takes the key=value words after it: elo0, elo1, alpha, beta, model. */
 static void read_sprt(ArgReader *r, MatchOptions *o)
@@ -96,8 +97,6 @@ static bool read_number_option(ArgReader *r, MatchOptions *o)
         o->make_visits = (int)arg_integer("match", "--visits", t, 1, 10000000);
     else if (arg_flag(r, "--no-repetition"))
         o->repetition = false;
-    else if (arg_flag(r, "--json"))
-        o->json = true;
     else if (arg_flag(r, "--resume"))
         o->resume = true;
     else
@@ -132,7 +131,7 @@ static bool read_text_option(ArgReader *r, MatchOptions *o, const char **names)
     return true;
 }
 
-static void check_options(MatchOptions *o, const char **names)
+static void check_options(MatchOptions *o, const char **names, bool json)
 {
     if (o->make_openings) {
         if (!o->out_path)
@@ -151,7 +150,7 @@ static void check_options(MatchOptions *o, const char **names)
         fail_exit("match", EXIT_USAGE, "expected two players (see leuctra match --help)");
     if (o->players > 2 && !o->tournament)
         fail_exit("match", EXIT_USAGE, "more than two players need --tournament gauntlet|round-robin");
-    if (o->tournament && (o->sprt_on || o->json))
+    if (o->tournament && (o->sprt_on || json))
         fail_exit("match", EXIT_USAGE, "--tournament takes neither --sprt nor --json");
     if (o->resume && !o->out_path)
         fail_exit("match", EXIT_USAGE, "--resume needs --out FILE");
@@ -169,13 +168,17 @@ static void check_options(MatchOptions *o, const char **names)
                 fail_exit("match", EXIT_USAGE, "two players named '%s' (see --name1, --name2)", o->name[i]);
 }
 
-static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *gopts)
+static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *gopts, MatchReportOptions *report)
 {
     ArgReader r = {argc, argv, 1, "match", false};
     const char *names[2] = {NULL, NULL};
     while (r.index < argc) {
         if (arg_game_option(&r, gopts) || read_number_option(&r, o) || read_text_option(&r, o, names))
             continue;
+        if (arg_flag(&r, "--json")) {
+            report->json = true;
+            continue;
+        }
         if (arg_operand(&r)) {
             if (o->players == MATCH_MAX_PLAYERS)
                 fail_exit("match", EXIT_USAGE, "more than %d players", MATCH_MAX_PLAYERS);
@@ -184,7 +187,8 @@ static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *g
             arg_common(&r, &command_match);
         }
     }
-    check_options(o, names);
+    check_options(o, names, report->json);
+    o->progress = isatty(2) && !report->json;
 }
 
 static void check_players(const Game *g, const MatchOptions *o)
@@ -219,21 +223,26 @@ static int run_match(int argc, char **argv)
     MatchOptions o = {.games = 100, .concurrency = 1, .max_plies = 600, .opening_plies = 4, .repetition = true,
                       .seed = 1, .sprt = {0, 5, 0.05, 0.05, ELO_NORMALIZED}, .make_visits = 200,
                       .make_low = 0.4, .make_high = 0.6};
-    parse_options(argc, argv, &o, &gopts);
+    MatchReportOptions report = {false};
+    parse_options(argc, argv, &o, &gopts, &report);
     Position start;
     Game *g = cli_open_game("match", &gopts, &start);
+    Error err;
+    bool ok;
     if (o.make_openings) {
-        int count = match_make_openings(g, &start, &o);
-        if (!o.json && !cli_output_is_stdout(o.out_path))
-            printf("%d openings written to %s\n", count, o.out_path);
+        ok = match_make_openings(g, &start, &o, &err);
+        if (ok && !report.json && !cli_output_is_stdout(o.out_path))
+            printf("%d openings written to %s\n", o.make_openings, o.out_path);
     } else {
         check_players(g, &o);
         OpeningSuite suite;
         load_suite(g, &start, &o, &suite);
-        match_run(g, &start, &o, &suite, match_report);
+        ok = match_run(g, &start, &o, &suite, match_report, &report, &err);
         openings_free(&suite);
     }
     game_free(g);
+    if (!ok)
+        fail_with("match", &err);
     return 0;
 }
 

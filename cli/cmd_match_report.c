@@ -114,13 +114,14 @@ static void print_length_line(const MatchRun *run, const MatchTotals *t, double 
            seconds > 0 ? run->played / seconds * 60 : 0);
 }
 
-void match_report(const MatchRun *run, double seconds)
+void match_report(const MatchRun *run, double seconds, void *report_options)
 {
+    const MatchReportOptions *how = report_options;
     for (int m = 0; m < run->num_matchups; m++) {
         MatchTotals t = match_totals(run, m);
         EloEstimate e;
         bool have_elo = elo_trinomial(&t.games, 0.95, &e);
-        if (run->options->json && run->num_matchups == 1) {
+        if (how->json && run->num_matchups == 1) {
             print_json(run, &t, &e, have_elo, seconds);
             return;
         }

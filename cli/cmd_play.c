@@ -14,17 +14,16 @@ enum { MAX_GAME = 4096 };
 
 typedef struct {
     const Game *game;
-    Position history[MAX_GAME + 1];
-    int ply;
+    GameSoFar played;
 } Session;
 
 static void show_board(const Session *s)
 {
     const Game *g = s->game;
-    const Position *pos = &s->history[s->ply];
+    const Position *pos = &s->played.now;
     putchar('\n');
     cli_draw_board(g, pos, cli_color_wanted());
-    printf("\nmove %d, %s to move\n", s->ply / 2 + 1, game_side_to_move(g, pos) == WHITE ? "white" : "black");
+    printf("\nmove %d, %s to move\n", s->played.plies / 2 + 1, game_side_to_move(g, pos) == WHITE ? "white" : "black");
 }
 
 static void list_moves(const Session *s)
@@ -32,11 +31,11 @@ static void list_moves(const Session *s)
     Move *moves = malloc(MAX_MOVES * sizeof *moves);
     if (!moves)
         return;
-    int n = game_gen_moves(s->game, &s->history[s->ply], moves);
+    int n = game_gen_moves(s->game, &s->played.now, moves);
     printf("%d legal moves:", n);
     for (int i = 0; i < n; i++) {
         char text[16];
-        game_format_move(s->game, &s->history[s->ply], moves[i], text, sizeof text);
+        game_format_move(s->game, &s->played.now, moves[i], text, sizeof text);
         printf("%s%s", i % 12 ? " " : "\n  ", text);
     }
     putchar('\n');
@@ -45,10 +44,8 @@ static void list_moves(const Session *s)
 
 static void push(Session *s, Move m)
 {
-    Undo undo;
-    s->history[s->ply + 1] = s->history[s->ply];
-    game_make(s->game, &s->history[s->ply + 1], m, &undo);
-    s->ply++;
+    if (!game_so_far_play(&s->played, s->game, m))
+        fail_exit("play", EXIT_FAILURE_RUN, "out of memory");
 }
 
 /* False when the engine found no move: an external engine that failed (its incident is on
@@ -56,15 +53,15 @@ static void push(Session *s, Move m)
 static bool engine_move(Session *s, Player *engine)
 {
     MoveInfo info = {0};
-    Move m = engine->choose(engine, &s->history[s->ply], &info);
+    Move m = engine->choose(engine, &s->played, &info);
     if (m == MOVE_NONE)
         return false;
     char text[16];
-    game_format_move(s->game, &s->history[s->ply], m, text, sizeof text);
+    game_format_move(s->game, &s->played.now, m, text, sizeof text);
     printf("engine plays %s", text);
     if (info.search) {
         const MctsResult *r = info.search;
-        Position pos = s->history[s->ply];
+        Position pos = s->played.now;
         printf("  (win %.1f%%, %ld visits, line:", 100 * r->value, r->visits);
         for (int i = 0; i < r->pv_length && i < 8; i++) {
             game_format_move(s->game, &pos, r->pv[i], text, sizeof text);
@@ -95,17 +92,17 @@ static bool human_turn(Session *s, int human)
         return true;
     }
     if (strcmp(line, "undo") == 0) {
-        int back = game_side_to_move(s->game, &s->history[s->ply]) == human ? 2 : 1;
-        if (s->ply - back < 0 || (back == 2 && s->ply < 2))
+        int back = game_side_to_move(s->game, &s->played.now) == human ? 2 : 1;
+        if (s->played.plies < back)
             printf("nothing to undo\n");
         else
-            s->ply -= back;
+            game_so_far_truncate(&s->played, s->game, s->played.plies - back);
         show_board(s);
         return true;
     }
     Move m;
     Error err;
-    if (!game_parse_move(s->game, &s->history[s->ply], line, &m, &err)) {
+    if (!game_parse_move(s->game, &s->played.now, line, &m, &err)) {
         printf("illegal: %s\n", err.msg);
         return true;
     }
@@ -126,12 +123,12 @@ static int run_play(int argc, char **argv)
     }
     if (strcmp(colour, "white") != 0 && strcmp(colour, "black") != 0)
         fail_exit("play", EXIT_USAGE, "--colour must be white or black, got '%s'", colour);
-    Session *s = malloc(sizeof *s);
-    if (!s)
-        fail_exit("play", EXIT_FAILURE_RUN, "out of memory");
-    Game *g = cli_open_game("play", &gopts, &s->history[0]);
+    Session session = {0}, *s = &session;
+    Position start;
+    Game *g = cli_open_game("play", &gopts, &start);
     s->game = g;
-    s->ply = 0;
+    if (!game_so_far_begin(&s->played, g, &start))
+        fail_exit("play", EXIT_FAILURE_RUN, "out of memory");
     Error err;
     Player *engine = player_create(g, engine_spec, &err);
     if (!engine)
@@ -140,8 +137,8 @@ static int run_play(int argc, char **argv)
     int human = strcmp(colour, "white") == 0 ? WHITE : BLACK;
     bool failed = false;
     show_board(s);
-    while (s->ply < MAX_GAME && game_count_moves(g, &s->history[s->ply]) > 0) {
-        if (game_side_to_move(g, &s->history[s->ply]) == human) {
+    while (s->played.plies < MAX_GAME && game_count_moves(g, &s->played.now) > 0) {
+        if (game_side_to_move(g, &s->played.now) == human) {
             if (!human_turn(s, human))
                 break;
             continue;
@@ -153,14 +150,14 @@ static int run_play(int argc, char **argv)
         }
         show_board(s);
     }
-    GameStatus st = game_status(g, &s->history[s->ply]);
+    GameStatus st = game_status(g, &s->played.now);
     if (!failed && st != STATUS_ONGOING) {
         show_board(s);
         printf("game over: %s\n", game_status_name(st));
     }
     player_free(engine);
+    game_so_far_free(&s->played);
     game_free(g);
-    free(s);
     return failed ? EXIT_FAILURE_RUN : 0;
 }
 

@@ -8,9 +8,15 @@
 #include "cli/cli.h"
 #include "eval/match.h"
 
-/* The report on stdout: for two players, the first player's wins, draws and losses, Elo from
- * games and from pairs, and the SPRT state (text or --json); for a tournament, one line per
- * matchup and a ratings table of all players.  `seconds`: the match's wall time. */
-void match_report(const MatchRun *run, double seconds);
+/* How the report is printed. */
+typedef struct {
+    bool json;                  /* one JSON object for two players */
+} MatchReportOptions;
+
+/* The report on stdout (a MatchReportFn; report_options is a MatchReportOptions): for two
+ * players, the first player's wins, draws and losses, Elo from games and from pairs, and the
+ * SPRT state (text or --json); for a tournament, one line per matchup and a ratings table of
+ * all players.  `seconds`: the match's wall time. */
+void match_report(const MatchRun *run, double seconds, void *report_options);
 
 #endif

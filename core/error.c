@@ -1,10 +1,9 @@
 /*
- * error.c - error text, always one line: error_set (declared in game.h, which every module
- * includes) writes it into an Error; fail_exit (error.h) prints a command's failure and exits.
- * error_set sits here, below game.c, because game.c calls the game modules' setup while the
- * modules report their errors through it.
+ * error.c - the library's error, always one line: error_set and error_failed (declared in
+ * game.h, which every module includes) write it into an Error.  They sit here, below game.c,
+ * because game.c calls the game modules' setup while the modules report their errors through
+ * them.  Printing it and exiting is the command line's (cli/fail.c).
  */
-#include "error.h"
 #include "game.h"
 
 #include <stdarg.h>
@@ -20,25 +19,29 @@ static void one_line(char *text)
             *c = '?';
 }
 
+static void error_vset(Error *err, bool failure, const char *fmt, va_list ap)
+{
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    one_line(err->msg);
+    err->failure = failure;
+}
+
 void error_set(Error *err, const char *fmt, ...)
 {
     if (!err)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    error_vset(err, false, fmt, ap);
     va_end(ap);
-    one_line(err->msg);
 }
 
-_Noreturn void fail_exit(const char *command, int status, const char *fmt, ...)
+void error_failed(Error *err, const char *fmt, ...)
 {
-    char line[1024];
+    if (!err)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    error_vset(err, true, fmt, ap);
     va_end(ap);
-    one_line(line);
-    fprintf(stderr, "leuctra%s%s: %s\n", *command ? " " : "", command, line);
-    exit(status);
 }

@@ -37,9 +37,14 @@ typedef enum { VARIANT_EPAMINONDAS, VARIANT_CROSSINGS, VARIANT_REVERSI, VARIANT_
 typedef struct { _Alignas(16) unsigned char bytes[448]; } Position;
 typedef struct { _Alignas(8) unsigned char bytes[24]; } Undo;
 
-/* Error text for rejected input: one line saying what and where. */
+/* The library's one error: one line saying what and where, and whose fault it was.  Library code
+ * fills it and returns; only the command line (cli/) prints it and exits, with status 2 for bad
+ * input and 1 for a failure. */
 enum { ERROR_LEN = 200 };
-typedef struct { char msg[ERROR_LEN]; } Error;
+typedef struct {
+    char msg[ERROR_LEN];
+    bool failure;           /* the run failed (I/O, memory); false: the input was wrong */
+} Error;
 
 typedef struct Game Game;
 
@@ -98,6 +103,9 @@ typedef struct GameOps {
     void (*planes)(const Game *, const Position *, unsigned char *out);
     unsigned (*symmetries)(const Game *);
     int (*transform_action)(const Game *, int symmetry, int action);
+    /* The share of a search's leaf value taken from the linear features alone, where the weights
+     * have pattern tables (value_search in core/value.h; 0: none). */
+    double coarse_share;
     /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (a white/black stone
      * that never moves again: a Crossings tower, an Igfip crossing). */
     char (*square)(const Game *, const Position *, int file, int rank);
@@ -121,8 +129,10 @@ void game_free(Game *game);
 /* Parses "WxH" (e.g. "8x8"). */
 bool game_parse_size(const char *text, int *width, int *height, Error *err);
 
-/* One line of error text into *err (nothing when err is NULL); core/error.c. */
+/* One line of error text into *err (nothing when err is NULL); core/error.c.  error_set: the
+ * input is wrong; error_failed: the run failed. */
 void error_set(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void error_failed(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static inline void game_start(const Game *g, Position *p) { g->ops->start(g, p); }
 static inline bool game_parse_position(const Game *g, const char *s, Position *p, Error *e) { return g->ops->parse_position(g, s, p, e); }

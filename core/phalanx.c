@@ -68,6 +68,7 @@ bool phalanx_setup(Game *g, const unsigned char *obstacles, Error *err)
     t->frozen = t->crossings || t->igfip;
     t->answering = t->crossings || t->igfip;
     build_tables(t, obstacles);
+    phalanx_find_regions(t);
     phalanx_policy_init(&t->policy);
     g->impl = t;
     g->ops = &phalanx_ops;
@@ -198,5 +199,9 @@ const GameOps phalanx_ops = {
     .planes = phalanx_planes,
     .symmetries = phalanx_symmetries,
     .transform_action = phalanx_transform_action,
+    /* Measured at 1,000 visits against the same engine without it, 400 games of the opening
+     * suites: Epaminondas 14x12 +115 Elo (0.5: +113), Crossings +4; against greedy it wins 98 of
+     * 100 Epaminondas games instead of 82 (docs/BENCHMARKS.md, "Finishing won games"). */
+    .coarse_share = 0.3,
     .square = ops_square,
 };

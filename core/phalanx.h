@@ -65,10 +65,15 @@ typedef struct {
     uint16_t shielded[2][NUM_LINES];/* the squares where colour c's stones cannot be struck
                                        (Crossings towers; none in Igfip, whose crossings fall) */
     int far_rank[2];                /* the opponent's home rank for each colour */
+    /* phalanx_regions.c (Igfip's walled draw): the region of each playable square, the home
+     * ranks each region touches (bit c: colour c's far rank), and whether any region misses one. */
+    uint8_t region_of[256];
+    uint8_t region_far[256];
+    bool walls;
     uint64_t zobrist[2][256];
     uint64_t zobrist_black;         /* xor-ed in when Black is to move */
     _Atomic(struct LineTable *) line_table;   /* phalanx_line_table.c: built on first playout */
-    PolicySet policy;               /* phalanx_policy.c: the move features of learned priors */
+    PolicySet policy;               /* phalanx_learned_priors.c: the move features of learned priors */
     _Atomic(PhalanxPatterns *) patterns;    /* phalanx_patterns.c: built on first use */
 } PhalanxTables;
 
@@ -95,6 +100,14 @@ static inline int move_dist(Move m) { return ((m >> 15) & 15) + 1; }
 static inline const PhalanxTables *tables_of(const Game *g) { return (const PhalanxTables *)g->impl; }
 static inline PhalanxPos *pos_of(Position *p) { return (PhalanxPos *)p->bytes; }
 static inline const PhalanxPos *cpos_of(const Position *p) { return (const PhalanxPos *)p->bytes; }
+
+/* phalanx_regions.c: Igfip's walled draw (docs/RULES.md).  No region is PHALANX_NO_REGION (an
+ * obstacle or a square off the board). */
+enum { PHALANX_NO_REGION = 255 };
+void phalanx_find_regions(PhalanxTables *t);
+/* Whether no crossing and no stone can ever be made or taken again: always false outside Igfip
+ * and on boards where every region touches both home ranks. */
+bool phalanx_walled(const PhalanxTables *t, const PhalanxPos *p);
 
 /* phalanx_board.c */
 bool on_board(const PhalanxTables *t, int file, int rank);
@@ -152,10 +165,10 @@ void phalanx_features(const Game *g, const Position *pos, float *out);
 enum { PHALANX_FEATURE_CACHE_SIZE = 13 * 1024 };
 void phalanx_features_cached(const Game *g, void *cache, const Position *pos, float *out);
 
-/* phalanx_priors.c: heuristic move scores for search */
+/* phalanx_heuristic_priors.c: heuristic move scores for search */
 void phalanx_move_priors(const Game *g, const Position *pos, const Move *moves, int n, float *out);
 
-/* phalanx_policy.c: the move features of learned priors */
+/* phalanx_learned_priors.c: the move features of learned priors */
 void phalanx_policy_init(PolicySet *set);
 
 /* phalanx_patterns.c: the board's pattern set, built by the first caller (NULL when the board

@@ -155,16 +155,24 @@ static int filter_moves(const PhalanxTables *t, const PhalanxPos *p, Move *moves
     return kept;
 }
 
+/* Igfip's draw of a walled board at level counts, decided before any move (the game is over there,
+ * moves or not).  Behind, a side cannot answer and loses; ahead, it moves and the other cannot. */
+static bool drawn_with_moves(const PhalanxTables *t, const PhalanxPos *p)
+{
+    return t->walls && t->igfip && home_rank_count(p, WHITE, t->far_rank[WHITE]) ==
+           home_rank_count(p, BLACK, t->far_rank[BLACK]) && phalanx_walled(t, p);
+}
+
 int phalanx_gen(const PhalanxTables *t, const PhalanxPos *p, Move *moves)
 {
-    if (wins_at_turn_start(t, p))
+    if (wins_at_turn_start(t, p) || drawn_with_moves(t, p))
         return 0;
     return filter_moves(t, p, moves, gen_raw(t, p, moves));
 }
 
 int phalanx_count(const PhalanxTables *t, const PhalanxPos *p)
 {
-    if (wins_at_turn_start(t, p))
+    if (wins_at_turn_start(t, p) || drawn_with_moves(t, p))
         return 0;
     if (must_answer_crossing(t, p) || symmetry_rule_applies(t, p)) {
         Move moves[MAX_MOVES];
@@ -205,18 +213,30 @@ static bool has_legal_move(const PhalanxTables *t, const PhalanxPos *p)
     return false;
 }
 
-/* In order: the Epaminondas win at the start of the turn; a legal move means play goes on; with
- * none, a side that owes an answer to a crossing loses, and in Igfip a board where no stone can
- * ever move again is a draw (docs/RULES.md); otherwise the side with no move loses. */
+/* Whether the side not to move would have a legal move if it were its turn. */
+static bool opponent_could_move(const PhalanxTables *t, const PhalanxPos *p)
+{
+    PhalanxPos them = *p;
+    them.side = (uint8_t)!p->side;
+    return has_legal_move(t, &them);
+}
+
+/* In order: the Epaminondas win at the start of the turn; in Igfip, for a side that owes no
+ * answer, the walled board is a draw (docs/RULES.md); a legal move means play goes on; with
+ * none, a side that owes an answer to a crossing loses, and in Igfip a board where neither side
+ * can move (every stone a crossing, or the free ones boxed in) is a draw; otherwise the side
+ * with no move loses. */
 GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
 {
     GameStatus mover_wins = p->side == WHITE ? STATUS_WHITE_WINS : STATUS_BLACK_WINS;
     GameStatus mover_loses = p->side == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
     if (wins_at_turn_start(t, p))
         return mover_wins;
+    if (drawn_with_moves(t, p))
+        return STATUS_DRAW;
     if (has_legal_move(t, p))
         return STATUS_ONGOING;
-    if (t->igfip && !must_answer_crossing(t, p) && no_free_stones(t, p))
+    if (t->igfip && !must_answer_crossing(t, p) && (no_free_stones(t, p) || !opponent_could_move(t, p)))
         return STATUS_DRAW;
     return mover_loses;
 }
@@ -225,7 +245,10 @@ GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
 
 bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
 {
-    /* the three tests above, sharing the two home-rank counts */
+    /* the tests above, sharing the two home-rank counts; a board that can be walled goes the
+     * careful way at every node */
+    if (t->walls && t->igfip)
+        return true;
     int us = p->side;
     int ours = home_rank_count(p, us, t->far_rank[us]), theirs = home_rank_count(p, !us, t->far_rank[!us]);
     if (t->answering)

@@ -4,7 +4,7 @@
  * (sections 1, 4, 5) and a bulk-counting perft (section 6).
  *
  * The Board, the bit helpers and the mobility and flip fills are in reversi.h, shared with
- * reversi_features.c and reversi_priors.c (the evaluation features and the move priors).
+ * reversi_features.c and reversi_heuristic_priors.c (the evaluation features and the move priors).
  *
  * The position is kept relative to the mover (`own`, `opp`) rather than by colour, so the hot code
  * never asks whose turn it is; `side` records which colour `own` is.
@@ -607,6 +607,9 @@ static const GameOps reversi_ops = {
     .planes = reversi_planes,
     .symmetries = reversi_symmetries,
     .transform_action = reversi_transform_action,
+    /* None: the exact solver finishes Reversi's games, and 0.3 of the linear value lost 80 Elo
+     * at 1,000 visits (docs/BENCHMARKS.md, "Finishing won games"). */
+    .coarse_share = 0,
     .square = reversi_square,
 };
 

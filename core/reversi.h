@@ -142,7 +142,7 @@ static inline uint64_t flipped_by(int square, uint64_t own, uint64_t opp)
 }
 
 /* ---------------------------------------------------------------- features and priors
- * (reversi_features.c, reversi_priors.c) */
+ * (reversi_features.c, reversi_heuristic_priors.c) */
 
 enum { REVERSI_NUM_FEATURES = 12 };
 extern const char *const reversi_feature_names[REVERSI_NUM_FEATURES];
@@ -164,7 +164,7 @@ typedef struct {
 bool reversi_patterns_init(ReversiPatterns *rp);
 void reversi_patterns_free(ReversiPatterns *rp);
 
-/* The move features of the learned priors (reversi_policy.c), and the game's copy of them. */
+/* The move features of the learned priors (reversi_learned_priors.c), and the game's copy of them. */
 struct PolicySet;
 void reversi_policy_init(struct PolicySet *set);
 const struct PolicySet *reversi_policy_set(const Game *g);

@@ -1,10 +1,11 @@
 /*
- * value.c - the evaluation function: the weighted sum over any game's features and its win
- * probability (see value.h).
+ * value.c - the evaluation (see value.h): the weighted sum over any game's features and tables,
+ * its win probability, and the moves' priors.
  */
 #include "value.h"
 
 #include "pattern.h"
+#include "policy.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,6 +46,19 @@ static double table_sum(const Game *g, const Weights *w, const Position *p)
     return pattern_sum(pattern_set_of(g), w->tables, g, p);
 }
 
+double value_search(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p, double coarse)
+{
+    float f[MAX_FEATURES];
+    if (cache)
+        value_features_cached(g, cache, p, f);
+    else
+        value_features(g, p, f);
+    const double linear = weighted_sum(w, f), full = value_sigmoid(linear + table_sum(g, w, p));
+    if (!w->tables || coarse <= 0)
+        return full;
+    return (1.0 - coarse) * full + coarse * value_sigmoid(linear);
+}
+
 double value_logit(const Game *g, const Weights *w, const Position *p)
 {
     float f[MAX_FEATURES];
@@ -62,6 +76,25 @@ double value_win_probability_cached(const Game *g, const Weights *w, ValueFeatur
     float f[MAX_FEATURES];
     value_features_cached(g, cache, p, f);
     return value_sigmoid(weighted_sum(w, f) + table_sum(g, w, p));
+}
+
+void value_move_priors(const Game *g, const Weights *w, const Position *p, const Move *moves, int n, float *out)
+{
+    const PolicySet *learned = w && w->policy ? policy_set_of(g) : NULL;
+    const bool scored = (learned && learned->id == w->policy_id) || g->ops->move_priors;
+    if (learned && learned->id == w->policy_id)
+        policy_priors(learned, w->policy, g, p, moves, n, out);
+    else if (g->ops->move_priors)
+        g->ops->move_priors(g, p, moves, n, out);
+    /* A score that is not a positive number (an overflowed exp) counts as no chance at all. */
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (!scored || !(out[i] > 0) || !isfinite(out[i]))
+            out[i] = scored ? 0.0f : 1.0f;
+        sum += out[i];
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = sum > 0 ? (float)(out[i] / sum) : 1.0f / (float)n;
 }
 
 void weights_dispose(Weights *w)

@@ -1,10 +1,12 @@
 /*
- * value.h - the evaluation function, the static value of a position: a weighted sum of a game's
- * named features, plus the pattern tables' entries where the weights have tables (pattern.h),
- * turned into the probability that the side to move wins (a logistic curve).  The feature
- * vector and the pattern entries are also the tuner's trace: the tuner fits exactly the model
- * the engine evaluates, with no second copy.  (eval/ is another thing: the strength of whole
- * engines.)
+ * value.h - the evaluation, everything a search asks of the weights about a position: its static
+ * value (a weighted sum of a game's named features, plus the pattern tables' entries where the
+ * weights have tables, pattern.h, turned into the probability that the side to move wins by a
+ * logistic curve) and the priors of its moves (the learned ones of policy.h where the weights
+ * have them, else the game's heuristic ones).  The feature vector and the pattern entries are
+ * also the tuner's trace: the tuner fits exactly the model the engine evaluates, with no second
+ * copy.  (eval/ is another thing: the strength of whole engines.)  Loading and saving weights is
+ * data/weights.h's.
  */
 #ifndef LEUCTRA_VALUE_H
 #define LEUCTRA_VALUE_H
@@ -63,6 +65,20 @@ double value_win_probability(const Game *g, const Weights *w, const Position *p)
 double value_win_probability_cached(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p);
 
 double value_sigmoid(double logit);
+
+/* The value a search gives a leaf: the side to move's win probability, with share `coarse` of it
+ * from the linear features alone (the pattern tables left out; the same as the full value for
+ * weights without tables).  The tables judge the position finely, but they can hold a won game
+ * at the same 0.97 whatever the winner does: Epaminondas' tables value stones kept at home, which
+ * a winner who must cross no longer needs, and a search led by them alone shuffles until the ply
+ * limit.  The linear part (material, advancement, reach of the far rank) still rises as the win
+ * comes nearer, and the search follows it home.  cache may be NULL (features computed anew). */
+double value_search(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p, double coarse);
+
+/* The priors of the n legal moves of p, normalised to sum 1: the weights' learned priors where
+ * they have them for this game's feature space, else the game's heuristic ones, else uniform.
+ * w may be NULL (heuristic priors). */
+void value_move_priors(const Game *g, const Weights *w, const Position *p, const Move *moves, int n, float *out);
 
 /* Every weight 0: a valid but uninformed evaluation.  Shipped weights come from data/weights.h. */
 void weights_zero(const Game *g, Weights *w);

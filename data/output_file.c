@@ -212,7 +212,7 @@ bool output_file_commit(OutputFile *o, Error *err)
     if (o->kind == OUTPUT_STDOUT) {
         o->stream = NULL;
         if (!ok)
-            error_set(err, "writing stdout: %s", strerror(saved));
+            error_failed(err, "writing stdout: %s", strerror(saved));
         return ok;
     }
     /* Devices and FIFOs have nothing to sync (fsync fails on them). */
@@ -239,7 +239,7 @@ bool output_file_commit(OutputFile *o, Error *err)
         o->temp[0] = '\0';
     }
     if (!ok)
-        error_set(err, "cannot write %s: %s", o->name, strerror(saved));
+        error_failed(err, "cannot write %s: %s", o->name, strerror(saved));
     return ok;
 }
 

@@ -309,6 +309,33 @@ RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, R
     return w;
 }
 
+bool records_indices(const char *path, RecordsResumeInfo *info, RecordsError *err)
+{
+    memset(info, 0, sizeof *info);
+    OpenedFile f;
+    if (!records_path_check(path, err) || !open_records_file(path, &f, err))
+        return false;
+    ChunkScanner scan;
+    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, f.header.board);
+    size_t cap = 0;
+    ScanResult r;
+    bool ok = true;
+    while (ok && (r = scanner_next(&scan, err)) != SCAN_END) {
+        ok = r == SCAN_CHUNK;
+        if (ok && !(ok = collect_indices(&scan, info, &cap)))
+            records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+    }
+    scanner_free(&scan);
+    if (ok && !(ok = header_copy(&info->header, &f.header)))
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
+    close_records_file(&f);
+    if (ok)
+        sort_unique(info);
+    else
+        records_resume_info_free(info);
+    return ok;
+}
+
 void records_resume_info_free(RecordsResumeInfo *info)
 {
     free(info->indices);

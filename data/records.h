@@ -241,6 +241,10 @@ typedef struct {
 RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, RecordsResumeInfo *info,
                               RecordsError *err);
 void records_resume_info_free(RecordsResumeInfo *info);
+/* The same report of a finished file, read only (no lock, nothing removed): its header and the
+ * indices of its games, ascending and distinct, read from the chunks without decoding the games.
+ * Damage anywhere is refused. */
+bool records_indices(const char *path, RecordsResumeInfo *info, RecordsError *err);
 
 /* Appends one game as its own chunk and syncs it to disk before returning.  Thread-safe.
  * On failure the file is cut back to its last whole chunk. */

@@ -22,8 +22,13 @@ Engine *engine_new(FILE *in, FILE *out, Game *game, const Position *pos, Error *
         free(e);
         return NULL;
     }
+    if (!game_so_far_begin(&e->played, game, pos)) {
+        weights_dispose(&e->weights);
+        free(e);
+        error_set(err, "out of memory");
+        return NULL;
+    }
     e->game = game;
-    e->pos = *pos;
     engine_search_init(&e->search);
     return e;
 }
@@ -35,6 +40,7 @@ void engine_free(Engine *e)
     engine_search_end(e);
     engine_search_destroy(&e->search);
     mcts_free(e->mcts);
+    game_so_far_free(&e->played);
     game_free(e->game);
     weights_dispose(&e->weights);
     free(e);

@@ -20,6 +20,7 @@
 #define LEUCTRA_ENGINE_H
 
 #include "core/game.h"
+#include "core/game_so_far.h"
 #include "core/value.h"
 #include "selfplay/mcts.h"
 
@@ -65,7 +66,8 @@ typedef struct {
     atomic_bool output_lost;        /* a write failed: the peer is gone, so the session ends */
     bool quit;
     Game *game;
-    Position pos;                   /* the current position */
+    GameSoFar played;               /* the game from `position`: its moves for the search's repetition
+                                       rule, and .now, the current position */
     EngineOptions options;
     Weights weights;                /* for game's variant, from options.weights_path */
     Mcts *mcts;                     /* NULL until the next go needs it */

@@ -1,7 +1,9 @@
 /*
  * engine_game.c - `newgame` and `position`: which game is played and where it stands.  Both
  * build the new state aside and install it only when every part of the line was good, so a
- * rejected command leaves the session exactly as it was.
+ * rejected command leaves the session exactly as it was.  `position ... moves` keeps the moves,
+ * not just where they lead: the search scores a return to any position of the game as a
+ * repetition, as the match driver does.
  */
 #include "engine.h"
 
@@ -43,16 +45,24 @@ void engine_cmd_newgame(Engine *e, Tokens *args)
         game_free(g);
         return;
     }
+    Position start;
+    game_start(g, &start);
+    if (!game_so_far_begin(&e->played, g, &start)) {
+        engine_error(e, "newgame: out of memory");
+        weights_dispose(&w);
+        game_free(g);
+        return;
+    }
     engine_install_game(e, g, &w);
-    game_start(g, &e->pos);
 }
 
-/* Plays the words left in args as moves from *pos; false with *err naming the bad one. */
-static bool play_moves(const Game *g, Position *pos, Tokens *args, Error *err)
+/* Plays the words left in args as moves of the game; false with *err naming the bad one. */
+static bool play_moves(const Game *g, GameSoFar *played, Tokens *args, Error *err)
 {
     int number = 0;
     for (const char *text; (text = tokens_next(args));) {
         number++;
+        const Position *pos = &played->now;
         GameStatus status = game_status(g, pos);
         Move m;
         if (status != STATUS_ONGOING) {
@@ -66,8 +76,10 @@ static bool play_moves(const Game *g, Position *pos, Tokens *args, Error *err)
             error_set(err, "%s (move %d of the list)", reason, number);
             return false;
         }
-        Undo undo;
-        game_make(g, pos, m, &undo);
+        if (!game_so_far_play(played, g, m)) {
+            error_set(err, "out of memory at move %d of the list", number);
+            return false;
+        }
     }
     return true;
 }
@@ -122,13 +134,18 @@ void engine_cmd_position(Engine *e, Tokens *args)
     }
     const Game *g = fresh ? fresh : e->game;
     Weights w;
-    if (!expect_moves_word(tokens_next(args), &err) || !play_moves(g, &pos, args, &err) ||
+    GameSoFar played = GAME_SO_FAR_EMPTY;
+    if (!game_so_far_begin(&played, g, &pos))
+        error_set(&err, "out of memory");
+    if (!played.hashes || !expect_moves_word(tokens_next(args), &err) || !play_moves(g, &played, args, &err) ||
         (fresh && !engine_load_weights(&e->options, fresh, &w, &err))) {
         engine_error(e, "position: %s", err.msg);
+        game_so_far_free(&played);
         game_free(fresh);
         return;
     }
     if (fresh)
         engine_install_game(e, fresh, &w);
-    e->pos = pos;
+    game_so_far_free(&e->played);
+    e->played = played;
 }

@@ -36,10 +36,11 @@ static const NumericOption numeric_options[] = {
     {"seed", FIELD_U64, offsetof(EngineOptions, mcts.seed), 0, LLONG_MAX, 0, 0, true},
     {"solve", FIELD_INT, offsetof(EngineOptions, mcts.solve_empties), 0, 64, 0, 0, true},
     {"rootsolve", FIELD_INT, offsetof(EngineOptions, mcts.root_solve_empties), 0, 64, 0, 0, true},
+    {"coarse", FIELD_DOUBLE, offsetof(EngineOptions, mcts.coarse_share), 0, 0, -1, 1, true},
 };
 enum { NUM_NUMERIC = sizeof numeric_options / sizeof numeric_options[0] };
 
-#define OPTION_NAMES "visits, time, threads, nodes, cpuct, fpu, playouts, seed, solve, rootsolve, weights"
+#define OPTION_NAMES "visits, time, threads, nodes, cpuct, fpu, playouts, seed, solve, rootsolve, coarse, weights"
 
 void engine_options_default(EngineOptions *o)
 {

@@ -62,12 +62,12 @@ static void cmd_moves(Engine *e, Tokens *args)
         engine_error(e, "moves: out of memory");
         return;
     }
-    int n = game_status(e->game, &e->pos) == STATUS_ONGOING ? game_gen_moves(e->game, &e->pos, moves) : 0;
+    int n = game_status(e->game, &e->played.now) == STATUS_ONGOING ? game_gen_moves(e->game, &e->played.now, moves) : 0;
     engine_line_begin(e);
     engine_put(e, "moves");
     for (int i = 0; i < n; i++) {
         char text[16];
-        game_format_move(e->game, &e->pos, moves[i], text, sizeof text);
+        game_format_move(e->game, &e->played.now, moves[i], text, sizeof text);
         engine_put(e, " %s", text);
     }
     engine_line_end(e);
@@ -89,7 +89,7 @@ static void cmd_show(Engine *e, Tokens *args)
 {
     (void)args;
     const Game *g = e->game;
-    const Position *pos = &e->pos;
+    const Position *pos = &e->played.now;
     char text[1024];
     game_format_position(g, pos, text, sizeof text);
     engine_hold_output(e);
@@ -114,7 +114,7 @@ static void cmd_show(Engine *e, Tokens *args)
 static void cmd_status(Engine *e, Tokens *args)
 {
     (void)args;
-    engine_reply(e, "status %s", game_status_name(game_status(e->game, &e->pos)));
+    engine_reply(e, "status %s", game_status_name(game_status(e->game, &e->played.now)));
 }
 
 static void cmd_eval(Engine *e, Tokens *args)
@@ -122,10 +122,10 @@ static void cmd_eval(Engine *e, Tokens *args)
     (void)args;
     const Game *g = e->game;
     float features[MAX_FEATURES];
-    value_features(g, &e->pos, features);
+    value_features(g, &e->played.now, features);
     engine_line_begin(e);
-    engine_put(e, "eval winprob %.4f logit %.4f", value_win_probability(g, &e->weights, &e->pos),
-               value_logit(g, &e->weights, &e->pos));
+    engine_put(e, "eval winprob %.4f logit %.4f", value_win_probability(g, &e->weights, &e->played.now),
+               value_logit(g, &e->weights, &e->played.now));
     for (int i = 0; i < g->ops->num_features; i++)
         engine_put(e, " %s=%g", g->ops->feature_names[i], (double)features[i]);
     engine_line_end(e);
@@ -141,7 +141,7 @@ static void cmd_perft(Engine *e, Tokens *args)
         engine_error(e, "perft: expected 'perft DEPTH' with DEPTH from 0 to 10");
         return;
     }
-    uint64_t count = perft_parallel(e->game, &e->pos, (int)depth, e->options.mcts.threads, NULL, NULL);
+    uint64_t count = perft_parallel(e->game, &e->played.now, (int)depth, e->options.mcts.threads, NULL, NULL);
     engine_reply(e, "perft %lld %llu", depth, (unsigned long long)count);
 }
 

@@ -50,7 +50,7 @@ static void print_info(Engine *e, const MctsResult *r)
     engine_put(e, "info visits %ld treevisits %ld nodes %zu winprob %.4f time %.3f vps %.0f", r->visits,
                r->tree_visits, r->nodes, winprob, r->seconds, r->seconds > 0 ? r->visits / r->seconds : 0.0);
     if (r->proven != PROVEN_NONE)
-        engine_put(e, " proven %s", proven_word(r->proven));
+        engine_put(e, " proven %s plies %d", proven_word(r->proven), r->proven_plies);
     engine_put(e, " pv");
     for (int i = 0; i < r->pv_length; i++) {
         char text[16];
@@ -134,8 +134,8 @@ static void start_search(Engine *e, const MctsLimits *limits, bool infinite)
         engine_error(e, "go: cannot allocate the search tree (%zu nodes)", e->options.mcts.max_nodes);
         return;
     }
-    mcts_set_position(e->mcts, &e->pos);    /* keeps the subtree when the position follows on */
-    s->root = e->pos;
+    mcts_set_game(e->mcts, &e->played);     /* keeps the subtree when the position follows on */
+    s->root = e->played.now;
     s->limits = *limits;
     s->infinite = infinite;
     atomic_store(&s->stop, false);
@@ -187,7 +187,7 @@ void engine_cmd_go(Engine *e, Tokens *args)
     }
     if (infinite)
         limits.visits = UNLIMITED_VISITS;
-    if (game_status(e->game, &e->pos) != STATUS_ONGOING || game_count_moves(e->game, &e->pos) == 0) {
+    if (game_status(e->game, &e->played.now) != STATUS_ONGOING || game_count_moves(e->game, &e->played.now) == 0) {
         engine_reply(e, "bestmove none");
         return;
     }

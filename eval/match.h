@@ -33,7 +33,8 @@ typedef struct {
     int concurrency, max_plies, opening_plies;
     int resign_moves;           /* --resign movecount (0: off) */
     double resign_value;        /* --resign value: the loser's win probability at most this */
-    bool repetition, json, resume;
+    bool repetition, resume;
+    bool progress;              /* a progress line on stderr while games are played */
     uint64_t seed;
     const char *openings_path, *out_path, *results_path;
     bool sprt_on;
@@ -99,19 +100,22 @@ MatchTotals match_totals(const MatchRun *run, int m);
  * the ratings of a tournament; NULL when memory runs out. */
 ResultTable *match_results_table(const MatchRun *run);
 
-/* --- match_run.c: the whole match (not --make-openings); exits with one line on failure.  The
- * finished run goes to `report` (with the seconds it took) before its tables are freed. */
-void match_run(const Game *g, const Position *start, const MatchOptions *o, const OpeningSuite *suite,
-               void (*report)(const MatchRun *run, double seconds));
+/* --- match_run.c: the whole match (not --make-openings).  The finished run goes to `report`
+ * (with the seconds it took and report_ctx) before its tables are freed.  False with *err when
+ * the match cannot be played to its end (err->failure false: its inputs are wrong). */
+typedef void (*MatchReportFn)(const MatchRun *run, double seconds, void *report_ctx);
+bool match_run(const Game *g, const Position *start, const MatchOptions *o, const OpeningSuite *suite,
+               MatchReportFn report, void *report_ctx, Error *err);
 
-/* --- match_play.c: plays every game not yet done, options->concurrency at a time */
-void match_play(MatchRun *run);
+/* --- match_play.c: plays every game not yet done, options->concurrency at a time; false with
+ * *err on the first failure (the games in flight then finish, no new one starts). */
+bool match_play(MatchRun *run, Error *err);
 
 /* --- match_openings.c */
 Position match_opening(const MatchRun *run, int k);
-/* `--make-openings`: writes the suite to options->out_path and returns how many openings it
- * holds (options->make_openings); exits on failure. */
-int match_make_openings(const Game *g, const Position *start, const MatchOptions *o);
+/* Writes a suite of options->make_openings balanced openings to options->out_path; false with
+ * *err on failure. */
+bool match_make_openings(const Game *g, const Position *start, const MatchOptions *o, Error *err);
 
 /* --- match_sprt.c */
 void match_sprt_init(MatchSprt *s, const SprtTest *test);
@@ -122,9 +126,10 @@ void match_mark_counted(MatchRun *run);
 const char *match_sprt_decision_name(SprtDecision d);
 
 /* --- match_files.c */
-/* Opens (creates or resumes) the records file and marks the games it holds as done. */
-RecordsWriter *match_open_records(MatchRun *run);
-void match_close_records(MatchRun *run, RecordsWriter *w);
-void match_write_results(const MatchRun *run);
+/* Opens (creates or resumes) the records file and marks the games it holds as done; NULL with
+ * *err. */
+RecordsWriter *match_open_records(MatchRun *run, Error *err);
+bool match_close_records(MatchRun *run, RecordsWriter *w, Error *err);
+bool match_write_results(const MatchRun *run, Error *err);
 
 #endif

@@ -5,7 +5,6 @@
  */
 #include "eval/match.h"
 
-#include "core/error.h"
 #include "data/output_file.h"
 
 #include <errno.h>
@@ -25,60 +24,81 @@ static void settings_text(const MatchRun *run, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "player%d=%s\n", i + 1, o->spec[i]);
 }
 
-/* The games an interrupted run left in the file, marked done with their results. */
-static void read_played(MatchRun *run)
+/* A records error as the match's error: a path that cannot be the file is the input's fault. */
+static bool records_failed(const RecordsError *e, Error *err)
 {
-    RecordsError err;
-    RecordsReader *r = records_open(run->options->out_path, &err);
+    if (e->kind == RECORDS_ERR_PATH)
+        error_set(err, "%s", e->msg);
+    else
+        error_failed(err, "%s", e->msg);
+    return false;
+}
+
+/* The games an interrupted run left in the file, marked done with their results. */
+static bool read_played(MatchRun *run, Error *err)
+{
+    RecordsError e;
+    RecordsReader *r = records_open(run->options->out_path, &e);
     if (!r)
-        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
+        return records_failed(&e, err);
     GameRecord g;
     game_record_init(&g);
     int status;
-    while ((status = records_next(r, &g, &err)) == 1) {
-        if (g.index >= (uint64_t)run->total)
-            fail_exit("match", EXIT_USAGE, "%s: game %llu is beyond this match's %d games", run->options->out_path,
+    bool ok = true;
+    while (ok && (status = records_next(r, &g, &e)) == 1) {
+        if (g.index >= (uint64_t)run->total) {
+            error_set(err, "%s: game %llu is beyond this match's %d games", run->options->out_path,
                       (unsigned long long)g.index, run->total);
+            ok = false;
+            break;
+        }
         run->resumed += !run->games[g.index].done;
         run->games[g.index] = (MatchGame){true, false, g.result, end_reason_of_record(g.end), g.plies};
     }
     game_record_free(&g);
     records_close(r);
-    if (status < 0)
-        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
+    return ok && (status == 0 || records_failed(&e, err));
 }
 
-RecordsWriter *match_open_records(MatchRun *run)
+RecordsWriter *match_open_records(MatchRun *run, Error *err)
 {
     const char *path = run->options->out_path;
     char settings[4096];
     settings_text(run, settings, sizeof settings);
     RecordsHeader h;
-    RecordsError err;
-    if (!records_header_init(&h, run->game, settings, &err))
-        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
+    RecordsError e;
+    if (!records_header_init(&h, run->game, settings, &e)) {
+        records_failed(&e, err);
+        return NULL;
+    }
     RecordsWriter *w;
     if (run->options->resume && access(path, F_OK) == 0) {
         RecordsResumeInfo info;
-        w = records_resume(path, &h, &info, &err);
+        w = records_resume(path, &h, &info, &e);
         if (w)
             records_resume_info_free(&info);
     } else {
-        w = records_create(path, &h, &err);
+        w = records_create(path, &h, &e);
     }
     records_header_free(&h);
-    if (!w)
-        fail_exit("match", err.kind == RECORDS_ERR_PATH ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", err.msg);
-    if (run->options->resume)
-        read_played(run);
+    if (!w) {
+        records_failed(&e, err);
+        return NULL;
+    }
+    if (run->options->resume && !read_played(run, err)) {
+        RecordsError ignored;
+        records_writer_close(w, &ignored);
+        return NULL;
+    }
     return w;
 }
 
-void match_close_records(MatchRun *run, RecordsWriter *w)
+bool match_close_records(MatchRun *run, RecordsWriter *w, Error *err)
 {
-    RecordsError err;
-    if (!records_writer_close(w, &err) || !records_canonicalize(run->options->out_path, &err))
-        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
+    RecordsError e;
+    if (!records_writer_close(w, &e) || !records_canonicalize(run->options->out_path, &e))
+        return records_failed(&e, err);
+    return true;
 }
 
 static const char *result_text(GameStatus s)
@@ -88,15 +108,14 @@ static const char *result_text(GameStatus s)
 
 /* One line per counted game in game order, written whole or not at all (data/output_file.h), so
  * the file's bytes do not depend on the concurrency. */
-void match_write_results(const MatchRun *run)
+bool match_write_results(const MatchRun *run, Error *err)
 {
     const char *path = run->options->results_path;
     OutputFile file;
-    Error err;
-    FILE *out = output_file_open(&file, path, &err) ? output_file_stream(&file) : NULL;
+    FILE *out = output_file_open(&file, path, err) ? output_file_stream(&file) : NULL;
     if (!out) {
         output_file_discard(&file);
-        fail_exit("match", EXIT_USAGE, "--results %s", err.msg);
+        return false;
     }
     for (int k = 0; k < run->total; k++) {
         if (!run->games[k].counted)
@@ -107,6 +126,5 @@ void match_write_results(const MatchRun *run)
         fprintf(out, "%s %s %s\n", run->options->name[white], run->options->name[black],
                 result_text(run->games[k].result));
     }
-    if (!output_file_commit(&file, &err))
-        fail_exit("match", EXIT_FAILURE_RUN, "--results %s", err.msg);
+    return output_file_commit(&file, err);
 }

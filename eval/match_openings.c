@@ -5,7 +5,6 @@
  */
 #include "eval/match.h"
 
-#include "core/error.h"
 #include "data/output_file.h"
 #include "core/rng.h"
 
@@ -20,9 +19,7 @@ static Position random_opening(const Game *g, const Position *start, int plies, 
 {
     Position pos = *start;
     Rng rng = rng_seed(seed ^ 0x0BE1157ull, stream);
-    Move *moves = malloc(MAX_MOVES * sizeof *moves);
-    if (!moves)
-        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
+    Move moves[MAX_MOVES];      /* 32 KiB: on the stack, so an opening cannot fail */
     for (int i = 0; i < plies && game_status(g, &pos) == STATUS_ONGOING; i++) {
         int n = game_gen_moves(g, &pos, moves);
         if (n == 0)
@@ -30,7 +27,6 @@ static Position random_opening(const Game *g, const Position *start, int plies, 
         Undo undo;
         game_make(g, &pos, moves[rng_below(&rng, (uint32_t)n)], &undo);
     }
-    free(moves);
     return pos;
 }
 
@@ -50,8 +46,12 @@ Position match_opening(const MatchRun *run, int k)
 static double evaluate(Player *judge, const Position *pos, uint64_t seed)
 {
     MoveInfo info = {NAN, 0, NULL};
+    GameSoFar game = GAME_SO_FAR_EMPTY;
+    if (!game_so_far_begin(&game, judge->game, pos))
+        return NAN;
     judge->new_game(judge, seed);
-    judge->choose(judge, pos, &info);
+    judge->choose(judge, &game, &info);
+    game_so_far_free(&game);
     return info.value;
 }
 
@@ -85,14 +85,14 @@ static int find_balanced(const Game *g, const Position *start, const MatchOption
     return count;
 }
 
-static void write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECORD_MAX_POSITION], int count)
+static bool write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECORD_MAX_POSITION], int count,
+                        Error *err)
 {
     OutputFile file;
-    Error err;
-    FILE *out = output_file_open(&file, o->out_path, &err) ? output_file_stream(&file) : NULL;
+    FILE *out = output_file_open(&file, o->out_path, err) ? output_file_stream(&file) : NULL;
     if (!out) {
         output_file_discard(&file);
-        fail_exit("match", EXIT_USAGE, "--out %s", err.msg);
+        return false;
     }
     fprintf(out, "# %d openings: %d random plies, kept when mcts:visits=%d gives the side to move\n"
                  "# a value in [%.2f, %.2f] (leuctra match --make-openings, seed %llu)\n",
@@ -100,25 +100,25 @@ static void write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECOR
     fprintf(out, "game %s\n", g->name);
     for (int i = 0; i < count; i++)
         fprintf(out, "%s\n", kept[i]);
-    if (!output_file_commit(&file, &err))
-        fail_exit("match", EXIT_FAILURE_RUN, "--out %s", err.msg);
+    return output_file_commit(&file, err);
 }
 
-int match_make_openings(const Game *g, const Position *start, const MatchOptions *o)
+bool match_make_openings(const Game *g, const Position *start, const MatchOptions *o, Error *err)
 {
     char spec[64];
     snprintf(spec, sizeof spec, "mcts:visits=%d", o->make_visits);
-    Error err;
-    Player *judge = player_create(g, spec, &err);
+    Player *judge = player_create(g, spec, err);
     char (*kept)[RECORD_MAX_POSITION] = malloc((size_t)o->make_openings * sizeof *kept);
-    if (!judge || !kept)
-        fail_exit("match", EXIT_FAILURE_RUN, "%s", judge ? "out of memory" : err.msg);
-    int count = find_balanced(g, start, o, judge, kept);
+    bool ok = judge && kept;
+    if (judge && !kept)
+        error_failed(err, "out of memory");
+    int count = ok ? find_balanced(g, start, o, judge, kept) : 0;
     player_free(judge);
-    if (count < o->make_openings)
-        fail_exit("match", EXIT_FAILURE_RUN, "found only %d balanced openings of %d; try fewer --opening-plies",
-                  count, o->make_openings);
-    write_suite(g, o, kept, count);
+    if (ok && count < o->make_openings) {
+        error_failed(err, "found only %d balanced openings of %d; try fewer random plies", count, o->make_openings);
+        ok = false;
+    }
+    ok = ok && write_suite(g, o, kept, count, err);
     free(kept);
-    return count;
+    return ok;
 }

@@ -2,19 +2,18 @@
  * match_play.c - the game loop of `leuctra match`: every game not yet done, concurrency at a
  * time, each from its own seed and opening so that its moves do not depend on the thread that
  * plays it; finished games go to the records file at once (crash safety, --resume) and into the
- * pair-order SPRT, which may stop the loop.
+ * pair-order SPRT, which may stop the loop.  A failure in any thread (a player that cannot be
+ * made, a record that cannot be written) is kept, the first one, and stops the loop the same way.
  */
 #include "eval/match.h"
 
 #include "core/clock.h"
-#include "core/error.h"
 #include "core/rng.h"
 #include "selfplay/player_external.h"
 
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 /* One thread's state: its players (made on first use) and the record of the game it plays. */
 typedef struct {
@@ -24,14 +23,28 @@ typedef struct {
     bool failed;        /* a move could not be stored: the record is not written */
 } MatchWorker;
 
-static Player *worker_player(MatchWorker *w, const MatchRun *run, int index)
+/* What the threads share besides the run: whether to stop, and the first failure. */
+typedef struct {
+    _Atomic bool stop;
+    bool failed;
+    Error err;
+} MatchLoop;
+
+static void loop_fail(MatchLoop *loop, const Error *err)
 {
-    if (!w->player[index]) {
-        Error err;
-        w->player[index] = player_create(run->game, run->options->spec[index], &err);
-        if (!w->player[index])
-            fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
+#pragma omp critical(match_failed)
+    if (!loop->failed) {
+        loop->failed = true;
+        loop->err = *err;
+        loop->err.failure = true;   /* the inputs were checked before the loop: this is a failure */
     }
+    atomic_store(&loop->stop, true);
+}
+
+static Player *worker_player(MatchWorker *w, const MatchRun *run, int index, Error *err)
+{
+    if (!w->player[index])
+        w->player[index] = player_create(run->game, run->options->spec[index], err);
     return w->player[index];
 }
 
@@ -56,27 +69,36 @@ static uint64_t game_seed(const MatchRun *run, int k)
     return rng_seed(run->options->seed, (uint64_t)k).s[0];
 }
 
-static void save_record(MatchWorker *w, const MatchRun *run, int k, const Position *start, const GameResult *r)
+static bool save_record(MatchWorker *w, const MatchRun *run, int k, const Position *start, const GameResult *r,
+                        Error *err)
 {
     if (!run->writer)
-        return;
-    if (w->failed)
-        fail_exit("match", EXIT_FAILURE_RUN, "game %d: a move could not be recorded", k);
+        return true;
+    if (w->failed) {
+        error_failed(err, "game %d: a move could not be recorded", k);
+        return false;
+    }
     w->record.index = (uint64_t)k;
     w->record.seed = game_seed(run, k);
     game_format_position(run->game, start, w->record.start, sizeof w->record.start);
     w->record.result = r->result;
     w->record.end = end_reason_record(r->reason);
-    RecordsError err;
-    if (!records_append(run->writer, &w->record, &err))
-        fail_exit("match", EXIT_FAILURE_RUN, "%s", err.msg);
+    RecordsError e;
+    if (!records_append(run->writer, &w->record, &e)) {
+        error_failed(err, "%s", e.msg);
+        return false;
+    }
+    return true;
 }
 
-static MatchGame play_one(MatchWorker *w, const MatchRun *run, int k)
+/* Plays game k into *played; false with *err when it could not be played or stored. */
+static bool play_one(MatchWorker *w, const MatchRun *run, int k, MatchGame *played, Error *err)
 {
     const Matchup *m = &run->matchup[k / run->options->games];
     bool first_white = match_first_is_white(run, k);
-    Player *first = worker_player(w, run, m->first), *second = worker_player(w, run, m->second);
+    Player *first = worker_player(w, run, m->first, err), *second = first ? worker_player(w, run, m->second, err) : NULL;
+    if (!second)
+        return false;
     Player *seats[2] = {first_white ? first : second, first_white ? second : first};
     Position start = match_opening(run, k);
     const MatchOptions *o = run->options;
@@ -85,12 +107,14 @@ static MatchGame play_one(MatchWorker *w, const MatchRun *run, int k)
     game_record_clear(&w->record);
     w->failed = false;
     bool record = run->writer != NULL;
-    if (!play_game(run->game, &start, seats, &policy, game_seed(run, k), record ? record_ply : NULL, w, &r))
-        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
-    save_record(w, run, k, &start, &r);
-    MatchGame played = {true, false, r.result, r.reason, r.plies};
+    if (!play_game(run->game, &start, seats, &policy, game_seed(run, k), record ? record_ply : NULL, w, &r)) {
+        error_failed(err, "out of memory");
+        return false;
+    }
+    bool saved = save_record(w, run, k, &start, &r, err);
+    *played = (MatchGame){true, false, r.result, r.reason, r.plies};
     game_result_free(&r);
-    return played;
+    return saved;
 }
 
 static void progress_line(const MatchRun *run, int done, int todo, double t0)
@@ -105,16 +129,15 @@ static void progress_line(const MatchRun *run, int done, int todo, double t0)
 
 /* Game k is over: its entry, the SPRT and the progress line, one thread at a time (the SPRT
  * reads other threads' entries, so they are written here too). */
-static void game_finished(MatchRun *run, int k, MatchGame played, int *done, int todo, double t0, bool tty,
-                          _Atomic bool *stop)
+static void game_finished(MatchRun *run, int k, MatchGame played, int *done, int todo, double t0, MatchLoop *loop)
 {
 #pragma omp critical(match_finished)
     {
         run->games[k] = played;
         ++*done;
         if (run->sprt && match_sprt_advance(run->sprt, run))
-            *stop = true;
-        if (tty)
+            atomic_store(&loop->stop, true);
+        if (run->options->progress)
             progress_line(run, *done, todo, t0);
     }
 }
@@ -132,15 +155,14 @@ static void add_incidents(MatchRun *run, int i, const Player *p)
     run->incidents[i] += n;
 }
 
-void match_play(MatchRun *run)
+bool match_play(MatchRun *run, Error *err)
 {
     int todo = 0, done = 0;
     for (int k = 0; k < run->total; k++)
         todo += !run->games[k].done;
-    _Atomic bool stop = false;
+    MatchLoop loop = {.stop = false, .failed = false};
     if (run->sprt && (match_sprt_advance(run->sprt, run) || run->sprt->decision != SPRT_CONTINUE))
-        stop = true;    /* the resumed games already decided the test */
-    bool tty = isatty(2) && !run->options->json;
+        loop.stop = true;    /* the resumed games already decided the test */
     double t0 = clock_seconds();
 #pragma omp parallel num_threads(run->options->concurrency)
     {
@@ -148,10 +170,14 @@ void match_play(MatchRun *run)
         game_record_init(&w.record);
 #pragma omp for schedule(dynamic, 1)
         for (int k = 0; k < run->total; k++) {
-            if (run->games[k].done || stop)
+            if (run->games[k].done || atomic_load(&loop.stop))
                 continue;
-            MatchGame played = play_one(&w, run, k);
-            game_finished(run, k, played, &done, todo, t0, tty, &stop);
+            MatchGame played;
+            Error game_err;
+            if (play_one(&w, run, k, &played, &game_err))
+                game_finished(run, k, played, &done, todo, t0, &loop);
+            else
+                loop_fail(&loop, &game_err);
         }
         for (int i = 0; i < run->options->players; i++) {
             add_incidents(run, i, w.player[i]);
@@ -160,6 +186,9 @@ void match_play(MatchRun *run)
         game_record_free(&w.record);
     }
     run->played = done;
-    if (tty && done > 0)
+    if (run->options->progress && done > 0)
         fputc('\n', stderr);
+    if (loop.failed && err)
+        *err = loop.err;
+    return !loop.failed;
 }

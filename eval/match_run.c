@@ -7,7 +7,6 @@
 #include "eval/match.h"
 
 #include "core/clock.h"
-#include "core/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,29 +22,45 @@ static int make_matchups(const MatchOptions *o, Matchup *out)
     return n;
 }
 
-void match_run(const Game *g, const Position *start, const MatchOptions *o, const OpeningSuite *suite,
-               void (*report)(const MatchRun *run, double seconds))
+/* The steps after the tables are made; false with *err at the first that fails. */
+static bool run_steps(MatchRun *run, MatchReportFn report, void *report_ctx, Error *err)
+{
+    const MatchOptions *o = run->options;
+    if (o->out_path && !(run->writer = match_open_records(run, err)))
+        return false;
+    double t0 = clock_seconds();
+    bool played = match_play(run, err);
+    /* The games played before a failure are kept: the file is closed either way. */
+    Error close_err;
+    if (run->writer && !match_close_records(run, run->writer, played ? err : &close_err))
+        return false;
+    if (!played)
+        return false;
+    match_mark_counted(run);
+    if (o->results_path && !match_write_results(run, err))
+        return false;
+    report(run, clock_seconds() - t0, report_ctx);
+    return true;
+}
+
+bool match_run(const Game *g, const Position *start, const MatchOptions *o, const OpeningSuite *suite,
+               MatchReportFn report, void *report_ctx, Error *err)
 {
     Matchup *matchups = malloc(sizeof(Matchup) * MATCH_MAX_PLAYERS * MATCH_MAX_PLAYERS / 2);
     int num = matchups ? make_matchups(o, matchups) : 0;
     MatchGame *games = calloc((size_t)num * (size_t)o->games, sizeof *games);
-    if (!games)
-        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
-    MatchSprt sprt;
-    match_sprt_init(&sprt, &o->sprt);
-    MatchRun run = {.game = g, .start = start, .options = o, .suite = suite, .matchup = matchups,
-                    .num_matchups = num, .total = num * o->games, .games = games,
-                    .sprt = o->sprt_on ? &sprt : NULL};
-    if (o->out_path)
-        run.writer = match_open_records(&run);
-    double t0 = clock_seconds();
-    match_play(&run);
-    if (run.writer)
-        match_close_records(&run, run.writer);
-    match_mark_counted(&run);
-    if (o->results_path)
-        match_write_results(&run);
-    report(&run, clock_seconds() - t0);
+    bool ok = games != NULL;
+    if (!ok) {
+        error_failed(err, "out of memory");
+    } else {
+        MatchSprt sprt;
+        match_sprt_init(&sprt, &o->sprt);
+        MatchRun run = {.game = g, .start = start, .options = o, .suite = suite, .matchup = matchups,
+                        .num_matchups = num, .total = num * o->games, .games = games,
+                        .sprt = o->sprt_on ? &sprt : NULL};
+        ok = run_steps(&run, report, report_ctx, err);
+    }
     free(games);
     free(matchups);
+    return ok;
 }

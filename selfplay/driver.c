@@ -53,14 +53,6 @@ void game_result_free(GameResult *r)
     r->moves = NULL;
 }
 
-static int occurrences(const uint64_t *history, int n, uint64_t hash)
-{
-    int count = 0;
-    for (int i = n - 1; i >= 0; i--)
-        count += history[i] == hash;
-    return count;
-}
-
 /* The resign adjudication's count: plies in a row whose mover's value agreed that `loser` is
  * lost. */
 typedef struct {
@@ -93,63 +85,65 @@ static bool is_legal(const Game *g, const Position *pos, Move m, Move *scratch)
     return false;
 }
 
+/* The adjudication of the game so far, before the next move: false to play on, else true with
+ * the result and reason in *out. */
+static bool adjudicated(const Game *g, const GameSoFar *h, const DrawPolicy *policy, const ResignStreak *streak,
+                        int cap, GameResult *out)
+{
+    if (game_count_moves(g, &h->now) == 0) {
+        out->result = game_status(g, &h->now);
+        out->reason = END_RULES;
+    } else if (policy->repetition && game_so_far_occurrences(h) >= 3) {
+        out->result = STATUS_DRAW;
+        out->reason = END_REPETITION;
+    } else if (policy->resign_moves > 0 && streak->plies >= 2 * policy->resign_moves) {
+        out->result = streak->loser == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
+        out->reason = END_RESIGN;
+    } else if (h->plies >= cap) {
+        out->result = STATUS_DRAW;
+        out->reason = END_PLY_LIMIT;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 bool play_game(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy, uint64_t seed,
                MoveObserver observe, void *observe_ctx, GameResult *out)
 {
-    int cap = policy->max_plies > 0 ? policy->max_plies : 4096;
-    uint64_t *history = malloc((size_t)(cap + 1) * sizeof *history);
+    const int cap = policy->max_plies > 0 ? policy->max_plies : 4096;
+    GameSoFar h = GAME_SO_FAR_EMPTY;
     Move *scratch = malloc(MAX_MOVES * sizeof *scratch);
-    out->moves = malloc((size_t)cap * sizeof *out->moves);
-    if (!history || !scratch || !out->moves) {
-        free(history);
+    out->moves = NULL;
+    if (!scratch || !game_so_far_begin(&h, g, start)) {
         free(scratch);
-        game_result_free(out);
+        game_so_far_free(&h);
         return false;
     }
     for (int c = 0; c < 2; c++)
         players[c]->new_game(players[c], rng_seed(seed, (uint64_t)c).s[0]);
-    Position pos = *start;
-    out->plies = 0;
-    out->reason = END_RULES;
-    history[0] = game_hash(g, &pos);
     ResignStreak streak = {WHITE, 0};
-    for (;;) {
-        if (game_count_moves(g, &pos) == 0) {
-            out->result = game_status(g, &pos);
-            break;
-        }
-        if (policy->repetition && occurrences(history, out->plies + 1, history[out->plies]) >= 3) {
-            out->result = STATUS_DRAW;
-            out->reason = END_REPETITION;
-            break;
-        }
-        if (policy->resign_moves > 0 && streak.plies >= 2 * policy->resign_moves) {
-            out->result = streak.loser == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
-            out->reason = END_RESIGN;
-            break;
-        }
-        if (out->plies >= cap) {
-            out->result = STATUS_DRAW;
-            out->reason = END_PLY_LIMIT;
-            break;
-        }
-        int mover = game_side_to_move(g, &pos);
+    bool ok = true;
+    while (!adjudicated(g, &h, policy, &streak, cap, out)) {
+        int mover = game_side_to_move(g, &h.now);
         MoveInfo info = {.value = NAN};
-        Move m = players[mover]->choose(players[mover], &pos, &info);
-        if (m == MOVE_NONE || !is_legal(g, &pos, m, scratch)) {
+        Move m = players[mover]->choose(players[mover], &h, &info);
+        if (m == MOVE_NONE || !is_legal(g, &h.now, m, scratch)) {
             out->result = mover == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
             out->reason = END_NO_MOVE_CHOSEN;
             break;
         }
         if (observe)
-            observe(observe_ctx, &pos, m, &info);
+            observe(observe_ctx, &h.now, m, &info);
         resign_observe(policy, &streak, mover, info.value);
-        Undo undo;
-        game_make(g, &pos, m, &undo);
-        out->moves[out->plies++] = m;
-        history[out->plies] = game_hash(g, &pos);
+        if (!(ok = game_so_far_play(&h, g, m)))
+            break;
     }
-    free(history);
     free(scratch);
-    return true;
+    out->plies = h.plies;
+    out->moves = h.moves;       /* handed over; the hashes go */
+    free(h.hashes);
+    if (!ok)
+        game_result_free(out);
+    return ok;
 }

@@ -14,7 +14,6 @@
 #include "core/clock.h"
 
 #include "core/playout.h"
-#include "core/policy.h"
 #include "core/rng.h"
 #include "core/solve.h"
 #include "mcts_tree.h"
@@ -43,6 +42,8 @@ struct Mcts {
     const Game *game;
     const Weights *weights;
     MctsConfig cfg;
+    double c_puct;                  /* mcts_exploration: the constant these weights are searched with */
+    double coarse_share;            /* mcts_coarse_share: of the leaf values, from the linear part */
     Position root_pos;
     bool has_root;
     Tree tree;
@@ -81,6 +82,7 @@ void mcts_default_config(MctsConfig *cfg)
     cfg->contempt = 0.5;
     cfg->solve_empties = 12;
     cfg->root_solve_empties = 18;
+    cfg->coarse_share = -1;
 }
 
 Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
@@ -96,8 +98,8 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     m->game = g;
     m->weights = w;
     m->cfg = *cfg;
-    if (w && w->policy)
-        m->cfg.c_puct = m->cfg.c_puct_learned;
+    m->c_puct = mcts_exploration(cfg, w);
+    m->coarse_share = mcts_coarse_share(cfg, g, w);
     if (m->cfg.max_nodes < 1024)
         m->cfg.max_nodes = 1024;
     if (m->cfg.threads < 1)
@@ -126,6 +128,18 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
 }
 
 double mcts_setup_seconds(const Mcts *m) { return m->setup_seconds; }
+
+double mcts_exploration(const MctsConfig *cfg, const Weights *w)
+{
+    return w && w->policy ? cfg->c_puct_learned : cfg->c_puct;
+}
+
+double mcts_coarse_share(const MctsConfig *cfg, const Game *g, const Weights *w)
+{
+    if (!w || !w->tables)
+        return 0;
+    return cfg->coarse_share >= 0 ? cfg->coarse_share : g->ops->coarse_share;
+}
 
 void mcts_free(Mcts *m)
 {
@@ -214,6 +228,22 @@ void mcts_set_history(Mcts *m, const uint64_t *hashes, int n)
         m->history_filter[hashes[i] >> 58] |= 1ull << (hashes[i] >> 52 & 63);
 }
 
+void mcts_set_game(Mcts *m, const GameSoFar *game)
+{
+    mcts_set_history(m, game->hashes, game->plies);
+    mcts_set_position(m, &game->now);
+}
+
+static bool in_history(const Mcts *m, uint64_t h)
+{
+    if (!(m->history_filter[h >> 58] >> (h >> 52 & 63) & 1))
+        return false;
+    for (int i = m->history_length - 1; i >= 0; i--)
+        if (m->history[i] == h)
+            return true;
+    return false;
+}
+
 /* Whether the position at depth d of the visit repeats an earlier one with the same side to move:
  * on the path (every second ply back) or in the game before the root. */
 static bool repeats(const Mcts *m, const Worker *w, int d)
@@ -222,12 +252,24 @@ static bool repeats(const Mcts *m, const Worker *w, int d)
     for (int i = d - 2; i >= 0; i -= 2)
         if (w->path_hash[i] == h)
             return true;
-    if (!(m->history_filter[h >> 58] >> (h >> 52 & 63) & 1))
-        return false;
-    for (int i = m->history_length - 1; i >= 0; i--)
-        if (m->history[i] == h)
-            return true;
-    return false;
+    return in_history(m, h);
+}
+
+/* The opponent's replies to a root move that bring back a position of the game (the root's
+ * included) get the highest prior, so that the search tries them first.  The driver scores the
+ * third occurrence as a draw, and a won game drifted into one when the one reply that claimed it
+ * had too low a prior for PUCT ever to try it (6 of 100 games against greedy). */
+static void raise_repeating_replies(const Mcts *m, const Position *pos, const Move *moves, int n, float *priors)
+{
+    const uint64_t root = game_hash(m->game, &m->root_pos);
+    for (int i = 0; i < n; i++) {
+        Position after = *pos;
+        Undo undo;
+        game_make(m->game, &after, moves[i], &undo);
+        const uint64_t h = game_hash(m->game, &after);
+        if (h == root || in_history(m, h))
+            priors[i] = 1.0f;
+    }
 }
 
 /* --- evaluation and expansion ----------------------------------------------------------------- */
@@ -252,9 +294,7 @@ static int terminal_result(const Game *g, const Position *pos)
  * differ from the previous leaf (bit for bit the same features, 25% fewer instructions a visit). */
 static double evaluate(const Mcts *m, Worker *w, const Position *pos)
 {
-    if (!w->features)
-        return value_win_probability(m->game, m->weights, pos);
-    return value_win_probability_cached(m->game, m->weights, w->features, pos);
+    return value_search(m->game, m->weights, w->features, pos, m->coarse_share);
 }
 
 /* The value of an unfinished position for the player who moved into it. */
@@ -272,9 +312,13 @@ static double leaf_value(const Mcts *m, Worker *w, const Position *pos)
     return 1.0 - evaluate(m, w, pos);
 }
 
-static double prove_leaf(Node *node, int result)
+/* A proven leaf: the game is over (0 plies to its end), or solved (its empty squares stand in for
+ * the plies left). */
+static void set_proven(Node *node, int result, int plies);
+
+static double prove_leaf(Node *node, int result, int plies)
 {
-    atomic_store(&node->proven, (uint8_t)result);
+    set_proven(node, result, plies);
     atomic_store_explicit(&node->state, NODE_EXPANDED, memory_order_release);
     return proven_value(result);
 }
@@ -293,34 +337,13 @@ static int solved_result(const Mcts *m, Worker *w, const Position *pos)
 static double evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos, bool root)
 {
     if (game_status(m->game, pos) != STATUS_ONGOING)
-        return prove_leaf(node, terminal_result(m->game, pos));
+        return prove_leaf(node, terminal_result(m->game, pos), 0);
     const int solved = root ? PROVEN_NONE : solved_result(m, w, pos);
     if (solved != PROVEN_NONE)
-        return prove_leaf(node, solved);
+        return prove_leaf(node, solved, solve_empties(m->game, pos));
     uint8_t fresh = NODE_FRESH;
     atomic_compare_exchange_strong(&node->state, &fresh, NODE_EVALUATED);
     return leaf_value(m, w, pos);
-}
-
-/* The learned priors where the weights have them for this game, else the game's heuristic ones
- * (or uniform without either), normalised. */
-static void score_priors(const Game *g, const Weights *w, const Position *pos, const Move *moves, int n,
-                         float *priors)
-{
-    const PolicySet *learned = w && w->policy ? policy_set_of(g) : NULL;
-    const bool scored = learned || g->ops->move_priors;
-    if (learned && learned->id == w->policy_id)
-        policy_priors(learned, w->policy, g, pos, moves, n, priors);
-    else if (g->ops->move_priors)
-        g->ops->move_priors(g, pos, moves, n, priors);
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-        if (!scored || !(priors[i] > 0) || !isfinite(priors[i]))
-            priors[i] = scored ? 0.0f : 1.0f;
-        sum += priors[i];
-    }
-    for (int i = 0; i < n; i++)
-        priors[i] = sum > 0 ? (float)(priors[i] / sum) : 1.0f / (float)n;
 }
 
 /* Brings the highest-prior edge of edges[from, n) to position `from`. */
@@ -342,7 +365,7 @@ enum { FIRST_ORDERED = 4 };
 
 /* Lists the node's moves as edges, the best few by prior in order.  False if another thread is at
  * it or memory is out; the caller then treats the node as a leaf. */
-static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos)
+static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos, int depth)
 {
     uint8_t expected = NODE_EVALUATED;
     if (!atomic_compare_exchange_strong(&node->state, &expected, NODE_EXPANDING))
@@ -353,7 +376,9 @@ static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos)
         atomic_store_explicit(&node->state, NODE_FULL, memory_order_release);
         return false;
     }
-    score_priors(m->game, m->weights, pos, w->moves, n, w->priors);
+    value_move_priors(m->game, m->weights, pos, w->moves, n, w->priors);
+    if (depth == 1)
+        raise_repeating_replies(m, pos, w->moves, n, w->priors);
     Edge *edges = &m->tree.edges[first];
     for (int i = 0; i < n; i++) {
         edges[i].move = w->moves[i];
@@ -402,7 +427,7 @@ static Edge *select_edge(const Mcts *m, Node *parent)
             break;
         uint32_t child = atomic_load_explicit(&edges[i].child, memory_order_acquire);
         if (!child) {
-            if (fpu + m->cfg.c_puct * edges[i].prior * sqrt_n > best_score)
+            if (fpu + m->c_puct * edges[i].prior * sqrt_n > best_score)
                 best = &edges[i];
             break;
         }
@@ -411,7 +436,7 @@ static Edge *select_edge(const Mcts *m, Node *parent)
         if (proven == PROVEN_WIN)
             return &edges[i];
         uint32_t visits = atomic_load_explicit(&c->visits, memory_order_relaxed);
-        double score = (visits ? node_mean(c) : fpu) + m->cfg.c_puct * edges[i].prior * sqrt_n / (1.0 + visits);
+        double score = (visits ? node_mean(c) : fpu) + m->c_puct * edges[i].prior * sqrt_n / (1.0 + visits);
         if (proven == PROVEN_LOSS)
             score = -1e9 + visits;
         if (score > best_score) {
@@ -441,8 +466,15 @@ static uint32_t child_of(Mcts *m, Edge *e)
 
 /* --- backup and proofs ------------------------------------------------------------------------ */
 
-/* Marks `node` proven if its children decide it: one wins for the side to move here, or every
- * move is decided.  Returns whether it is proven. */
+static void set_proven(Node *node, int result, int plies)
+{
+    atomic_store(&node->proven_plies, (uint8_t)(plies < 255 ? plies : 255));
+    atomic_store(&node->proven, (uint8_t)result);
+}
+
+/* Marks `node` proven if its children decide it: one wins for the side to move here (by the
+ * fewest plies of the wins known: a winner ends the game as soon as it can), or every move is
+ * decided (a loser holds out the longest).  Returns whether it is proven. */
 static bool prove(Mcts *m, Node *node)
 {
     if (atomic_load(&node->proven) != PROVEN_NONE)
@@ -450,21 +482,26 @@ static bool prove(Mcts *m, Node *node)
     if (!node_expanded(node))
         return false;
     const Edge *edges = &m->tree.edges[node->first_edge];
-    bool all_decided = true, any_draw = false;
+    bool all_decided = true, any_draw = false, won = false;
+    int win_plies = 255, loss_plies = 0;
     for (uint32_t i = 0; i < node->num_edges; i++) {
         uint32_t child = atomic_load(&edges[i].child);
-        int p = child ? atomic_load(&m->tree.nodes[child].proven) : PROVEN_NONE;
+        const Node *c = child ? &m->tree.nodes[child] : NULL;
+        int p = c ? atomic_load(&c->proven) : PROVEN_NONE, plies = c ? atomic_load(&c->proven_plies) : 0;
         if (p == PROVEN_WIN) {
-            atomic_store(&node->proven, PROVEN_LOSS);
-            return true;
+            won = true;
+            win_plies = plies < win_plies ? plies : win_plies;
         }
+        if (p == PROVEN_LOSS && plies > loss_plies)
+            loss_plies = plies;
         all_decided = all_decided && p != PROVEN_NONE;
         any_draw = any_draw || p == PROVEN_DRAW;
     }
-    if (!all_decided)
-        return false;
-    atomic_store(&node->proven, any_draw ? PROVEN_DRAW : PROVEN_WIN);
-    return true;
+    if (won)
+        set_proven(node, PROVEN_LOSS, win_plies + 1);
+    else if (all_decided)
+        set_proven(node, any_draw ? PROVEN_DRAW : PROVEN_WIN, loss_plies + 1);
+    return won || all_decided;
 }
 
 static void backup(Mcts *m, const uint32_t *path, int depth, double value)
@@ -498,7 +535,7 @@ static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
         uint8_t state = atomic_load_explicit(&node->state, memory_order_acquire);
         if (state == NODE_FRESH)
             return evaluate_fresh(m, w, node, pos, *depth == 1);
-        if (state != NODE_EXPANDED && !(state == NODE_EVALUATED && expand(m, w, node, pos)))
+        if (state != NODE_EXPANDED && !(state == NODE_EVALUATED && expand(m, w, node, pos, *depth - 1)))
             return leaf_value(m, w, pos);
         if (*depth >= MAX_DEPTH)
             return leaf_value(m, w, pos);
@@ -577,8 +614,8 @@ static int flip_proven(int p)
     return p == PROVEN_WIN ? PROVEN_LOSS : p == PROVEN_LOSS ? PROVEN_WIN : p;
 }
 
-/* Order of moves for the report and for play: proven wins, then by visits (then value); proven
- * losses last. */
+/* Order of moves for the report and for play: proven wins, the fastest first, then by visits
+ * (then value); proven losses last, the slowest first. */
 static int compare_stats(const void *a, const void *b)
 {
     const MoveStat *x = a, *y = b;
@@ -586,6 +623,8 @@ static int compare_stats(const void *a, const void *b)
     int rank_y = y->proven == PROVEN_WIN ? 0 : y->proven == PROVEN_LOSS ? 2 : 1;
     if (rank_x != rank_y)
         return rank_x - rank_y;
+    if (rank_x != 1 && x->proven_plies != y->proven_plies)
+        return (x->proven_plies < y->proven_plies) == (rank_x == 0) ? -1 : 1;
     if (x->visits != y->visits)
         return x->visits < y->visits ? 1 : -1;
     double vx = isnan(x->value) ? 0 : x->value, vy = isnan(y->value) ? 0 : y->value;
@@ -594,12 +633,13 @@ static int compare_stats(const void *a, const void *b)
 
 static MoveStat edge_stat(const Tree *t, const Edge *e)
 {
-    MoveStat s = {e->move, 0, e->prior, NAN, PROVEN_NONE};
+    MoveStat s = {e->move, 0, e->prior, NAN, PROVEN_NONE, 0};
     if (e->child) {
         const Node *c = &t->nodes[e->child];
         s.visits = c->visits;
         s.value = c->visits ? node_mean(c) : NAN;
         s.proven = (Proven)c->proven;
+        s.proven_plies = s.proven != PROVEN_NONE ? c->proven_plies + 1 : 0;
     }
     return s;
 }
@@ -634,6 +674,8 @@ static void collect_result(const Mcts *m, MctsResult *r, bool all_edges)
         r->stats[r->num_stats++] = edge_stat(t, &t->edges[root->first_edge + i]);
     qsort(r->stats, (size_t)r->num_stats, sizeof r->stats[0], compare_stats);
     r->proven = (Proven)flip_proven(root->proven);
+    r->proven_plies = r->proven == PROVEN_NONE ? 0 : r->num_stats && r->stats[0].proven == r->proven
+                                                     ? r->stats[0].proven_plies : root->proven_plies;
     r->value = r->proven != PROVEN_NONE ? proven_value(r->proven) : 1.0 - node_mean(root);
     r->tree_visits = root->visits;
     r->nodes = tree_nodes_in_use(t);
@@ -731,7 +773,7 @@ static void prepare_root(Mcts *m)
             uint32_t path = 0;
             backup(m, &path, 1, evaluate_fresh(m, w, root, &m->root_pos, true));
         } else {
-            expand(m, w, root, &m->root_pos);
+            expand(m, w, root, &m->root_pos, 0);
         }
     }
     add_root_noise(m, &w->rng);
@@ -762,7 +804,8 @@ static bool solve_root(Mcts *m, const MctsLimits *limits, const atomic_bool *sto
     out->pv_length = 1;
     out->pv[0] = r.best;
     out->num_stats = 1;
-    out->stats[0] = (MoveStat){r.best, 0, 0, out->value, proven};
+    out->proven_plies = solve_empties(m->game, &m->root_pos);
+    out->stats[0] = (MoveStat){r.best, 0, 0, out->value, proven, out->proven_plies};
     out->seconds = clock_seconds() - m->start_time;
     return true;
 }

@@ -12,6 +12,7 @@
 #define LEUCTRA_MCTS_H
 
 #include "core/game.h"
+#include "core/game_so_far.h"
 #include "core/value.h"
 
 #include <stdatomic.h>
@@ -36,6 +37,10 @@ typedef struct {
      * at once, a loss is searched as usual (the solver knows no swindles).  0 turns either off. */
     int solve_empties;      /* default 12 */
     int root_solve_empties; /* default 18 */
+    /* The share of a leaf's value from the linear features alone where the weights have pattern
+     * tables (value_search in core/value.h), which leads the search on to finish a won game;
+     * negative (the default): the game's own share (GameOps.coarse_share). */
+    double coarse_share;
 } MctsConfig;
 
 typedef struct {
@@ -51,6 +56,8 @@ typedef struct {
     double prior;           /* normalised prior */
     double value;           /* mean value for the side to move at the root, in [0, 1] */
     Proven proven;          /* for the side to move at the root */
+    int proven_plies;       /* a proven result's plies to the end of the game, this move included
+                               (a solved endgame counts its empty squares; capped at 255) */
 } MoveStat;
 
 enum { MCTS_MAX_PV = 32, MCTS_MAX_STATS = 1024 };   /* root moves reported (phalanx positions have ~100-300) */
@@ -59,6 +66,7 @@ typedef struct {
     Move best;              /* MOVE_NONE when the root has no legal move */
     double value;           /* the root side's win probability (mean over the tree) */
     Proven proven;          /* the root's proven result for its side to move */
+    int proven_plies;       /* ... in this many plies (as MoveStat's) */
     long visits;            /* visits made by this search */
     long tree_visits;       /* visits of the root, kept ones included */
     size_t nodes;           /* nodes in the tree: at most max_nodes, however many visits */
@@ -80,6 +88,12 @@ void mcts_default_config(MctsConfig *cfg);
  * every search needs (the tree's first pages touched, each thread's state made), so that even
  * the first search's time is all search; mcts_setup_seconds says how long that took. */
 Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg);
+/* The exploration constant a search with these weights uses: c_puct_learned where the weights
+ * have learned priors for the game, c_puct with the heuristic ones. */
+double mcts_exploration(const MctsConfig *cfg, const Weights *w);
+/* The coarse share a search with these weights uses: cfg's, or the game's where cfg's is
+ * negative; 0 where the weights have no tables (it would change nothing). */
+double mcts_coarse_share(const MctsConfig *cfg, const Game *g, const Weights *w);
 double mcts_setup_seconds(const Mcts *m);
 void mcts_free(Mcts *m);
 
@@ -94,6 +108,8 @@ void mcts_restart(Mcts *m, uint64_t seed);
  * that repeats one of them, or one earlier on its own path, as a draw: the game driver
  * adjudicates repetitions as draws, and a winning side must not drift into one. */
 void mcts_set_history(Mcts *m, const uint64_t *hashes, int n);
+/* Both: the game's current position as the root, the positions before it as the history. */
+void mcts_set_game(Mcts *m, const GameSoFar *game);
 
 /* Searches until a limit is reached, `stop` becomes true (may be NULL), or the root is proven. */
 MctsResult mcts_search(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, MctsInfoFn info,

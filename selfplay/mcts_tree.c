@@ -63,7 +63,7 @@ void node_init(Node *n, float prior)
     n->prior = prior;
     atomic_init(&n->ordered, 0);
     atomic_flag_clear(&n->ordering);
-    n->unused = 0;
+    atomic_init(&n->proven_plies, 0);
 }
 
 void tree_reset(Tree *t)

@@ -37,7 +37,7 @@ typedef struct {
     float prior;
     _Atomic uint16_t ordered;       /* edges [0, ordered) are in their final order */
     atomic_flag ordering;           /* held by the thread that extends the ordered prefix */
-    uint8_t unused;
+    _Atomic uint8_t proven_plies;   /* with `proven`: plies to the game's end, 255 at most */
 } Node;
 
 typedef struct {

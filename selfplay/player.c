@@ -20,8 +20,6 @@ typedef struct {
     MctsLimits limits;
     MctsConfig config;
     MctsResult last;
-    uint64_t *history;      /* hashes of this game's positions, for the search's repetition check */
-    int history_length, history_capacity;
 } PlayerState;
 
 /* --- spec parsing ----------------------------------------------------------------------------- */
@@ -75,7 +73,7 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
     struct { const char *key; double min, max; } ranges[] = {
         {"visits", 1, 1e12}, {"time", 0.001, 1e6}, {"threads", 1, 1024}, {"cpuct", 0, 100},
         {"playouts", 0, 1}, {"nodes", 1024, 4e9}, {"fpu", 0, 1}, {"contempt", 0, 0.5},
-        {"solve", 0, 64}, {"rootsolve", 0, 64},
+        {"solve", 0, 64}, {"rootsolve", 0, 64}, {"coarse", 0, 1},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         if (strcmp(o->key, ranges[i].key) != 0)
@@ -95,7 +93,8 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
         case 6: s->config.fpu_reduction = v; break;
         case 7: s->config.contempt = v; break;
         case 8: s->config.solve_empties = (int)v; break;
-        default: s->config.root_solve_empties = (int)v; break;
+        case 9: s->config.root_solve_empties = (int)v; break;
+        default: s->config.coarse_share = v; break;
         }
         return true;
     }
@@ -114,10 +113,10 @@ static void set_info(MoveInfo *info, double value, long visits, const MctsResult
     info->search = search;
 }
 
-static Move random_choose(Player *p, const Position *pos, MoveInfo *info)
+static Move random_choose(Player *p, const GameSoFar *game, MoveInfo *info)
 {
     PlayerState *s = p->ctx;
-    int n = game_gen_moves(p->game, pos, s->moves);
+    int n = game_gen_moves(p->game, &game->now, s->moves);
     set_info(info, NAN, 0, NULL);
     return n ? s->moves[rng_below(&s->rng, (uint32_t)n)] : MOVE_NONE;
 }
@@ -135,13 +134,14 @@ static double value_after(const Game *g, const Weights *w, const Position *after
     return 1.0 - value_win_probability(g, w, after);
 }
 
-static Move greedy_choose(Player *p, const Position *pos, MoveInfo *info)
+static Move greedy_choose(Player *p, const GameSoFar *game, MoveInfo *info)
 {
     PlayerState *s = p->ctx;
     const Game *g = p->game;
+    const Position *pos = &game->now;
     Move *moves = malloc(MAX_MOVES * sizeof *moves);
     if (!moves)
-        return random_choose(p, pos, info);
+        return random_choose(p, game, info);
     int n = game_gen_moves(g, pos, moves), mover = game_side_to_move(g, pos), ties = 0;
     Move best = MOVE_NONE;
     double best_value = -1;
@@ -163,34 +163,12 @@ static Move greedy_choose(Player *p, const Position *pos, MoveInfo *info)
     return best;
 }
 
-static void remember(PlayerState *s, uint64_t hash)
-{
-    if (s->history_length == s->history_capacity) {
-        int cap = s->history_capacity ? 2 * s->history_capacity : 256;
-        uint64_t *grown = realloc(s->history, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return;     /* the repetition check then sees less of the game: harmless */
-        s->history = grown;
-        s->history_capacity = cap;
-    }
-    s->history[s->history_length++] = hash;
-}
-
-/* The search is told the game so far (the positions it saw and the ones its moves made). */
-static Move mcts_choose(Player *p, const Position *pos, MoveInfo *info)
+static Move mcts_choose(Player *p, const GameSoFar *game, MoveInfo *info)
 {
     PlayerState *s = p->ctx;
-    mcts_set_history(s->mcts, s->history, s->history_length);
-    mcts_set_position(s->mcts, pos);
+    mcts_set_game(s->mcts, game);
     s->last = mcts_search(s->mcts, &s->limits, NULL, NULL, 0, NULL);
     set_info(info, s->last.value, s->last.visits, &s->last);
-    remember(s, game_hash(p->game, pos));
-    if (s->last.best != MOVE_NONE) {
-        Position after = *pos;
-        Undo undo;
-        game_make(p->game, &after, s->last.best, &undo);
-        remember(s, game_hash(p->game, &after));
-    }
     return s->last.best;
 }
 
@@ -204,7 +182,6 @@ static void mcts_new_game(Player *p, uint64_t seed)
 {
     PlayerState *s = p->ctx;
     plain_new_game(p, seed);
-    s->history_length = 0;
     s->config.seed = seed;
     if (s->mcts)
         mcts_restart(s->mcts, seed);   /* reallocating the pools each game costs page faults */
@@ -217,7 +194,6 @@ static void destroy_player(Player *p)
     PlayerState *s = p->ctx;
     mcts_free(s->mcts);
     weights_dispose(&s->weights);
-    free(s->history);
     free(s);
 }
 

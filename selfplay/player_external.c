@@ -53,8 +53,8 @@ typedef struct {
     char *history;                  /* "position fen START moves ..." of this game */
     size_t history_length, history_capacity;
     bool history_has_moves;         /* " moves" has been written */
-    Position after;                 /* the position after the engine's last move */
-    bool have_after;
+    int history_plies;              /* the game's plies that the text holds */
+    Position history_pos;           /* the position after them */
     Move *scratch;
     ExternalCounts counts;
     char line[REPLY_LINE];
@@ -287,52 +287,47 @@ static bool append(ExternalState *s, const char *text)
     return true;
 }
 
-static bool restart_history(Player *p, const Position *pos)
+/* Writes the text afresh from `pos`, which is the position after `plies` plies of the game. */
+static bool restart_history(Player *p, const Position *pos, int plies)
 {
     ExternalState *s = p->ctx;
     char fen[1024];
     game_format_position(p->game, pos, fen, sizeof fen);
     s->history_length = 0;
     s->history_has_moves = false;
+    s->history_plies = plies;
+    s->history_pos = *pos;
     return append(s, "position fen ") && append(s, fen);
 }
 
-static bool append_move(Player *p, const Position *before, Move m)
+static bool append_move(Player *p, Move m)
 {
     ExternalState *s = p->ctx;
     char text[32] = " ";
-    game_format_move(p->game, before, m, text + 1, sizeof text - 1);
+    game_format_move(p->game, &s->history_pos, m, text + 1, sizeof text - 1);
     if (!s->history_has_moves && !append(s, " moves"))
         return false;
     s->history_has_moves = true;
+    Undo undo;
+    game_make(p->game, &s->history_pos, m, &undo);
+    s->history_plies++;
     return append(s, text);
 }
 
-/* The opponent's move from the position after ours to `pos`, found by hash; MOVE_NONE if none. */
-static Move move_between(Player *p, const Position *from, const Position *pos)
+/* Brings the text up to the game so far by appending the moves since the last call.  A game the
+ * text does not lead to (a new game, moves taken back) is written afresh from its start, and a
+ * game too long for one protocol line from its current position on. */
+static bool update_history(Player *p, const GameSoFar *game)
 {
     ExternalState *s = p->ctx;
-    uint64_t target = game_hash(p->game, pos);
-    int n = game_gen_moves(p->game, from, s->scratch);
-    for (int i = 0; i < n; i++) {
-        Position next = *from;
-        Undo undo;
-        game_make(p->game, &next, s->scratch[i], &undo);
-        if (game_hash(p->game, &next) == target)
-            return s->scratch[i];
-    }
-    return MOVE_NONE;
-}
-
-/* Brings the history up to `pos`: one more move when the opponent's move can be found, else the
- * game is sent from `pos` on (a match that starts a player mid-game, or a very long game). */
-static bool update_history(Player *p, const Position *pos)
-{
-    ExternalState *s = p->ctx;
-    Move theirs = s->have_after ? move_between(p, &s->after, pos) : MOVE_NONE;
-    if (theirs != MOVE_NONE && s->history_length < HISTORY_LIMIT)
-        return append_move(p, &s->after, theirs);
-    return restart_history(p, pos);
+    bool continues = s->history_length > 0 && s->history_plies <= game->plies &&
+                     game->hashes[s->history_plies] == game_hash(p->game, &s->history_pos);
+    if (!continues && !restart_history(p, &game->start, 0))
+        return false;
+    while (s->history_plies < game->plies && s->history_length < HISTORY_LIMIT)
+        if (!append_move(p, game->moves[s->history_plies]))
+            return false;
+    return s->history_plies == game->plies || restart_history(p, &game->now, game->plies);
 }
 
 /* --- the player -------------------------------------------------------------------------------- */
@@ -416,8 +411,8 @@ static void go_command(const ExternalState *s, char *buf, size_t len)
     strncat(buf, "\n", len - strlen(buf) - 1);
 }
 
-/* Asks the engine for its move in `pos`; MOVE_NONE with *t when it fails. */
-static Move ask_move(Player *p, const Position *pos, MoveInfo *info, Trouble *t)
+/* Asks the engine for its move in game->now; MOVE_NONE with *t when it fails. */
+static Move ask_move(Player *p, const GameSoFar *game, MoveInfo *info, Trouble *t)
 {
     ExternalState *s = p->ctx;
     char go[96], word[64];
@@ -425,7 +420,7 @@ static Move ask_move(Player *p, const Position *pos, MoveInfo *info, Trouble *t)
     Move m;
     double deadline = clock_seconds() + s->seconds + s->timeout;
     go_command(s, go, sizeof go);
-    if (!update_history(p, pos) || !append(s, go)) {
+    if (!update_history(p, game) || !append(s, go)) {
         trouble(t, INCIDENT_CRASH, "out of memory for the game's moves", NULL);
         return MOVE_NONE;
     }
@@ -433,14 +428,14 @@ static Move ask_move(Player *p, const Position *pos, MoveInfo *info, Trouble *t)
         return MOVE_NONE;
     s->history_length -= strlen(go);    /* the go line is not part of the game */
     s->history[s->history_length] = '\0';
-    if (!game_parse_move(p->game, pos, word, &m, &err) || !is_legal(s, p->game, pos, m)) {
+    if (!game_parse_move(p->game, &game->now, word, &m, &err) || !is_legal(s, p->game, &game->now, m)) {
         trouble(t, INCIDENT_ILLEGAL, "bestmove is not a legal move here:", word);
         return MOVE_NONE;
     }
     return m;
 }
 
-static Move external_choose(Player *p, const Position *pos, MoveInfo *info)
+static Move external_choose(Player *p, const GameSoFar *game, MoveInfo *info)
 {
     ExternalState *s = p->ctx;
     MoveInfo seen = {NAN, 0, NULL};
@@ -454,17 +449,12 @@ static Move external_choose(Player *p, const Position *pos, MoveInfo *info)
         count_and_log(p, &t);
         return MOVE_NONE;
     }
-    Move m = ask_move(p, pos, &seen, &t);
+    Move m = ask_move(p, game, &seen, &t);
     if (m == MOVE_NONE) {
         count_and_log(p, &t);
         return MOVE_NONE;
     }
     set_info(info, seen.value, seen.visits);
-    s->after = *pos;
-    Undo undo;
-    game_make(p->game, &s->after, m, &undo);
-    /* Without memory for the move the next position is sent from scratch (update_history). */
-    s->have_after = append_move(p, pos, m);
     return m;
 }
 
@@ -490,7 +480,6 @@ static void external_new_game(Player *p, uint64_t seed)
     s->counts.games++;
     s->lost = false;
     s->move_number = 0;
-    s->have_after = false;
     s->history_length = 0;
     if (s->proc->pid == 0) {
         s->counts.restarts++;

@@ -23,6 +23,7 @@
 #include "data/mpi_env.h"
 #include "data/records.h"
 #include "selfplay/driver.h"
+#include "selfplay/mcts.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,9 +45,17 @@ typedef struct {
     uint64_t seed;          /* the run seed; game i uses selfplay_game_seed(seed, i) */
 } SelfplayConfig;
 
-/* The defaults for game g: 800 visits, c_puct 2.5, temperature 1 for selfplay_default_temperature_plies,
- * noise 0.25 with alpha 0.3, no random opening, the driver's draw policy, seed 1. */
+/* The defaults for game g: 800 visits, the search's c_puct (1.5), temperature 1 for
+ * selfplay_default_temperature_plies, noise 0.25 with alpha 0.3, no random opening, the driver's
+ * draw policy, seed 1. */
 void selfplay_default_config(const Game *g, SelfplayConfig *cfg);
+
+/* The search every move of a self-play game makes, from the run's settings: the one place it is
+ * made, for selfplay_game.c's searches and for the settings text that the records header holds.
+ * One thread (a game must not depend on timing), cfg's c_puct for either kind of prior, root
+ * noise, the node budget of selfplay_node_budget; the rest as mcts_default_config.  The seed is
+ * each game's own. */
+MctsConfig selfplay_search_config(const SelfplayConfig *cfg);
 
 /* 20 plies on the 14x12 board, scaled by the board's area (8 on 8x8, 4 on 5x6): the opening
  * where sampling makes games differ is about as long, in proportion, on every board. */

@@ -29,8 +29,6 @@ struct SelfplayGame {
     Mcts *mcts;                 /* made at the first search, restarted with each game's seed */
     uint64_t search_seed;
     Rng rng;                    /* sampling and random plies */
-    uint64_t *history;          /* hashes of the positions of the game so far, one per ply */
-    int history_length, history_capacity;
     MctsResult last;            /* the search behind the move being recorded */
     Move moves[MAX_MOVES];
     RecordVisit visits[MCTS_MAX_STATS];
@@ -65,7 +63,7 @@ static Move sample_by_visits(const MctsResult *r, double temperature, Rng *rng)
     return r->best;     /* rounding left `pick` just above the last weight */
 }
 
-static Move searched_move(SelfplayGame *sg, const Position *pos, int ply, MoveInfo *info)
+static Move searched_move(SelfplayGame *sg, const GameSoFar *game, MoveInfo *info)
 {
     if (!sg->mcts) {
         sg->search_config.seed = sg->search_seed;
@@ -75,14 +73,13 @@ static Move searched_move(SelfplayGame *sg, const Position *pos, int ply, MoveIn
             return MOVE_NONE;
         }
     }
-    mcts_set_history(sg->mcts, sg->history, sg->history_length);
-    mcts_set_position(sg->mcts, pos);
+    mcts_set_game(sg->mcts, game);
     sg->last = mcts_search(sg->mcts, &sg->limits, NULL, NULL, 0, NULL);
     info->value = sg->last.value;
     info->visits = sg->last.visits;
     info->search = &sg->last;
     const SelfplayConfig *cfg = sg->cfg;
-    bool sample = ply < cfg->temperature_plies && cfg->temperature > 0 && sg->last.proven != PROVEN_WIN;
+    bool sample = game->plies < cfg->temperature_plies && cfg->temperature > 0 && sg->last.proven != PROVEN_WIN;
     return sample ? sample_by_visits(&sg->last, cfg->temperature, &sg->rng) : sg->last.best;
 }
 
@@ -95,15 +92,10 @@ static Move random_move(SelfplayGame *sg, const Position *pos, MoveInfo *info)
     return n ? sg->moves[rng_below(&sg->rng, (uint32_t)n)] : MOVE_NONE;
 }
 
-/* Player.choose: play_game calls it once per ply, so the calls so far count the plies. */
-static Move selfplay_choose(Player *p, const Position *pos, MoveInfo *info)
+static Move selfplay_choose(Player *p, const GameSoFar *game, MoveInfo *info)
 {
     SelfplayGame *sg = p->ctx;
-    int ply = sg->history_length;
-    Move m = ply < sg->cfg->random_opening ? random_move(sg, pos, info) : searched_move(sg, pos, ply, info);
-    if (sg->history_length < sg->history_capacity)
-        sg->history[sg->history_length++] = game_hash(sg->game, pos);
-    return m;
+    return game->plies < sg->cfg->random_opening ? random_move(sg, &game->now, info) : searched_move(sg, game, info);
 }
 
 /* Player.new_game.  play_game calls it once per seat, both seats being this player, with seeds
@@ -115,7 +107,6 @@ static void selfplay_new_game(Player *p, uint64_t seed)
     if (sg->mcts)
         mcts_restart(sg->mcts, seed);
     sg->rng = rng_seed(seed, SAMPLING_STREAM);
-    sg->history_length = 0;
 }
 
 /* --- recording --------------------------------------------------------------------------------- */
@@ -181,23 +172,10 @@ SelfplayGame *selfplay_game_new(const Game *g, const Weights *w, const SelfplayC
     SelfplayGame *sg = calloc(1, sizeof *sg);
     if (!sg)
         return NULL;
-    /* One hash per ply; play_game plays at most 4096 plies without a ply limit. */
-    sg->history_capacity = cfg->draw.max_plies > 0 ? cfg->draw.max_plies : 4096;
-    sg->history = malloc((size_t)sg->history_capacity * sizeof *sg->history);
-    if (!sg->history) {
-        free(sg);
-        return NULL;
-    }
     sg->game = g;
     sg->weights = w;
     sg->cfg = cfg;
-    mcts_default_config(&sg->search_config);
-    sg->search_config.c_puct = cfg->c_puct;
-    sg->search_config.c_puct_learned = cfg->c_puct;   /* self-play explores: selfplay.h */
-    sg->search_config.threads = 1;
-    sg->search_config.max_nodes = selfplay_node_budget(cfg->visits);
-    sg->search_config.root_noise = cfg->noise;
-    sg->search_config.noise_alpha = cfg->noise_alpha;
+    sg->search_config = selfplay_search_config(cfg);
     sg->limits.visits = cfg->visits;
     sg->player = (Player){.name = "selfplay", .game = g, .choose = selfplay_choose,
                           .new_game = selfplay_new_game, .destroy = NULL, .ctx = sg};
@@ -209,6 +187,5 @@ void selfplay_game_free(SelfplayGame *sg)
     if (!sg)
         return;
     mcts_free(sg->mcts);
-    free(sg->history);
     free(sg);
 }

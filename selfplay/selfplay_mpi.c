@@ -138,38 +138,6 @@ static void finish_messages(Tracker *t, const SelfplayProgress *mine, bool ok)
 
 /* --- the finished file that a resume extends ------------------------------------------------------ */
 
-/* Adds one index to a growing list. */
-static bool push_index(uint64_t **list, size_t *n, size_t *cap, uint64_t v)
-{
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 1024;
-        uint64_t *p = realloc(*list, c * sizeof *p);
-        if (!p)
-            return false;
-        *list = p;
-        *cap = c;
-    }
-    (*list)[(*n)++] = v;
-    return true;
-}
-
-static int compare_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sorts and drops repeats. */
-static size_t sort_distinct(uint64_t *v, size_t n)
-{
-    qsort(v, n, sizeof *v, compare_u64);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (k == 0 || v[k - 1] != v[i])
-            v[k++] = v[i];
-    return k;
-}
-
 /* Whether the existing run->path holds this run's games: same board and settings. */
 static bool same_run(const SelfplayRun *run, const RecordsHeader *h, RecordsError *err)
 {
@@ -196,24 +164,21 @@ static bool same_run(const SelfplayRun *run, const RecordsHeader *h, RecordsErro
 static bool read_existing(const SelfplayRun *run, uint64_t **indices, size_t *count, char **settings,
                           RecordsError *err)
 {
-    RecordsReader *rd = records_open(run->path, err);
-    if (!rd)
+    RecordsResumeInfo present;
+    if (!records_indices(run->path, &present, err))
         return false;
-    size_t cap = 0;
-    bool ok = same_run(run, records_reader_header(rd), err);
-    *settings = ok ? strdup(records_reader_header(rd)->settings) : NULL;
-    GameRecord g;
-    game_record_init(&g);
-    int rc = 0;
-    while (ok && (rc = records_next(rd, &g, err)) == 1)
-        if (!push_index(indices, count, &cap, g.index))
-            rc = -1, records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
-    game_record_free(&g);
-    records_close(rd);
-    if (ok && (rc < 0 || !*settings))
+    bool ok = same_run(run, &present.header, err);
+    *settings = ok ? strdup(present.header.settings) : NULL;
+    if (ok && !*settings) {
+        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
         ok = false;
-    if (ok)
-        *count = sort_distinct(*indices, *count);
+    }
+    if (ok) {
+        *indices = present.indices;     /* taken over */
+        *count = present.count;
+        present.indices = NULL;
+    }
+    records_resume_info_free(&present);
     return ok;
 }
 

@@ -59,6 +59,19 @@ size_t selfplay_node_budget(long visits)
     return wanted > 1024 ? wanted : 1024;
 }
 
+MctsConfig selfplay_search_config(const SelfplayConfig *cfg)
+{
+    MctsConfig search;
+    mcts_default_config(&search);
+    search.c_puct = cfg->c_puct;
+    search.c_puct_learned = cfg->c_puct;    /* self-play explores: selfplay.h */
+    search.threads = 1;
+    search.max_nodes = selfplay_node_budget(cfg->visits);
+    search.root_noise = cfg->noise;
+    search.noise_alpha = cfg->noise_alpha;
+    return search;
+}
+
 /* The same derivation as `leuctra match`: independent streams per (seed, index). */
 uint64_t selfplay_game_seed(uint64_t run_seed, uint64_t index)
 {
@@ -128,19 +141,21 @@ char *selfplay_settings_text(const Game *g, const Position *start, const Weights
     char position[RECORD_MAX_POSITION], weights[17];
     game_format_position(g, start, position, sizeof position);
     weights_id_text(w, weights);
-    MctsConfig search;
-    mcts_default_config(&search);
+    const MctsConfig search = selfplay_search_config(cfg);
     text_add(&t, "generator=leuctra selfplay %s\n", LEUCTRA_VERSION);
     text_add(&t, "variant=%s\nsize=%dx%d\nstart=%s\n", g->name, g->width, g->height, position);
     text_add(&t, "visits=%ld\n", cfg->visits);
-    add_number(&t, "cpuct", cfg->c_puct);
+    add_number(&t, "cpuct", search.c_puct);
     /* Only where they apply, so that the settings of other runs stay as they were. */
     if (w->policy)
-        add_number(&t, "cpuct_learned", cfg->c_puct);    /* the search's, selfplay_game.c */
+        add_number(&t, "cpuct_learned", search.c_puct_learned);
     add_number(&t, "contempt", search.contempt);
     if (solve_available(g))
         text_add(&t, "solve=%d\nrootsolve=%d\n", search.solve_empties, search.root_solve_empties);
-    text_add(&t, "search_threads=1\nnodes=%zu\n", selfplay_node_budget(cfg->visits));
+    const double coarse = mcts_coarse_share(&search, g, w);
+    if (coarse > 0)
+        add_number(&t, "coarse", coarse);
+    text_add(&t, "search_threads=%d\nnodes=%zu\n", search.threads, search.max_nodes);
     add_number(&t, "temperature", cfg->temperature);
     text_add(&t, "temperature_plies=%d\n", cfg->temperature_plies);
     add_number(&t, "noise", cfg->noise);

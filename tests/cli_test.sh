@@ -16,6 +16,7 @@ L=$LEUCTRA
 QUICK=0
 case "${LEUCTRA_QUICK:-}" in '' | 0) ;; *) QUICK=1 ;; esac
 
+tests_dir=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out
@@ -865,6 +866,19 @@ section_dashes() {
     expect_lines 26 moves --size 5X5
 }
 
+# --- tests/run.sh's own accounting ---------------------------------------------------------------
+
+# A runner that counts no failure but exits with a failure status (a crash after its summary, a
+# check outside the counts) fails the whole run: run.sh read tee's status, not the runner's.
+section_runner() {
+    r=$tmp/runner
+    mkdir -p "$r"
+    printf '#!/bin/sh\necho "3 passed, 0 failed"\nexit 3\n' >"$r/exits-3.sh"
+    chmod +x "$r/exits-3.sh"
+    LEUCTRA_TEST_ONLY="$r/exits-3.sh" UNIT=unused LEUCTRA="$L" sh "$tests_dir/run.sh" >"$out" 2>"$err"
+    check "run.sh with a runner that exits 3" "1 total: 3 passed, 1 failed" "$? $(tail -n 1 "$out")"
+}
+
 # --- running the sections ----------------------------------------------------------------------
 
 # Each section runs in its own subshell with its own files and counters; two workers share them
@@ -892,11 +906,12 @@ run_section solve
 run_section numbers
 run_section text
 run_section dashes
+run_section runner
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors outputs numbers text dashes solve; do
+for s in moves perft status apply show size help errors outputs numbers text dashes solve runner; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"

@@ -61,7 +61,7 @@ static void fuzz_weights(const char *text, int variant)
     Game *g = game_new(variant_names[variant], 0, 0, NULL);
     CHECK(g != NULL);
     Weights w;
-    Error err = {{0}};
+    Error err = {0};
     if (weights_parse(g, text, "fuzz", &w, &err)) {
         CHECK(w.count == g->ops->num_features);
         for (int i = 0; i < w.count; i++)
@@ -82,7 +82,7 @@ static void fuzz_results(const char *text)
         memcpy(line, p, n);
         line[n] = '\0';
         int64_t before = results_num_games(t);
-        Error err = {{0}};
+        Error err = {0};
         if (results_parse_line(t, line, &err))
             CHECK(results_num_games(t) == before || results_num_games(t) == before + 1);
         else
@@ -100,7 +100,7 @@ static void fuzz_openings(const char *text, int variant)
     game_start(g, &start);
     OpeningSuite s;
     openings_init(&s);
-    Error err = {{0}};
+    Error err = {0};
     int before = s.count;
     if (openings_parse_line(&s, g, &start, text, &err)) {
         CHECK(s.count == before || s.count == before + 1);   /* a comment or blank adds none */
@@ -128,7 +128,7 @@ static void fuzz_results_file(const uint8_t *bytes, size_t size)
         return;
     ResultTable *t = results_new();
     CHECK(t != NULL);
-    Error err = {{0}};
+    Error err = {0};
     if (results_read(t, in, "fuzz.txt", &err)) {
         CHECK((size_t)results_num_games(t) <= size);
     } else {
@@ -150,7 +150,7 @@ static void fuzz_openings_file(const uint8_t *bytes, size_t size, int variant)
     game_start(g, &start);
     OpeningSuite s;
     openings_init(&s);
-    Error err = {{0}};
+    Error err = {0};
     if (openings_read(&s, g, &start, in, "fuzz.txt", &err))
         CHECK(s.count > 0);
     else
@@ -229,7 +229,7 @@ static void fuzz_json(const char *text)
     static const char *const keys[3] = {"log_loss", "train", "before"};
     double v;
     int line;
-    Error err = {{0}};
+    Error err = {0};
     if (!json_number_at(text, "fuzz", keys, 3, &v, &line, &err))
         check_error(err.msg, ERROR_LEN);
     else
@@ -257,7 +257,7 @@ static void fuzz_table_file(const unsigned char *data, size_t size)
         put_crc(bytes + n - 4, bytes, n - 4);
     }
     Weights w;
-    Error err = {{0}};
+    Error err = {0};
     if (weights_parse_tables(g, bytes, n, "fuzz", &w, &err)) {
         CHECK(w.count == g->ops->num_features);
         for (size_t i = 0; w.tables && i < w.num_tables; i++)

@@ -154,10 +154,53 @@ static int raw_moves(const RefBoard *b, RefMove *out)
     return n;
 }
 
+static bool behind_across(const RefBoard *b);
+
+/* Marks every square reachable from (f, r) by king steps over squares that are not obstacles. */
+static void flood(const RefBoard *b, int f, int r, bool seen[16][16])
+{
+    if (!inside(b, f, r) || seen[r][f] || b->cell[r][f] == 'x')
+        return;
+    seen[r][f] = true;
+    for (int d = 0; d < 8; d++)
+        flood(b, f + DF[d], r + DR[d], seen);
+}
+
+/* Igfip's walled board (docs/RULES.md): each free stone's region holds no free stone of the other
+ * colour, no enemy crossing and none of its own far rank. */
+static bool walled(const RefBoard *b)
+{
+    for (int r = 0; r < b->height; r++)
+        for (int f = 0; f < b->width; f++) {
+            char c = b->cell[r][f];
+            if ((c != 'W' && c != 'B') || is_across(b, f, r))
+                continue;
+            bool seen[16][16] = {{false}};
+            flood(b, f, r, seen);
+            for (int rr = 0; rr < b->height; rr++)
+                for (int ff = 0; ff < b->width; ff++) {
+                    if (!seen[rr][ff])
+                        continue;
+                    char o = b->cell[rr][ff];
+                    int side = c == 'W' ? WHITE : BLACK;
+                    if (rr == far_rank(b, side) || (o != '.' && o != c))
+                        return false;
+                }
+        }
+    return true;
+}
+
+/* ... at level counts (behind, a side cannot answer; ahead, the other side cannot). */
+static bool drawn_walled(const RefBoard *b)
+{
+    return b->igfip && count_on_rank(b, 'W', far_rank(b, WHITE)) == count_on_rank(b, 'B', far_rank(b, BLACK)) &&
+           walled(b);
+}
+
 /* The legal moves into out (MAX_MOVES of them); adds the forbidden ones to *forbidden. */
 static int legal_moves(const RefBoard *b, RefMove *out, int *forbidden)
 {
-    if (wins_at_start(b))
+    if (wins_at_start(b) || drawn_walled(b))
         return 0;
     int n = raw_moves(b, out), kept = 0;
     for (int i = 0; i < n; i++) {
@@ -227,8 +270,13 @@ GameStatus ref_status(const RefBoard *b)
     GameStatus other = b->side == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
     if (wins_at_start(b))
         return mover;
+    if (drawn_walled(b))
+        return STATUS_DRAW;
     char none[1][12];
     if (ref_moves(b, none, 1, NULL) > 0)
         return STATUS_ONGOING;
-    return b->igfip && !behind_across(b) && all_across(b) ? STATUS_DRAW : other;
+    RefBoard them = *b;
+    them.side = !b->side;
+    bool neither = all_across(b) || ref_moves(&them, none, 1, NULL) == 0;
+    return b->igfip && !behind_across(b) && neither ? STATUS_DRAW : other;
 }

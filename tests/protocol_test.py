@@ -155,7 +155,9 @@ DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
 
 
 def doc_number(text):
-    """A number as the docs write it: 800, 1.5, 10^12, 2^30, 2^63−1."""
+    """A number as the docs write it: 800, 1.5, 10^12, 2^30, 2^63−1, −1."""
+    if text[:1] in "−-" and len(text) > 1:
+        return -doc_number(text[1:])
     m = re.fullmatch(r"(\d+)\^(\d+)(?:[−-](\d+))?", text)
     if m:
         return int(m.group(1)) ** int(m.group(2)) - int(m.group(3) or 0)
@@ -431,6 +433,30 @@ def test_igfip():
     e.finish("igfip")
 
 
+# One white and one black stone that can only step back and forth: after these four moves the
+# start position has come back, so White's only move returns to the position after the first.
+SHUTTLE = "xBx/x1x/xxx/x1x/xWx w"
+SHUTTLE_MOVES = "b1-b2 b5-b4 b2-b1 b4-b5"
+
+
+def test_repetition_history():
+    """The moves of `position ... moves` reach the search: a return to a position of the game is
+    a repetition (a draw, worth 0 with the default contempt) at once, not only deeper in the
+    tree as from a bare position string."""
+    e = Engine()
+    e.send(f"position fen {SHUTTLE} moves {SHUTTLE_MOVES}")
+    infos, best = search(e, "go visits 10")
+    pv = infos[-1].split(" pv ")[1] if infos and " pv " in infos[-1] else ""
+    check("history: the repeated position ends the line", best == "b1-b2" and pv == "b1-b2", infos[-1:])
+    check("history: scored as a repetition", float(field(infos[-1], "winprob")) < 0.1, infos[-1:])
+    e.send("newgame")
+    e.send(f"position fen {SHUTTLE}")
+    infos, best = search(e, "go visits 10")
+    pv = infos[-1].split(" pv ")[1] if infos and " pv " in infos[-1] else ""
+    check("no history: the line goes on to the repetition", pv == SHUTTLE_MOVES, infos[-1:])
+    e.finish("repetition history")
+
+
 def test_end_of_input():
     e = Engine()
     e.send("isready")
@@ -474,7 +500,7 @@ def main():
         return 1
     tests = [test_handshake, test_docs_match_engine, test_setoption, test_nodes_within_budget, test_search_and_reuse, test_stop_and_infinite,
              test_infinite_waits_for_stop, test_quit_during_search, test_bad_lines, test_reversi,
-             test_crossings_and_boards, test_igfip, test_end_of_input, test_help]
+             test_crossings_and_boards, test_igfip, test_repetition_history, test_end_of_input, test_help]
     for test in tests:
         try:
             test()

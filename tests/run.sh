@@ -8,26 +8,43 @@
 # the pictures tests (tests/svg_test.py: boards, viewer and charts, with a tiny training-loop
 # run; tests/browser_test.py), the Python package and tensor export tests (tests/python_test.py,
 # run by a python3 that has numpy where there is one: /usr/bin/python3 with Debian's
-# python3-numpy; without numpy it says "skip" for the array tests), the MPI tests (tests/mpi_test.sh: self-play and tuning under
-# mpirun; "skipped: no mpirun" without Open MPI), then prints the combined "N passed, N failed"
-# line that CI reads.
+# python3-numpy; without numpy it says "skip" for the array tests), the MPI tests
+# (tests/mpi_test.sh: self-play and tuning under
+# mpirun; "skipped: no mpirun" without Open MPI) and the layout check (tests/layout_test.sh:
+# scripts/layout_check.py on the build's objects), then prints the combined "N passed, N failed"
+# line that CI reads.  A runner that exits non-zero fails the run even if its counts say nothing
+# failed.
 set -u
 : "${UNIT:?set UNIT to the unit-test binary}" "${LEUCTRA:?set LEUCTRA to the leuctra binary}"
 here=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
 fixtures=$(mktemp -d)
-trap 'rm -f "$log"; rm -rf "$fixtures"' EXIT
 status=0
-LEUCTRA_RECORDS_FIXTURES="$fixtures" "$UNIT" 2>&1 | tee "$log" || status=1
-LEUCTRA="$LEUCTRA" sh "$here/cli_test.sh" 2>&1 | tee -a "$log" || status=1
-LEUCTRA="$LEUCTRA" python3 "$here/protocol_test.py" 2>&1 | tee -a "$log" || status=1
-LEUCTRA="$LEUCTRA" python3 "$here/test_records.py" "$fixtures" 2>&1 | tee -a "$log" || status=1
-LEUCTRA="$LEUCTRA" python3 "$here/selfplay_test.py" 2>&1 | tee -a "$log" || status=1
-LEUCTRA="$LEUCTRA" sh "$here/tune_test.sh" "$fixtures" 2>&1 | tee -a "$log" || status=1
-LEUCTRA="$LEUCTRA" python3 "$here/match_test.py" 2>&1 | tee -a "$log" || status=1
-LEUCTRA="$LEUCTRA" python3 "$here/svg_test.py" 2>&1 | tee -a "$log" || status=1
-LEUCTRA="$LEUCTRA" python3 "$here/browser_test.py" 2>&1 | tee -a "$log" || status=1
-LEUCTRA="$LEUCTRA" python3 "$here/external_engine_test.py" 2>&1 | tee -a "$log" || status=1
+rc=$(mktemp)
+trap 'rm -f "$log" "$rc"; rm -rf "$fixtures"' EXIT
+# Runs one test runner with its output on the terminal and in the log.  A pipe's status is its
+# last command's (tee's), so the runner's own exit status goes through a file.
+run() {
+    { "$@" 2>&1; echo $? >"$rc"; } | tee -a "$log"
+    [ "$(cat "$rc")" = 0 ] || status=1
+}
+: >"$log"
+expected=13
+if [ -n "${LEUCTRA_TEST_ONLY:-}" ]; then
+    # One runner alone (tests/cli_test.sh checks this script's own accounting this way).
+    run "$LEUCTRA_TEST_ONLY"
+    expected=1
+else
+run env LEUCTRA_RECORDS_FIXTURES="$fixtures" "$UNIT"
+run env LEUCTRA="$LEUCTRA" sh "$here/cli_test.sh"
+run env LEUCTRA="$LEUCTRA" python3 "$here/protocol_test.py"
+run env LEUCTRA="$LEUCTRA" python3 "$here/test_records.py" "$fixtures"
+run env LEUCTRA="$LEUCTRA" python3 "$here/selfplay_test.py"
+run env LEUCTRA="$LEUCTRA" sh "$here/tune_test.sh" "$fixtures"
+run env LEUCTRA="$LEUCTRA" python3 "$here/match_test.py"
+run env LEUCTRA="$LEUCTRA" python3 "$here/svg_test.py"
+run env LEUCTRA="$LEUCTRA" python3 "$here/browser_test.py"
+run env LEUCTRA="$LEUCTRA" python3 "$here/external_engine_test.py"
 py=python3
 for candidate in python3 /usr/bin/python3; do
     if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import numpy' 2>/dev/null; then
@@ -35,14 +52,20 @@ for candidate in python3 /usr/bin/python3; do
         break
     fi
 done
-LEUCTRA="$LEUCTRA" "$py" "$here/python_test.py" "$fixtures" 2>&1 | tee -a "$log" || status=1
-LEUCTRA="$LEUCTRA" sh "$here/mpi_test.sh" 2>&1 | tee -a "$log" || status=1
+run env LEUCTRA="$LEUCTRA" "$py" "$here/python_test.py" "$fixtures"
+run env LEUCTRA="$LEUCTRA" sh "$here/mpi_test.sh"
+run sh "$here/layout_test.sh" "$(dirname "$UNIT")"
+fi
 passed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{p += $1} END {print p + 0}')
 failed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{f += $3} END {print f + 0}')
 runs=$(grep -cE '^[0-9]+ passed, [0-9]+ failed' "$log")
-if [ "$runs" -lt 12 ]; then
+if [ "$runs" -lt "$expected" ]; then
     echo "a test runner stopped before its summary line" >&2
     failed=$((failed + 1))
+fi
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    echo "a test runner exited with a failure status but counted no failed test" >&2
+    failed=1
 fi
 echo "total: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]

@@ -18,11 +18,11 @@ typedef struct {
     Move moves[MAX_MOVES];
 } Script;
 
-static Move script_choose(Player *p, const Position *pos, MoveInfo *info)
+static Move script_choose(Player *p, const GameSoFar *game, MoveInfo *info)
 {
     Script *s = p->ctx;
     info->value = s->values[s->calls++ % s->period];
-    return game_gen_moves(p->game, pos, s->moves) > 0 ? s->moves[0] : MOVE_NONE;
+    return game_gen_moves(p->game, &game->now, s->moves) > 0 ? s->moves[0] : MOVE_NONE;
 }
 
 static void script_new_game(Player *p, uint64_t seed)

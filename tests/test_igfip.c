@@ -182,6 +182,32 @@ static void test_draw_when_no_stone_can_move(TestContext *t)
     game_free(g);
 }
 
+/* The draws a flood fill decides: no stone can ever reach its far rank, or an enemy stone, so
+ * nobody can lose (the draw comes before any move: the game is over, moves or not); and a side
+ * with no move while the other has none either.  Both were losses or went on to the ply limit. */
+static void test_walled_draw(TestContext *t)
+{
+    /* Neither side can move: White's c1 and Black's a5 are boxed in, a crossing each. */
+    CHECK(t, status_of(t, "BxW/xx1/3/1xx/BxW w") == STATUS_DRAW);
+    /* A rank of obstacles across the board: both sides can move, neither can ever cross. */
+    CHECK(t, status_of(t, "1B1/B1B/xxx/1W1/W1W w") == STATUS_DRAW);
+    CHECK(t, status_of(t, "1B1/B1B/xxx/1W1/W1W b") == STATUS_DRAW);
+    /* A hole in the wall: play goes on. */
+    CHECK(t, status_of(t, "1B1/B1B/x1x/1W1/W1W w") == STATUS_ONGOING);
+    /* Walled, but Black is behind (White's a5 crossed): it cannot answer and loses; with White to
+     * move, White makes any move and Black then loses, so play goes on. */
+    CHECK(t, status_of(t, "Wxx/xxx/1B1/xxx/W1W b") == STATUS_WHITE_WINS);
+    CHECK(t, status_of(t, "Wxx/xxx/1B1/xxx/W1W w") == STATUS_ONGOING);
+    /* Black's stones can reach White's crossing at a5, though not rank 1: not walled. */
+    CHECK(t, status_of(t, "W1B/xxx/3/xxx/W1W w") == STATUS_ONGOING);
+    Position pos;
+    Game *g = test_open_position(t, "igfip", "1B1/B1B/xxx/1W1/W1W w", &pos);
+    Move moves[MAX_MOVES];
+    CHECK(t, g && game_gen_moves(g, &pos, moves) == 0 && game_count_moves(g, &pos) == 0);
+    CHECK_EQ_U64(t, g ? game_perft(g, &pos, 2) : 1, 0);
+    game_free(g);
+}
+
 /* The reference generator agrees with the expectations above, the draw included. */
 static void test_reference_agrees(TestContext *t)
 {
@@ -196,6 +222,12 @@ static void test_reference_agrees(TestContext *t)
         {"2BB4/8/8/3W4/8/8/8/B7 w", STATUS_BLACK_WINS},
         {"2BB4/3W4/3W4/8/8/8/8/B7 w", STATUS_ONGOING},
         {"W4/5/5/2W2/5/2B2 w", STATUS_ONGOING},
+        {"BxW/xx1/3/1xx/BxW w", STATUS_DRAW},
+        {"1B1/B1B/xxx/1W1/W1W w", STATUS_DRAW},
+        {"1B1/B1B/x1x/1W1/W1W w", STATUS_ONGOING},
+        {"Wxx/xxx/1B1/xxx/W1W b", STATUS_WHITE_WINS},
+        {"Wxx/xxx/1B1/xxx/W1W w", STATUS_ONGOING},
+        {"W1B/xxx/3/xxx/W1W w", STATUS_ONGOING},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Position pos;
@@ -245,6 +277,7 @@ const TestCase igfip_tests[] = {
     {"capture_reopens_race", test_capture_reopens_race},
     {"no_turn_start_win_no_symmetry_rule", test_no_turn_start_win_no_symmetry_rule},
     {"draw_when_no_stone_can_move", test_draw_when_no_stone_can_move},
+    {"walled_draw", test_walled_draw},
     {"reference_agrees", test_reference_agrees},
     {"perft_positions", test_perft_positions},
     TEST_END,

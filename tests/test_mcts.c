@@ -1,12 +1,15 @@
 /*
  * test_mcts.c - what the search reports about itself (selfplay/mcts.h): the nodes it has in use
  * stay within the node budget however many visits it makes, and count only the nodes in the
- * tree (a node made by a thread that lost the race for an edge is no part of it).
+ * tree (a node made by a thread that lost the race for an edge is no part of it); proofs carry
+ * their length; the opponent's replies that repeat the game are searched first; the coarse share
+ * of the leaf values is the game's where the weights have tables.
  */
 #include "data/weights.h"
 #include "selfplay/mcts.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
@@ -18,7 +21,7 @@ typedef struct {
 
 static bool setup(TestContext *t, Setup *s, int width, int height)
 {
-    Error err = {{0}};
+    Error err = {0};
     s->game = game_new("epaminondas", width, height, &err);
     CHECK(t, s->game != NULL);
     if (!s->game)
@@ -142,7 +145,107 @@ static void test_first_search_pays_no_setup(TestContext *t)
     game_free(s.game);
 }
 
+/* A search of `visits` from `position` after `moves` (the game so far), one thread; the pv's
+ * second move as text into second[16] ("" if the pv is shorter). */
+static MctsResult search_game(TestContext *t, const char *variant, const char *position, const char *const *moves,
+                              long visits, char *second)
+{
+    MctsResult r = {0};
+    Position start;
+    Game *g = test_open_position(t, variant, position, &start);
+    Weights w = {0};
+    GameSoFar game = GAME_SO_FAR_EMPTY;
+    Mcts *m = NULL;
+    if (g && weights_default(g, &w) && game_so_far_begin(&game, g, &start)) {
+        for (int i = 0; moves && moves[i]; i++) {
+            Move move;
+            Error err;
+            CHECK(t, game_parse_move(g, &game.now, moves[i], &move, &err) && game_so_far_play(&game, g, move));
+        }
+        MctsConfig cfg;
+        mcts_default_config(&cfg);
+        m = mcts_new(g, &w, &cfg);
+    }
+    CHECK(t, m != NULL);
+    second[0] = '\0';
+    if (m) {
+        mcts_set_game(m, &game);
+        r = mcts_search(m, &(MctsLimits){visits, 0}, NULL, NULL, 0, NULL);
+        Position after = game.now;
+        Undo undo;
+        if (r.pv_length >= 2) {
+            game_make(g, &after, r.pv[0], &undo);
+            game_format_move(g, &after, r.pv[1], second, 16);
+        }
+    }
+    mcts_free(m);
+    game_so_far_free(&game);
+    weights_dispose(&w);
+    game_free(g);
+    return r;
+}
+
+/* A proven result says how many plies it takes: a Crossings tower made now wins at once (the
+ * opponent cannot answer it); a tower the opponent makes next move cannot be answered either. */
+static void test_proof_lengths(TestContext *t)
+{
+    char second[16];
+    MctsResult r = search_game(t, "crossings", "8/1W6/8/8/8/8/8/B7 w", NULL, 1000, second);
+    CHECK(t, r.proven == PROVEN_WIN && r.proven_plies == 1);
+    CHECK(t, r.num_stats > 0 && r.stats[0].proven == PROVEN_WIN && r.stats[0].proven_plies == 1);
+    r = search_game(t, "crossings", "8/8/8/1W6/8/8/2B5/8 w", NULL, 20000, second);
+    CHECK(t, r.proven == PROVEN_LOSS && r.proven_plies == 2);
+}
+
+/* One white and one black stone in corridors: after a1-b1 b5-b4 White's only move is b1-a1, and
+ * Black's backward reply b4-b5 brings back the start, a repetition (a draw, a loss for White at
+ * the default contempt).  Its prior is a quarter of the forward reply's, yet it is searched
+ * first: the third visit already follows it. */
+static void test_repeating_reply_first(TestContext *t)
+{
+    static const char *const moves[] = {"a1-b1", "b5-b4", NULL};
+    char second[16];
+    MctsResult r = search_game(t, "epaminondas", "xBx/x1x/x1x/xxx/W1x w", moves, 3, second);
+    CHECK(t, r.pv_length == 2);
+    CHECK_STR(t, second, "b4-b5");
+}
+
+/* The coarse share is the game's where the weights have tables, nothing without them, and a
+ * leaf's value is the blend value_search documents. */
+static void test_coarse_share(TestContext *t)
+{
+    MctsConfig cfg;
+    mcts_default_config(&cfg);
+    const char *variants[] = {"crossings", "reversi", "epaminondas"};
+    const double shares[] = {0.3, 0, 0.3};
+    for (int i = 0; i < 3; i++) {
+        Game *g = game_new(variants[i], i == 2 ? 8 : 0, i == 2 ? 8 : 0, NULL);
+        Weights w;
+        CHECK(t, g && weights_default(g, &w));
+        if (!g)
+            continue;
+        /* Epaminondas on 8x8 ships linear weights only. */
+        CHECK(t, mcts_coarse_share(&cfg, g, &w) == (w.tables ? shares[i] : 0));
+        Position p;
+        game_start(g, &p);
+        double full = value_win_probability(g, &w, &p);
+        CHECK(t, value_search(g, &w, NULL, &p, 0) == full);
+        Weights linear = w;
+        linear.tables = NULL;
+        double blend = 0.75 * full + 0.25 * value_win_probability(g, &linear, &p);
+        CHECK(t, fabs(value_search(g, &w, NULL, &p, 0.25) - (w.tables ? blend : full)) < 1e-12);
+        MctsConfig set = cfg;
+        set.coarse_share = 0.5;
+        CHECK(t, mcts_coarse_share(&set, g, &w) == (w.tables ? 0.5 : 0));
+        weights_dispose(&w);
+        game_free(g);
+    }
+}
+
 const TestCase mcts_tests[] = {
+    {"proof_lengths", test_proof_lengths},
+    {"repeating_reply_first", test_repeating_reply_first},
+    {"coarse_share", test_coarse_share},
     {"first_search_pays_no_setup", test_first_search_pays_no_setup},
     {"nodes_within_budget", test_nodes_within_budget},
     {"nodes_in_use_with_threads", test_nodes_in_use_with_threads},

@@ -379,7 +379,7 @@ static void test_bad_positions(TestContext *t)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Position pos;
-        Error err = {{0}};
+        Error err = {0};
         Game *g = game_new_for_position("epaminondas", cases[i].text, &pos, &err);
         CHECK(t, g == NULL);
         if (!contains(err.msg, cases[i].message) || strncmp(err.msg, "position: ", 10) != 0) {
@@ -438,7 +438,7 @@ static void test_bad_moves(TestContext *t)
     Position pos;
     Game *g = open_start(t, "epaminondas", 8, 8, &pos);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Error err = {{0}};
+        Error err = {0};
         Move m;
         bool ok = game_parse_move(g, &pos, cases[i].text, &m, &err);
         CHECK(t, !ok);

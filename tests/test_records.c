@@ -15,7 +15,7 @@ static const char *const VARIANTS[3] = {"epaminondas", "crossings", "reversi"};
 
 static Game *new_game(TestContext *t, const char *variant, int width, int height)
 {
-    Error err = {{0}};
+    Error err = {0};
     Game *g = game_new(variant, width, height, &err);
     CHECK(t, g != NULL);
     if (!g)
@@ -48,7 +48,7 @@ static bool records_equal(const GameRecord *a, const GameRecord *b)
 static void check_notation(TestContext *t, const char *text)
 {
     RecordMove m;
-    Error err = {{0}};
+    Error err = {0};
     char back[RECORD_MOVE_TEXT];
     bool ok = record_move_parse(text, &m, &err);
     CHECK(t, ok);
@@ -70,7 +70,7 @@ static void test_move_notation(TestContext *t)
                                       "Pass", "a1xq1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         RecordMove m;
-        Error err = {{0}};
+        Error err = {0};
         CHECK(t, !record_move_parse(bad[i], &m, &err));
         CHECK(t, err.msg[0] != '\0');
     }
@@ -94,7 +94,7 @@ static void check_conversions(TestContext *t, const Game *g, uint64_t seed)
         for (int i = 0; i < n; i++) {
             RecordMove rm;
             Move back = MOVE_NONE;
-            Error err = {{0}};
+            Error err = {0};
             char want[32], got[RECORD_MOVE_TEXT];
             CHECK(t, record_move_from_move(g, &pos, moves[i], &rm, &err));
             CHECK(t, record_move_to_move(g, &pos, rm, &back, &err));

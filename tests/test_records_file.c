@@ -97,7 +97,7 @@ static bool files_equal(const char *a, const char *b)
 
 static Game *new_game(TestContext *t, const char *variant)
 {
-    Error err = {{0}};
+    Error err = {0};
     Game *g = game_new(variant, 0, 0, &err);
     CHECK(t, g != NULL);
     return g;
@@ -429,6 +429,44 @@ static void test_damage(TestContext *t)
     remove_dir(&d);
 }
 
+/* records_indices: a file's game indices ascending and distinct, read without a lock or a change,
+ * and the same list that records_resume reports; a file damaged anywhere is refused. */
+static void test_indices(TestContext *t)
+{
+    TempDir d;
+    Game *g = new_game(t, "crossings");
+    if (!g || !temp_dir(t, &d)) {
+        game_free(g);
+        return;
+    }
+    char path[PATH_LEN], damaged[PATH_LEN];
+    temp_path(&d, "a.lrec", path);
+    temp_path(&d, "damaged.lrec", damaged);
+    uint64_t indices[5] = {7, 3, 9, 3, 0};
+    write_games(t, g, path, indices, 5, &FULL);
+    RecordsError err = {0};
+    RecordsResumeInfo info;
+    CHECK(t, records_indices(path, &info, &err));
+    CHECK(t, info.count == 4 && info.games == 5 && strcmp(info.header.variant, "crossings") == 0);
+    const uint64_t want[4] = {0, 3, 7, 9};
+    for (size_t i = 0; i < info.count && i < 4; i++)
+        CHECK(t, info.indices[i] == want[i]);
+    records_resume_info_free(&info);
+    size_t len = 0, at[8];
+    unsigned char *whole = read_file(path, &len);
+    int n = whole ? chunk_offsets(whole, len, at, 8) : 0;
+    CHECK(t, n == 5);
+    if (n == 5) {
+        whole[at[2] + CHUNK_HEADER_BYTES + 9] ^= 0x40;
+        FILE *f = fopen(damaged, "wb");
+        CHECK(t, f && fwrite(whole, 1, len, f) == len && fclose(f) == 0);
+        CHECK(t, !records_indices(damaged, &info, &err) && err.kind == RECORDS_ERR_CRC && err.offset == at[2]);
+    }
+    free(whole);
+    game_free(g);
+    remove_dir(&d);
+}
+
 /* Random bytes flipped anywhere, and random cuts: every reader copes (no crash, no overrun under
  * the sanitizers), damage is reported at a chunk offset, and the good chunks are still read. */
 static void test_random_damage(TestContext *t)
@@ -727,6 +765,7 @@ const TestCase records_file_tests[] = {
     {"resume_every_cut", test_resume_every_cut},
     {"damage", test_damage},
     {"bad_files", test_bad_files},
+    {"indices", test_indices},
     {"random_damage", test_random_damage},
     {"threads_canonical", test_threads_canonical},
     {"canonicalize_sorts_and_drops", test_canonicalize_sorts_and_drops},

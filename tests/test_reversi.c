@@ -13,7 +13,7 @@ static const char *const START = "8/8/8/3WB3/3BW3/8/8/8 b";
 
 static Game *new_reversi(TestContext *t)
 {
-    Error err = {{0}};
+    Error err = {0};
     Game *g = game_new("reversi", 0, 0, &err);
     CHECK(t, g != NULL);
     if (!g)
@@ -23,7 +23,7 @@ static Game *new_reversi(TestContext *t)
 
 static bool parse_ok(TestContext *t, const Game *g, const char *text, Position *p)
 {
-    Error err = {{0}};
+    Error err = {0};
     const bool ok = game_parse_position(g, text, p, &err);
     CHECK(t, ok);
     if (!ok)
@@ -136,7 +136,7 @@ static void test_move_round_trip(TestContext *t)
         return;
     Position p;
     game_start(g, &p);
-    Error err = {{0}};
+    Error err = {0};
     Move m = MOVE_NONE;
     CHECK(t, game_parse_move(g, &p, "d3", &m, &err));
     char name[16];
@@ -188,7 +188,7 @@ static void test_forced_pass(TestContext *t)
     CHECK_EQ_U64(t, game_perft(g, &p, 3), 0);   /* after pass, c8 ends the game */
 
     Move m = MOVE_NONE;
-    Error err = {{0}};
+    Error err = {0};
     CHECK(t, game_parse_move(g, &p, "pass", &m, &err));
     CHECK(t, !game_parse_move(g, &p, "c8", &m, &err) && strstr(err.msg, "the only move is pass"));
     const Position before = p;
@@ -220,7 +220,7 @@ static void test_finished_game(TestContext *t)
     CHECK_EQ_U64(t, game_perft(g, &p, 0), 1);
     CHECK_EQ_U64(t, game_perft(g, &p, 1), 0);
     CHECK_EQ_U64(t, game_perft(g, &p, 3), 0);
-    Error err = {{0}};
+    Error err = {0};
     Move m;
     CHECK(t, !game_parse_move(g, &p, "pass", &m, &err) && strstr(err.msg, "the game is over"));
     CHECK(t, !game_parse_move(g, &p, "d3", &m, &err) && strstr(err.msg, "move 'd3': the game is over"));
@@ -236,7 +236,7 @@ static void play_last_square(TestContext *t, const char *position, const char *m
         return;
     Position p;
     Move m = MOVE_NONE;
-    Error err = {{0}};
+    Error err = {0};
     if (parse_ok(t, g, position, &p) && game_parse_move(g, &p, move, &m, &err)) {
         Undo u;
         CHECK(t, game_status(g, &p) == STATUS_ONGOING);
@@ -289,7 +289,7 @@ static void check_move_rejections(TestContext *t, const Game *g, const Position 
                                   size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        Error err = {{0}};
+        Error err = {0};
         Move m = MOVE_NONE;
         const bool ok = game_parse_move(g, p, cases[i].text, &m, &err);
         CHECK(t, !ok);
@@ -367,7 +367,7 @@ static void test_position_errors(TestContext *t)
     if (!g)
         return;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Error err = {{0}};
+        Error err = {0};
         Position p;
         const char *want = cases[i].message;
         const bool ok = game_parse_position(g, cases[i].text, &p, &err);
@@ -391,7 +391,7 @@ static void test_position_length_limits(TestContext *t)
     char *text = malloc(LONG + 1);
     CHECK(t, text != NULL);
     if (text) {
-        Error err = {{0}};
+        Error err = {0};
         Position p;
         memset(text, '1', LONG);
         text[LONG] = '\0';
@@ -477,7 +477,7 @@ static void check_moves(TestContext *t, const Game *g, const Position *p, const 
     for (int i = 0; i < n; i++) {
         char name[16];
         Move back = MOVE_NONE;
-        Error err = {{0}};
+        Error err = {0};
         game_format_move(g, p, moves[i], name, sizeof name);
         CHECK(t, game_parse_move(g, p, name, &back, &err));
         CHECK(t, back == moves[i]);
@@ -506,7 +506,7 @@ static void check_after_make(TestContext *t, const Game *g, const Position *befo
     CHECK_EQ_U64(t, game_hash(g, after), game_hash_fresh(g, after));
     char text[128];
     Position parsed;
-    Error err = {{0}};
+    Error err = {0};
     game_format_position(g, after, text, sizeof text);
     CHECK(t, game_parse_position(g, text, &parsed, &err));
     CHECK(t, memcmp(&parsed, after, sizeof parsed) == 0);

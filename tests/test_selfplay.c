@@ -9,6 +9,7 @@
 #include "selfplay/selfplay.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Epaminondas on 5x6 with 20 visits: a game in milliseconds, even under the sanitizers. */
@@ -21,7 +22,7 @@ typedef struct {
 
 static bool setup(TestContext *t, Setup *s)
 {
-    Error err = {{0}};
+    Error err = {0};
     s->game = game_new("epaminondas", 5, 6, &err);
     CHECK(t, s->game != NULL);
     if (!s->game)
@@ -185,7 +186,7 @@ static void test_settings(TestContext *t)
     free(again);
     free(b);
     game_free(s.game);
-    Error err = {{0}};
+    Error err = {0};
     Game *big = game_new("epaminondas", 0, 0, &err), *small = game_new("crossings", 0, 0, &err);
     CHECK(t, big && small);
     if (big && small) {
@@ -196,7 +197,48 @@ static void test_settings(TestContext *t)
     game_free(small);
 }
 
+/* The value of `key=` in a settings text, as a number (NAN when the key is missing). */
+static double setting_number(const char *text, const char *key)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\n%s=", key);
+    const char *at = strstr(text, pattern);
+    return at ? strtod(at + strlen(pattern), NULL) : NAN;
+}
+
+/* The header describes the search the games were played with: every value it prints is the one
+ * selfplay_search_config gives the games' searches (it printed search_threads=1 and the default
+ * contempt from code of its own). */
+static void test_settings_print_the_search(TestContext *t)
+{
+    Setup s;
+    if (!setup(t, &s))
+        return;
+    const double cpucts[] = {1.5, 0.7};
+    const long visits[] = {20, 3000};
+    for (int i = 0; i < 2; i++) {
+        s.cfg.c_puct = cpucts[i];
+        s.cfg.visits = visits[i];
+        const MctsConfig search = selfplay_search_config(&s.cfg);
+        char *text = selfplay_settings_text(s.game, &s.start, &s.weights, &s.cfg, NULL);
+        CHECK(t, text != NULL);
+        if (!text)
+            break;
+        CHECK(t, setting_number(text, "cpuct") == search.c_puct);
+        CHECK(t, setting_number(text, "contempt") == search.contempt);
+        CHECK(t, setting_number(text, "search_threads") == search.threads);
+        CHECK(t, setting_number(text, "nodes") == (double)search.max_nodes);
+        CHECK(t, setting_number(text, "noise") == search.root_noise);
+        CHECK(t, setting_number(text, "noise_alpha") == search.noise_alpha);
+        CHECK(t, search.c_puct_learned == search.c_puct && search.threads == 1);
+        free(text);
+    }
+    weights_dispose(&s.weights);
+    game_free(s.game);
+}
+
 const TestCase selfplay_tests[] = {
+    {"settings_print_the_search", test_settings_print_the_search},
     {"game_is_a_function_of_its_seed", test_game_is_a_function_of_its_seed},
     {"no_temperature_plays_the_most_visited", test_no_temperature_plays_the_most_visited},
     {"random_opening_has_no_search", test_random_opening_has_no_search},

@@ -27,6 +27,7 @@ extern const TestCase text_tests[];
 extern const TestCase mcts_tests[];
 extern const TestCase tensors_tests[];
 extern const TestCase npz_tests[];
+extern const TestCase match_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
@@ -49,6 +50,7 @@ static const TestSuite suites[] = {
     {"mcts", mcts_tests},
     {"tensors", tensors_tests},
     {"npz", npz_tests},
+    {"match", match_tests},
 };
 
 Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos)

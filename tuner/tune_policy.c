@@ -108,21 +108,10 @@ static bool eligible(const Extract *x, const TuneGame *tg, int ply)
     return ply >= x->opts->skip_opening && visit_sum(x->games, tg->first_ply + (size_t)ply) >= (uint64_t)x->opts->min_visits;
 }
 
-/* The start priors of the moves (learned ones of init, or the game's heuristic), normalised. */
+/* The start priors of the moves: the search's own, from init (core/value.h). */
 static void start_priors(const Extract *x, const Position *pos, int n)
 {
-    if (x->init->policy && x->init->policy_id == x->set->id)
-        policy_priors(x->set, x->init->policy, x->g, pos, x->moves, n, x->priors);
-    else if (x->g->ops->move_priors)
-        x->g->ops->move_priors(x->g, pos, x->moves, n, x->priors);
-    else
-        for (int i = 0; i < n; i++)
-            x->priors[i] = 1;
-    double sum = 0;
-    for (int i = 0; i < n; i++)
-        sum += x->priors[i] > 0 && isfinite(x->priors[i]) ? x->priors[i] : 0;
-    for (int i = 0; i < n; i++)
-        x->priors[i] = sum > 0 && x->priors[i] > 0 && isfinite(x->priors[i]) ? (float)(x->priors[i] / sum) : (float)(1.0 / n);
+    value_move_priors(x->g, x->init, pos, x->moves, n, x->priors);
 }
 
 /* One position's rows: its moves, their entries, visit shares and start priors. */

@@ -1,7 +1,7 @@
 /*
- * phalanx_policy.c - the move features of the phalanx games' learned priors (core/policy.h).
- * Every column is read from the mover's side (ranks counted from its own home rank, directions
- * as it faces), so one set of weights serves both colours and every board size:
+ * phalanx_learned_priors.c - the move features of the phalanx games' learned priors
+ * (core/policy.h).  Every column is read from the mover's side (ranks counted from its own home
+ * rank, directions as it faces), so one set of weights serves both colours and every board size:
  *
  *   shape      the direction (forward, forward-diagonal, sideways, backward-diagonal, backward),
  *              the group size k (1 .. 8 or more) and the distance j (1 .. 4 or more)
@@ -15,7 +15,7 @@
  *   phase      the stones left (four ranges of the start's count), by direction
  *   around     the eight squares around the landing square (own, enemy, empty), by direction
  *
- * These are the things the heuristic priors (phalanx_priors.c) weigh by hand, plus the ones
+ * These are the things the heuristic priors (phalanx_heuristic_priors.c) weigh by hand, plus the ones
  * they cannot: where on the board a move happens and how the race to the far rank stands.
  */
 #include "phalanx.h"

@@ -1,7 +1,7 @@
 /*
- * phalanx_priors.c - move priors for Epaminondas, Crossings and Igfip: a cheap non-negative score
- * per legal move that PUCT search uses to decide which children to try first (search normalises
- * the scores, so only their ratios matter).
+ * phalanx_heuristic_priors.c - move priors for Epaminondas, Crossings and Igfip: a cheap
+ * non-negative score per legal move that PUCT search uses to decide which children to try first
+ * (search normalises the scores, so only their ratios matter).
  *
  * The order follows what decides these games.  In Crossings a stone that lands on the far rank
  * makes a tower, which never falls and must be answered at once, so it dwarfs everything; so

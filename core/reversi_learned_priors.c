@@ -1,6 +1,6 @@
 /*
- * reversi_policy.c - the move features of Reversi's learned priors (core/policy.h).  Each move
- * is described by one entry of each column:
+ * reversi_learned_priors.c - the move features of Reversi's learned priors (core/policy.h).  Each
+ * move is described by one entry of each column:
  *
  *   square        its square up to the board's symmetries (10 classes), by phase
  *   flips         discs it turns over (1 .. 8 or more), by phase

@@ -1,6 +1,7 @@
 /*
- * reversi_priors.c - move priors for Reversi: a cheap non-negative score per legal move that PUCT
- * search uses to order its children (search normalises the scores, so only ratios matter).
+ * reversi_heuristic_priors.c - move priors for Reversi: a cheap non-negative score per legal move
+ * that PUCT search uses to order its children (search normalises the scores, so only ratios
+ * matter).
  *
  * The square classes are the oldest Othello knowledge: corners are never lost once taken, edges
  * are hard to attack, and the X- and C-squares next to an empty corner hand that corner to the

@@ -1,0 +1,97 @@
+/*
+ * test_match.c - the match runner as a library (eval/match.h): it plays a small match and hands
+ * the result to the report callback, and when a step fails it returns the error (never exits
+ * the process, which only the command line may do): a records path that is a folder, a player
+ * that cannot be made inside the game loop, openings it cannot find.
+ */
+#include "eval/match.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+typedef struct {
+    int calls;
+    int wins, draws, losses;
+} Report;
+
+static void count_report(const MatchRun *run, double seconds, void *ctx)
+{
+    (void)seconds;
+    Report *r = ctx;
+    MatchTotals t = match_totals(run, 0);
+    r->calls++;
+    r->wins = t.games.wins;
+    r->draws = t.games.draws;
+    r->losses = t.games.losses;
+}
+
+static MatchOptions small_match(const char *first, const char *second)
+{
+    MatchOptions o = {.games = 4, .concurrency = 2, .max_plies = 60, .opening_plies = 2, .repetition = true,
+                      .seed = 7, .make_visits = 20, .make_low = 0.4, .make_high = 0.6};
+    o.spec[0] = first;
+    o.spec[1] = second;
+    snprintf(o.name[0], sizeof o.name[0], "%s", first);
+    snprintf(o.name[1], sizeof o.name[1], "%s", second);
+    o.players = 2;
+    return o;
+}
+
+static void test_match_plays_and_reports(TestContext *t)
+{
+    Game *g = game_new("crossings", 0, 0, NULL);
+    Position start;
+    game_start(g, &start);
+    OpeningSuite suite;
+    openings_init(&suite);
+    MatchOptions o = small_match("greedy", "random");
+    Report r = {0};
+    Error err = {0};
+    CHECK(t, match_run(g, &start, &o, &suite, count_report, &r, &err));
+    CHECK(t, r.calls == 1 && r.wins + r.draws + r.losses == 4);
+    game_free(g);
+}
+
+static void test_match_returns_errors(TestContext *t)
+{
+    Game *g = game_new("crossings", 0, 0, NULL);
+    Position start;
+    game_start(g, &start);
+    OpeningSuite suite;
+    openings_init(&suite);
+    Report r = {0};
+    Error err = {0};
+    /* The records file is a folder: bad input, reported before any game. */
+    MatchOptions o = small_match("greedy", "random");
+    o.out_path = "/";
+    CHECK(t, !match_run(g, &start, &o, &suite, count_report, &r, &err));
+    CHECK(t, !err.failure && err.msg[0] && r.calls == 0);
+    /* A player that fails inside the game loop (its weights file is gone): the run fails. */
+    o = small_match("greedy", "greedy:weights=/nonexistent/w.txt");
+    err = (Error){0};
+    CHECK(t, !match_run(g, &start, &o, &suite, count_report, &r, &err));
+    CHECK(t, err.failure && strstr(err.msg, "/nonexistent/w.txt") && r.calls == 0);
+    /* More balanced openings than two plies of a 3x5 board can give. */
+    game_free(g);
+    g = game_new("crossings", 3, 5, NULL);
+    game_start(g, &start);
+    char path[] = "/tmp/leuctra-openings-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    o = small_match("greedy", "random");
+    o.make_openings = 100;
+    o.make_visits = 2;
+    o.out_path = path;
+    err = (Error){0};
+    CHECK(t, !match_make_openings(g, &start, &o, &err));
+    CHECK(t, err.failure && strstr(err.msg, "balanced openings"));
+    unlink(path);
+    game_free(g);
+}
+
+const TestCase match_tests[] = {
+    {"plays_and_reports", test_match_plays_and_reports},
+    {"returns_errors", test_match_returns_errors},
+    {NULL, NULL},
+};
