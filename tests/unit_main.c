@@ -27,6 +27,7 @@ extern const TestCase text_tests[];
 extern const TestCase mcts_tests[];
 extern const TestCase tensors_tests[];
 extern const TestCase npz_tests[];
+extern const TestCase api_tests[];
 extern const TestCase match_tests[];
 
 static const TestSuite suites[] = {
@@ -50,6 +51,7 @@ static const TestSuite suites[] = {
     {"mcts", mcts_tests},
     {"tensors", tensors_tests},
     {"npz", npz_tests},
+    {"api", api_tests},
     {"match", match_tests},
 };
 
