@@ -28,44 +28,34 @@ struct TensorFile {
     bool overflowed;
 };
 
+static bool add(TensorFile *tf, int slot, const char *name, NpzType type, int ndim, const int64_t *dims, Error *err)
+{
+    tf->id[slot] = npz_add_array(tf->npz, name, type, ndim, dims, err);
+    return tf->id[slot] >= 0;
+}
+
 static bool declare(TensorFile *tf, Error *err)
 {
     int64_t planes[3] = {PLANES_COUNT, tf->g->height, tf->g->width}, actions = tf->num_actions;
-    static const struct {
-        int slot;
-        const char *name;
-        NpzType type;
-    } scalars[] = {
-        {A_PLAYED, "played", NPZ_INT16}, {A_RESULT, "result", NPZ_FLOAT32}, {A_VALUE, "value", NPZ_FLOAT32},
-        {A_GAME, "game", NPZ_INT64},     {A_PLY, "ply", NPZ_INT32},         {A_SIDE, "side", NPZ_UINT8},
-        {A_SYMMETRY, "symmetry", NPZ_UINT8},
-    };
-    for (int i = 0; i < NUM_ARRAYS; i++)
-        tf->id[i] = -1;
     int64_t packed = (int64_t)((tf->plane_bytes + 7) / 8);
-    tf->id[A_PLANES] = tf->opt.packed ? npz_add_array(tf->npz, "planes_packed", NPZ_UINT8, 1, &packed, err)
-                                      : npz_add_array(tf->npz, "planes", NPZ_UINT8, 3, planes, err);
-    if (tf->opt.dense) {
-        tf->id[A_POLICY] = npz_add_array(tf->npz, "policy", NPZ_FLOAT32, 1, &actions, err);
-        tf->id[A_LEGAL_MASK] = npz_add_array(tf->npz, "legal_mask", NPZ_UINT8, 1, &actions, err);
-    } else {
-        tf->id[A_LEGAL_COUNT] = npz_add_array(tf->npz, "legal_count", NPZ_INT16, 0, NULL, err);
-        tf->id[A_LEGAL] = npz_add_array(tf->npz, "legal", NPZ_INT16, 0, NULL, err);
-        tf->id[A_VISITS] = npz_add_array(tf->npz, "visits", tf->opt.wide_visits ? NPZ_INT32 : NPZ_INT16, 0, NULL, err);
-    }
-    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
-        tf->id[scalars[i].slot] = npz_add_array(tf->npz, scalars[i].name, scalars[i].type, 0, NULL, err);
-    bool sparse_only[NUM_ARRAYS] = {[A_LEGAL_COUNT] = true, [A_LEGAL] = true, [A_VISITS] = true};
-    for (int i = 0; i < NUM_ARRAYS; i++)
-        if (tf->id[i] < 0 && (i == A_LEGAL_MASK ? !tf->opt.dense : sparse_only[i] == tf->opt.dense))
-            continue;
-        else if (tf->id[i] < 0)
-            return false;
-    if (!tf->opt.packed)
-        npz_prefer_runs(tf->npz, tf->id[A_PLANES]);
+    bool ok = tf->opt.packed ? add(tf, A_PLANES, "planes_packed", NPZ_UINT8, 1, &packed, err)
+                             : add(tf, A_PLANES, "planes", NPZ_UINT8, 3, planes, err);
     if (tf->opt.dense)
+        ok = ok && add(tf, A_POLICY, "policy", NPZ_FLOAT32, 1, &actions, err) &&
+             add(tf, A_LEGAL_MASK, "legal_mask", NPZ_UINT8, 1, &actions, err);
+    else
+        ok = ok && add(tf, A_LEGAL_COUNT, "legal_count", NPZ_INT16, 0, NULL, err) &&
+             add(tf, A_LEGAL, "legal", NPZ_INT16, 0, NULL, err) &&
+             add(tf, A_VISITS, "visits", tf->opt.wide_visits ? NPZ_INT32 : NPZ_INT16, 0, NULL, err);
+    ok = ok && add(tf, A_PLAYED, "played", NPZ_INT16, 0, NULL, err) &&
+         add(tf, A_RESULT, "result", NPZ_FLOAT32, 0, NULL, err) && add(tf, A_VALUE, "value", NPZ_FLOAT32, 0, NULL, err) &&
+         add(tf, A_GAME, "game", NPZ_INT64, 0, NULL, err) && add(tf, A_PLY, "ply", NPZ_INT32, 0, NULL, err) &&
+         add(tf, A_SIDE, "side", NPZ_UINT8, 0, NULL, err) && add(tf, A_SYMMETRY, "symmetry", NPZ_UINT8, 0, NULL, err);
+    if (ok && !tf->opt.packed)
+        npz_prefer_runs(tf->npz, tf->id[A_PLANES]);
+    if (ok && tf->opt.dense)
         npz_prefer_runs(tf->npz, tf->id[A_LEGAL_MASK]);
-    return true;
+    return ok;
 }
 
 TensorFile *tensor_file_create(const char *path, const Game *g, const TensorFileOptions *opt, Error *err)

@@ -192,7 +192,7 @@ static void fuzz_tensors(GameRecord *r)
     RecordTensors *rt = record_tensors_new(g, ~0u);
     CHECK(rt != NULL);
     int actions = game_num_actions(g);
-    Error err = {{0}};
+    Error err = {0};
     if (!record_tensors_game(rt, r, check_row, &actions, &err))
         check_error(err.msg, ERROR_LEN);
     record_tensors_free(rt);
