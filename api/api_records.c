@@ -123,7 +123,7 @@ static bool add_row(const TensorRow *row, void *ctx, Error *err)
               column_add(&c[C_GAME], &game, 1) && column_add(&c[C_PLY], &ply, 1) && column_add(&c[C_SIDE], &side, 1) &&
               column_add(&c[C_SYMMETRY], &symmetry, 1);
     if (!ok)
-        error_set(err, "out of memory");
+        error_failed(err, "out of memory");
     return ok;
 }
 

@@ -73,7 +73,7 @@ static void open_shard(Export *x)
     shard_name(x, x->shard, x->shard_path, sizeof x->shard_path);
     x->tf = tensor_file_create(x->shard_path, x->g, &opt, &err);
     if (!x->tf)
-        fail(x, EXIT_USAGE, err.msg);
+        fail(x, err.failure ? EXIT_FAILURE_RUN : EXIT_USAGE, err.msg);
     x->shard_games = 0;
 }
 

@@ -71,7 +71,7 @@ static bool open_spool(NpzWriter *w, NpzArray *a, Error *err)
     snprintf(path, sizeof path, "%s/.leuctra-npz.XXXXXX", w->spool_dir);
     a->spool = mkstemp(path);
     if (a->spool < 0) {
-        error_set(err, "%s: cannot make a spool file in %s: %s", w->out.name, w->spool_dir, strerror(errno));
+        error_failed(err, "%s: cannot make a spool file in %s: %s", w->out.name, w->spool_dir, strerror(errno));
         return false;
     }
     unlink(path);
@@ -90,7 +90,7 @@ static bool deflate_pending(NpzWriter *w, NpzArray *a, int flush, Error *err)
         rc = deflate(&a->z, flush);
         size_t n = OUTPUT_BUFFER - a->z.avail_out;
         if (rc == Z_STREAM_ERROR || (n && !output_write_all(a->spool, a->output, n))) {
-            error_set(err, "%s: writing the spool of %s: %s", w->out.name, a->name,
+            error_failed(err, "%s: writing the spool of %s: %s", w->out.name, a->name,
                       rc == Z_STREAM_ERROR ? "zlib stream error" : strerror(errno));
             return false;
         }
@@ -184,7 +184,7 @@ NpzWriter *npz_create(const char *path, const NpzOptions *opt, Error *err)
 {
     NpzWriter *w = calloc(1, sizeof *w);
     if (!w) {
-        error_set(err, "out of memory");
+        error_failed(err, "out of memory");
         return NULL;
     }
     w->opt = opt ? *opt : (NpzOptions){6, false, 0};
@@ -224,7 +224,7 @@ static NpzArray *new_array(NpzWriter *w, const char *name, Error *err)
         deflateInit2(&a->z, w->opt.level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
         free(a->input);
         free(a->output);
-        error_set(err, "out of memory");
+        error_failed(err, "out of memory");
         return NULL;
     }
     a->z_open = true;
@@ -380,7 +380,7 @@ static bool entry_zip64(const NpzWriter *w, const NpzArray *a)
 static bool emit(NpzWriter *w, const void *bytes, size_t n, Error *err)
 {
     if (!output_file_write(&w->out, bytes, n)) {
-        error_set(err, "%s: %s", w->out.name, strerror(errno));
+        error_failed(err, "%s: %s", w->out.name, strerror(errno));
         return false;
     }
     w->written += n;
@@ -390,7 +390,7 @@ static bool emit(NpzWriter *w, const void *bytes, size_t n, Error *err)
 static bool copy_spool(NpzWriter *w, NpzArray *a, unsigned char *buf, Error *err)
 {
     if (lseek(a->spool, 0, SEEK_SET) != 0) {
-        error_set(err, "%s: rereading the spool of %s: %s", w->out.name, a->name, strerror(errno));
+        error_failed(err, "%s: rereading the spool of %s: %s", w->out.name, a->name, strerror(errno));
         return false;
     }
     for (uint64_t left = a->spooled; left;) {
@@ -398,7 +398,7 @@ static bool copy_spool(NpzWriter *w, NpzArray *a, unsigned char *buf, Error *err
         if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0) {
-            error_set(err, "%s: rereading the spool of %s: %s", w->out.name, a->name,
+            error_failed(err, "%s: rereading the spool of %s: %s", w->out.name, a->name,
                       got < 0 ? strerror(errno) : "cut short");
             return false;
         }
@@ -520,7 +520,7 @@ bool npz_finish(NpzWriter *w, uint64_t *bytes, Error *err)
     unsigned char *buf = malloc(COPY_BUFFER);
     bool ok = buf != NULL;
     if (!ok)
-        error_set(err, "out of memory");
+        error_failed(err, "out of memory");
     ok = ok && deflate_all(w, Z_FINISH, err);
     for (int i = 0; ok && i < w->count; i++)
         ok = write_entry(w, &w->arrays[i], buf, err);

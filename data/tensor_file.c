@@ -62,7 +62,7 @@ TensorFile *tensor_file_create(const char *path, const Game *g, const TensorFile
 {
     TensorFile *tf = calloc(1, sizeof *tf);
     if (!tf) {
-        error_set(err, "out of memory");
+        error_failed(err, "out of memory");
         return NULL;
     }
     tf->g = g;
@@ -80,7 +80,7 @@ TensorFile *tensor_file_create(const char *path, const Game *g, const TensorFile
     tf->narrow = malloc(MAX_MOVES * sizeof *tf->narrow);
     if ((opt->dense && (!tf->dense_policy || !tf->dense_mask)) || !tf->legal || !tf->visits || !tf->narrow ||
         !tf->bits) {
-        error_set(err, "out of memory");
+        error_failed(err, "out of memory");
         tensor_file_discard(tf);
         return NULL;
     }
@@ -192,7 +192,7 @@ bool tensor_file_finish(TensorFile *tf, const char *description, uint64_t *bytes
     char *text = describe(tf, description);
     bool ok = text && npz_add_bytes(tf->npz, "meta", text, strlen(text), err);
     if (!text)
-        error_set(err, "out of memory");
+        error_failed(err, "out of memory");
     free(text);
     if (ok)
         ok = npz_finish(tf->npz, bytes, err);
