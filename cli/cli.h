@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/game.h"
+#include "core/threads.h"
 #include "data/output_file.h"
 
 #include <stdbool.h>
@@ -18,7 +19,8 @@
 enum { EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
 
 /* Prints "leuctra CMD: message" on stderr (just "leuctra: message" when CMD is "") and exits with
- * `status`.  Control characters in the message are shown as '?', so it stays one line. */
+ * `status`.  Control characters and bytes that are not UTF-8 in the message are shown as '?', so
+ * it stays one line; a failed write to stdout before it is not reported again at exit (main.c). */
 _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The same for a library Error: status 1 for a failure, 2 for bad input. */
 _Noreturn void fail_with(const char *command, const Error *err);
@@ -75,6 +77,12 @@ FILE *cli_output_open(const char *command, const char *path, CliOutput *o);
 void cli_output_commit(const char *command, CliOutput *o);
 void cli_output_discard(CliOutput *o);
 bool cli_output_is_stdout(const char *path);
+/* Fails (exit 2, one line) when an output among `files` is the same file as an input or as
+ * another output (data/output_file.h: output_files_distinct): every command that writes files
+ * checks all its paths with this before it writes anything, since no output replaces an input. */
+void cli_files_distinct(const char *command, const FileRole *files, int n);
+/* The same for one output (named by `option`) and n inputs given as operands. */
+void cli_output_apart(const char *command, const char *option, const char *out, char *const *inputs, int n);
 
 /* Builds the game and position; on bad input prints the error and exits 2. */
 Game *cli_open_game(const char *command, const GameOptions *opts, Position *pos);

@@ -11,7 +11,6 @@
 #include "data/weights.h"
 #include "selfplay/mcts.h"
 
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,7 +216,7 @@ static int run_bench(int argc, char **argv)
     }
     if (!what)
         what = "search";
-    int threads = threads_text ? (int)arg_integer("bench", "--threads", threads_text, 1, 1024) : omp_get_num_procs();
+    int threads = threads_text ? (int)arg_integer("bench", "--threads", threads_text, 1, THREADS_MAX) : threads_default();
     long visits = arg_integer("bench", "--visits", visits_text, 1, 100000000);
     if (strcmp(what, "search") == 0)
         bench_search(visits);

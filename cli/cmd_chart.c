@@ -191,8 +191,36 @@ static void rate(Generation *gens, int n, const ChartOptions *opt)
     free(files);
 }
 
+/* -o must not be one of the files the chart is drawn from (each genK's tune.json, verdict and
+ * match.txt), which it would replace. */
+static void check_out_apart(const ChartOptions *o, const Generation *gens, int n)
+{
+    if (!o->out)
+        return;
+    FileRole *files = malloc((size_t)(3 * n + 1) * sizeof *files);
+    char **names = calloc((size_t)(2 * n + 1), sizeof *names);
+    if (!files || !names)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+    int count = 0;
+    files[count++] = (FileRole){"-o", o->out, true, false};
+    for (int k = 1; k < n; k++) {
+        if (asprintf(&names[2 * k], "%s/gen%d/tune.json", o->dir, k) < 0 ||
+            asprintf(&names[2 * k + 1], "%s/gen%d/verdict", o->dir, k) < 0)
+            fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+        files[count++] = (FileRole){"", names[2 * k], false, false};
+        files[count++] = (FileRole){"", names[2 * k + 1], false, false};
+        files[count++] = (FileRole){"", gens[k].match, false, false};
+    }
+    cli_files_distinct(NAME, files, count);
+    for (int i = 0; i < 2 * n + 1; i++)
+        free(names[i]);
+    free(names);
+    free(files);
+}
+
 static void write_chart(const ChartOptions *o, const Generation *gens, int n)
 {
+    check_out_apart(o, gens, n);
     ChartGeneration *chart = malloc((size_t)n * sizeof *chart);
     if (!chart)
         fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");

@@ -11,6 +11,7 @@
 #include "selfplay/player_external.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -131,11 +132,70 @@ static bool read_text_option(ArgReader *r, MatchOptions *o, const char **names)
     return true;
 }
 
+/* The files a player spec names among its key=value words after the ':' (player.h): weights it
+ * reads, and an engine's log, which it appends to and which players may share.  The paths are
+ * copies (*copies of them in copy[]), freed by the caller. */
+static int spec_files(const char *spec, FileRole *files, char **copy, int *copies)
+{
+    static const struct { const char *key; const char *option; bool output; } keys[] = {
+        {"weights=", "weights=", false}, {"log=", "log=", true},
+    };
+    const char *word = strchr(spec, ':');
+    int n = 0;
+    while (word && *word++) {
+        size_t len = strcspn(word, ",");
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            size_t key = strlen(keys[k].key);
+            if (len <= key || strncmp(word, keys[k].key, key) != 0)
+                continue;
+            char *path = strndup(word + key, len - key);
+            if (!path)
+                fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
+            copy[(*copies)++] = path;
+            files[n++] = (FileRole){keys[k].option, path, keys[k].output, keys[k].output};
+        }
+        word = strchr(word, ',');
+    }
+    return n;
+}
+
+/* --out, --results and the engines' logs apart from each other and from every file the match
+ * reads (--openings, the players' weights): the records of a match must not replace its weights,
+ * nor its results its games. */
+static void check_files(const MatchOptions *o)
+{
+    size_t words = 0;      /* a spec names at most one file a word */
+    for (int i = 0; i < o->players; i++)
+        for (const char *c = o->spec[i]; *c; c++)
+            words += *c == ',' || *c == ':';
+    FileRole *files = malloc((3 + words) * sizeof *files);
+    char **copy = malloc((words + 1) * sizeof *copy);
+    if (!files || !copy)
+        fail_exit("match", EXIT_FAILURE_RUN, "out of memory");
+    int n = 0, copies = 0;
+    if (o->out_path)
+        files[n++] = (FileRole){"--out", o->out_path, true, false};
+    if (o->results_path)
+        files[n++] = (FileRole){"--results", o->results_path, true, false};
+    if (o->openings_path)
+        files[n++] = (FileRole){"--openings", o->openings_path, false, false};
+    for (int i = 0; i < o->players; i++)
+        n += spec_files(o->spec[i], files + n, copy, &copies);
+    cli_files_distinct("match", files, n);
+    for (int i = 0; i < copies; i++)
+        free(copy[i]);
+    free(copy);
+    free(files);
+}
+
 static void check_options(MatchOptions *o, const char **names, bool json)
 {
     if (o->make_openings) {
         if (!o->out_path)
             fail_exit("match", EXIT_USAGE, "--make-openings needs --out FILE");
+        if (o->opening_plies == 0)
+            fail_exit("match", EXIT_USAGE, "--make-openings needs --plies of at least 1: with 0 every opening is the "
+                      "start position");
         cli_output_check("match", "--out", o->out_path);
         return;
     }
@@ -154,6 +214,7 @@ static void check_options(MatchOptions *o, const char **names, bool json)
         fail_exit("match", EXIT_USAGE, "--tournament takes neither --sprt nor --json");
     if (o->resume && !o->out_path)
         fail_exit("match", EXIT_USAGE, "--resume needs --out FILE");
+    check_files(o);
     const char *why = o->sprt_on ? sprt_invalid(&o->sprt) : NULL;
     if (why)
         fail_exit("match", EXIT_USAGE, "--sprt: %s", why);
@@ -268,7 +329,8 @@ const Command command_match = {
     "--sprt stops once the LLR (pentanomial, counted pair by pair in order) leaves its bounds;\n"
     "games still in flight then finish but are not counted.  elo0 and elo1 are normalized Elo\n"
     "(model=normalized, the default, as fishtest) or logistic Elo (model=logistic).\n"
-    "--out writes every game to a records file (--resume plays only the games it lacks);\n"
+    "--out writes every game to a records file (--resume plays only the games it lacks, and only\n"
+    "when the file's players, seed, games and openings are this run's);\n"
     "--results writes `white black result` lines for `leuctra ratings` (names: the specs or\n"
     "--name1/--name2).  --tournament plays the first player against each other (gauntlet) or every\n"
     "pair (round-robin) and prints a ratings table.\n"

@@ -21,6 +21,17 @@ static void json_number(const char *key, double v)
         printf("\"%s\":null,", key);
 }
 
+/* An LLR that could not be computed is null, not 0: a number there would read as "even". */
+static void print_sprt_json(const MatchSprt *s)
+{
+    printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"model\":\"%s\",", s->test.elo0,
+           s->test.elo1, s->test.alpha, s->test.beta, s->test.model == ELO_LOGISTIC ? "logistic" : "normalized");
+    json_number("llr", s->llr);
+    json_number("lower", sprt_lower_bound(&s->test));
+    json_number("upper", sprt_upper_bound(&s->test));
+    printf("\"pairs\":%d,\"decision\":\"%s\"},", s->next_pair, match_sprt_decision_name(s->decision));
+}
+
 static void print_json(const MatchRun *run, const MatchTotals *t, const EloEstimate *e, bool have_elo,
                        double seconds)
 {
@@ -41,20 +52,16 @@ static void print_json(const MatchRun *run, const MatchTotals *t, const EloEstim
            (long long)t->pairs.pairs[3], (long long)t->pairs.pairs[4], t->adjudicated, t->resigned,
            t->counted ? (double)t->plies / t->counted : 0);
     if (run->sprt)
-        printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.4f,\"lower\":%.4f,"
-               "\"upper\":%.4f,\"pairs\":%d,\"decision\":\"%s\"},",
-               run->sprt->test.elo0, run->sprt->test.elo1, run->sprt->test.alpha, run->sprt->test.beta,
-               isfinite(run->sprt->llr) ? run->sprt->llr : 0, sprt_lower_bound(&run->sprt->test),
-               sprt_upper_bound(&run->sprt->test), run->sprt->next_pair,
-               match_sprt_decision_name(run->sprt->decision));
+        print_sprt_json(run->sprt);
     printf("\"incidents\":[%ld,%ld],\"resumed\":%d,\"played\":%d,\"seconds\":%.2f}\n", run->incidents[0],
            run->incidents[1], run->resumed, run->played, seconds);
 }
 
 static void print_sprt(const MatchSprt *s)
 {
-    printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g (normalized Elo, pairs): LLR %.2f [%.2f, %.2f] after %d pairs: %s\n",
-           s->test.elo0, s->test.elo1, s->test.alpha, s->test.beta, s->llr, sprt_lower_bound(&s->test),
+    printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g (%s Elo, pairs): LLR %.2f [%.2f, %.2f] after %d pairs: %s\n",
+           s->test.elo0, s->test.elo1, s->test.alpha, s->test.beta,
+           s->test.model == ELO_LOGISTIC ? "logistic" : "normalized", s->llr, sprt_lower_bound(&s->test),
            sprt_upper_bound(&s->test), s->next_pair,
            s->decision == SPRT_ACCEPT_H1   ? "H1 accepted (first player stronger by elo1)"
            : s->decision == SPRT_ACCEPT_H0 ? "H0 accepted (not elo1 stronger)"
@@ -137,6 +144,9 @@ void match_report(const MatchRun *run, double seconds, void *report_options)
                    run->incidents[i]);
     if (run->resumed)
         printf("resumed: %d games read from %s, %d played now\n", run->resumed, run->options->out_path, run->played);
+    if (run->removed_temps)
+        printf("resume removed %d temporary file%s (%s.tmp.*) that a stopped run left\n", run->removed_temps,
+               run->removed_temps == 1 ? "" : "s", run->options->out_path);
     if (run->num_matchups > 1)
         print_ratings(run);
 }

@@ -63,8 +63,10 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
         fail_exit("ratings", EXIT_USAGE, "expected a results file (see leuctra ratings --help)");
     if (a->svg && strcmp(a->svg, "-") == 0)
         fail_exit("ratings", EXIT_USAGE, "--svg needs a file: stdout carries the table");
-    if (a->svg)
+    if (a->svg) {
         cli_output_check("ratings", "--svg", a->svg);
+        cli_output_apart("ratings", "--svg", a->svg, (char *const *)a->files, a->num_files);
+    }
 }
 
 ResultTable *ratings_read_files(const char *command, const char *const *files, int n)

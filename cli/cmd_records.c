@@ -87,6 +87,10 @@ static int run_merge(int argc, char **argv)
     if (n < 2)
         fail_exit("records merge", EXIT_USAGE, "needs OUT and at least one IN (see leuctra records merge --help)");
     cli_output_check("records merge", "OUT", argv[0]);
+    /* OUT may be an input: the merge reads them all before OUT is renamed into place.  Not
+     * stdout, though, when stdout is an input's file: that would be written as it is read. */
+    if (cli_output_is_stdout(argv[0]))
+        cli_output_apart("records merge", "OUT", argv[0], argv + 1, n - 1);
     RecordsError err = {0};
     if (!records_merge(argv[0], (const char *const *)argv + 1, n - 1, &err))
         records_fail("records merge", &err);

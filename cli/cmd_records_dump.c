@@ -96,8 +96,9 @@ static int run_dump(int argc, char **argv)
     game_record_init(&r);
     RecordsError err = {0};
     bool found = false;
-    int rc;
-    while ((rc = records_next(rd, &r, &err)) == 1) {
+    int rc = 0;
+    /* Output lost (a full disk, cli/main.c says so at exit) ends the dump: the rest would be too. */
+    while (!ferror(stdout) && (rc = records_next(rd, &r, &err)) == 1) {
         if (o.one_game && r.index != o.game)
             continue;
         print_game(&r, h, &o);

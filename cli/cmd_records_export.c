@@ -122,6 +122,7 @@ static Format guess_format(Format f, const char *out)
 static void export_csv(Export *x, char **paths, int n)
 {
     cli_output_check("records export", "-o", x->out_path);
+    cli_output_apart("records export", "-o", x->out_path, paths, n);
     x->out = cli_output_open("records export", x->out_path, &x->output);
     fputs("game,ply,position,side,move,result,value,visits\n", x->out);
     for (int i = 0; i < n; i++)
@@ -179,6 +180,7 @@ static int run_export(int argc, char **argv)
     if (npz.shard_positions && cli_output_is_stdout(x.out_path))
         fail_exit("records export", EXIT_USAGE, "--shard-positions writes several files: -o cannot be '-'");
     cli_output_check("records export", "-o", x.out_path);
+    cli_output_apart("records export", "-o", x.out_path, argv, n);
     export_npz(&npz, argv, n);
     return 0;
 }

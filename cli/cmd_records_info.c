@@ -273,8 +273,10 @@ static int read_options(int argc, char **argv, bool *json, const char **svg)
         fail_exit("records info", EXIT_USAGE, "missing FILE (see leuctra records info --help)");
     if (*svg && strcmp(*svg, "-") == 0)
         fail_exit("records info", EXIT_USAGE, "--svg needs a file: stdout carries the report");
-    if (*svg)
+    if (*svg) {
         cli_output_check("records info", "--svg", *svg);
+        cli_output_apart("records info", "--svg", *svg, argv, n);
+    }
     return n;
 }
 

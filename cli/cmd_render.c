@@ -137,8 +137,10 @@ static int run_render(int argc, char **argv)
 {
     RenderOptions o = {.visits = 2000, .ply = -1};
     read_options(argc, argv, &o);
-    if (o.out)
+    if (o.out) {
         cli_output_check("render", "-o", o.out);
+        cli_output_apart("render", "-o", o.out, (char *const *)&o.records, o.records ? 1 : 0);
+    }
     Position pos;
     char last[RECORD_MOVE_TEXT] = "";
     SvgArrow arrows[MAX_ARROWS];

@@ -11,7 +11,6 @@
 #include "selfplay/selfplay.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +46,7 @@ static bool read_option(ArgReader *r, SelfplayOptions *o)
     if (arg_value(r, "--games", &text))
         o->games = arg_integer(NAME, "--games", text, 1, 100000000);
     else if (arg_value(r, "--threads", &text))
-        o->threads = (int)arg_integer(NAME, "--threads", text, 1, 1024);
+        o->threads = (int)arg_integer(NAME, "--threads", text, 1, THREADS_MAX);
     else if (arg_flag(r, "--no-repetition"))
         o->no_repetition = true;
     else if (arg_flag(r, "--resume"))
@@ -202,6 +201,9 @@ static void print_summary(const char *path, const SelfplayProgress *p, int ranks
     else if (p->removed_bytes > 0)
         printf("resume removed %llu bytes of a partial last chunk at offset %llu (a stopped run's last write)\n",
                (unsigned long long)p->removed_bytes, (unsigned long long)p->removed_at);
+    if (p->stale_temps > 0)
+        printf("resume removed %llu temporary file%s (%s.tmp.*) that a stopped run's rewrite left\n",
+               (unsigned long long)p->stale_temps, p->stale_temps == 1 ? "" : "s", path);
     if (p->played == 0)
         return;
     printf("results: white %llu (%.1f%%), black %llu (%.1f%%), draws %llu (%.1f%%: %llu ply limit, %llu repetition)\n",
@@ -233,6 +235,9 @@ static void parse_options(int argc, char **argv, SelfplayOptions *o)
         fail_exit(NAME, EXIT_USAGE, "--games N is required (see leuctra selfplay --help)");
     if (!o->out || !*o->out)
         fail_exit(NAME, EXIT_USAGE, "--out FILE is required (see leuctra selfplay --help)");
+    if (o->weights_path)
+        cli_files_distinct(NAME, (FileRole[]){{"--out", o->out, true, false}, {"--weights", o->weights_path, false, false}},
+                           2);
 }
 
 /* The end on every rank: MPI stopped first (a rank that exits without it makes mpirun abort the
@@ -256,7 +261,7 @@ static void finish(MpiEnv *env, const SelfplayOptions *o, const SelfplayProgress
 
 static int run_selfplay(int argc, char **argv)
 {
-    SelfplayOptions o = {.threads = omp_get_num_procs()};
+    SelfplayOptions o = {.threads = threads_default()};
     parse_options(argc, argv, &o);
     Position start;
     Game *g = cli_open_game(NAME, &o.game, &start);
@@ -308,10 +313,12 @@ const Command command_selfplay = {
     "Each game is on disk when it finishes; a run that is stopped (Ctrl-C, kill, crash) is\n"
     "completed by the same command with --resume, which plays only the games the file lacks\n"
     "(and can raise --games to extend a finished file).  At the end the file is sorted by game\n"
-    "index.  An existing FILE is never overwritten.\n\n"
+    "index, through a temporary file that Ctrl-C or kill removes and --resume removes when a\n"
+    "SIGKILL left it.  An existing FILE is never overwritten.\n\n"
     "  --games N               games in the file, indices 0 .. N-1 (required)\n"
     "  --out FILE, -o FILE     the records file (required)\n"
-    "  --threads T             games played at once (default: every core)\n"
+    "  --threads T             games played at once (default: every core, or\n"
+    "                          OMP_NUM_THREADS; at most 1024)\n"
     "  --visits V              search visits per move (default 800)\n"
     "  --seed S                the run seed (default 1)\n"
     "  --weights FILE          evaluation weights (default: the shipped ones)\n"

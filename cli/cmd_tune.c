@@ -1,9 +1,8 @@
 /*
  * cmd_tune.c - `leuctra tune`: fits the evaluation weights to self-play records (tuner/tune.h)
  * and writes them, with their provenance, as a weights file.  Reads the options, runs the steps
- * in order (read, extract, fit, statistics, save) and hands the summary to the report
- * (cmd_tune_report.c) and the provenance (cmd_tune_provenance.c).  Bad input exits 2 with one
- * line; failures (damaged data, I/O) exit 1.
+ * (cli/tune_run.c) and hands the summary to the report (cmd_tune_report.c).  Bad input exits 2
+ * with one line; failures (damaged data, I/O) exit 1.
  */
 #include "data/mpi_env.h"
 #include "data/weights.h"
@@ -11,18 +10,10 @@
 #include "tune_cli.h"
 
 #include <gsl/gsl_errno.h>
-#include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
 static const char *const NAME = "tune";
-
-/* Fewer training positions than this many per feature cannot say much about any weight (the
- * usual ten-events-per-variable rule of logistic regression). */
-enum { MIN_POSITIONS_PER_FEATURE = 10 };
 
 /* --- options ----------------------------------------------------------------------------------- */
 
@@ -53,7 +44,11 @@ static bool read_option(ArgReader *r, TuneOptions *o)
     else if (arg_value(r, "--max-iterations", &text))
         o->fit_opts.max_iterations = (int)arg_integer(NAME, "--max-iterations", text, 0, 100000);
     else if (arg_flag(r, "--tables"))
-        o->data_opts.tables = true;
+        o->tables = true;
+    else if (arg_flag(r, "--linear-only"))
+        o->linear_only = true;
+    else if (arg_flag(r, "--no-priors"))
+        o->no_priors = true;
     else if (arg_value(r, "--l2-tables", &text))
         o->fit_opts.l2_tables = arg_real(NAME, "--l2-tables", text, 0, 1e12);
     else if (arg_value(r, "--learning-rate", &text))
@@ -75,7 +70,7 @@ static bool read_option(ArgReader *r, TuneOptions *o)
     else if (arg_value(r, "--priors-positions", &text))
         o->policy_opts.max_positions = (size_t)arg_integer(NAME, "--priors-positions", text, 1, 1L << 40);
     else if (arg_value(r, "--threads", &text))
-        o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, 1024);
+        o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, THREADS_MAX);
     else if (arg_flag(r, "--json"))
         o->json = true;
     else
@@ -105,176 +100,52 @@ static void read_options(int argc, char **argv, TuneOptions *o)
         fail_exit(NAME, EXIT_USAGE, "no data files (--data FILE...; see leuctra tune --help)");
     if (!o->out)
         fail_exit(NAME, EXIT_USAGE, "--out WEIGHTS is required (see leuctra tune --help)");
+    if (o->linear_only && (o->tables || o->priors))
+        fail_exit(NAME, EXIT_USAGE, "--linear-only keeps the tables and priors: it takes neither --tables nor --priors");
+    if (o->no_priors && o->priors)
+        fail_exit(NAME, EXIT_USAGE, "--no-priors and --priors contradict each other");
 }
 
-/* Fails now, not after the fit, when --out's directory cannot take the file or --out names one
- * of the data files (which the weights would replace). */
+/* Fails now, not after the fit, when --out's directory cannot take the file or --out names a
+ * data file or the --init weights (which the new weights would replace). */
 static void check_out(const TuneOptions *o)
 {
-    struct stat out, data;
-    for (int i = 0; i < o->num_data; i++)
-        if (stat(o->out, &out) == 0 && stat(o->data[i], &data) == 0 && out.st_dev == data.st_dev &&
-            out.st_ino == data.st_ino)
-            fail_exit(NAME, EXIT_USAGE, "--out %s is one of the data files", o->out);
     cli_output_check(NAME, "--out", o->out);
+    FileRole *files = malloc((size_t)(o->num_data + 2) * sizeof *files);
+    if (!files)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+    int n = 0;
+    files[n++] = (FileRole){"--out", o->out, true, false};
+    if (o->init)
+        files[n++] = (FileRole){"--init", o->init, false, false};
+    for (int i = 0; i < o->num_data; i++)
+        files[n++] = (FileRole){"--data", o->data[i], false, false};
+    cli_files_distinct(NAME, files, n);
+    free(files);
 }
 
-/* --- the steps --------------------------------------------------------------------------------- */
+/* --- the run ------------------------------------------------------------------------------------ */
 
+/* How a failed run ends on this process: the process whose error it is says it (a records
+ * error as the records commands do); the others, which another's failure stopped, end with its
+ * status and say nothing. */
 _Noreturn static void fail_tune(const TuneError *e)
 {
+    if (e->elsewhere)
+        exit(e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN);
     if (e->from_records)
         records_fail(NAME, &e->records);
     fail_exit(NAME, e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", e->msg);
 }
 
-/* A failure that every process meets alike (the same options, the same sums): rank 0 says it,
- * the others end with the same status (MPI is finalized at exit on all). */
-_Noreturn static void fail_all(const MpiEnv *env, const TuneError *e)
+/* What the run chose to fit that the user may not have asked for, on stderr. */
+static void note_choices(const TuneSummary *s)
 {
-    if (env->rank != 0)
-        exit(e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN);
-    fail_tune(e);
-}
-
-/* After a step where each process works on its own share (reading, positions): when any failed,
- * the first in rank order, whose data come first, says why (what one process reading all the
- * data would have said) and every process ends with its status.  Collective. */
-static void step_done(const MpiEnv *env, bool ok, const TuneError *e)
-{
-    if (env->size <= 1) {
-        if (!ok)
-            fail_tune(e);
-        return;
-    }
-    uint64_t *status = malloc((size_t)env->size * sizeof *status);
-    if (!status)
-        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
-    mpi_env_gather_u64(env, ok || e->elsewhere ? 0 : e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN, status);
-    int first = 0;
-    while (first < env->size && status[first] == 0)
-        first++;
-    int code = first < env->size ? (int)status[first] : 0;
-    free(status);
-    if (first == env->size)
-        return;
-    if (env->rank == first)
-        fail_tune(e);
-    exit(code);
-}
-
-static void load_init(const MpiEnv *env, const Game *g, const char *path, Weights *w)
-{
-    Error err;
-    TuneError e = {.bad_input = true};
-    if (path && !weights_load(g, path, w, &err))
-        snprintf(e.msg, sizeof e.msg, "--init: %s", err.msg);
-    else if (!path && !weights_default(g, w))
-        snprintf(e.msg, sizeof e.msg, "no shipped weights for %s: give --init", g->name);
-    else
-        return;
-    fail_all(env, &e);
-}
-
-/* A table file under a .txt name would look like text weights and read as binary: refuse it
- * before the fit, which may take minutes, rather than surprise the user after it. */
-static void check_out_kind(const MpiEnv *env, const Game *g, const TuneOptions *o, const Weights *init)
-{
-    size_t n = strlen(o->out);
-    if (n < 4 || strcmp(o->out + n - 4, ".txt") != 0)
-        return;
-    TuneError e = {.bad_input = true};
-    const char *holds = "which only a table file holds: name it .lwt";
-    if (o->data_opts.tables || o->priors)
-        snprintf(e.msg, sizeof e.msg, "--out %s: %s fits %s, %s", o->out, o->data_opts.tables ? "--tables" : "--priors",
-                 o->data_opts.tables ? "pattern tables" : "learned priors", holds);
-    else if (init->tables || init->policy)
-        snprintf(e.msg, sizeof e.msg, "--out %s: the start weights (%s) have pattern tables or learned priors, %s, "
-                 "or start from text weights (--init data/weights/%s.txt)", o->out, o->init ? o->init : "the shipped ones",
-                 holds, g->name);
-    else
-        return;
-    fail_all(env, &e);
-}
-
-static void check_enough(const MpiEnv *env, const TuneSummary *s)
-{
-    uint64_t need = (uint64_t)MIN_POSITIONS_PER_FEATURE * (uint64_t)s->init.count;
-    if (s->data.positions_train < need && env->rank != 0)
-        exit(EXIT_USAGE);
-    if (s->data.positions_train < need)
-        fail_exit(NAME, EXIT_USAGE,
-                  "too few positions: %llu for training (of %llu read), at least %llu needed for %d features",
-                  (unsigned long long)s->data.positions_train, (unsigned long long)s->data.positions_read,
-                  (unsigned long long)need, s->init.count);
-}
-
-/* Both sets' fixed table part of the log-odds under w (no tables: none). */
-static void set_offsets(const MpiEnv *env, TuneSummary *s, TuneSet *train, TuneSet *valid, const Weights *w)
-{
-    TuneError err = {.msg = "out of memory for the tables' part of the positions' values"};
-    if (!tune_set_offsets(train, s->game, w) || !tune_set_offsets(valid, s->game, w))
-        fail_all(env, &err);
-}
-
-/* The fit: the tables and the linear weights together (--tables), or the linear weights by
- * Newton with any tables of the start weights held fixed. */
-static void fit_and_measure(const MpiEnv *env, TuneSummary *s, TuneSet *train, TuneSet *valid)
-{
-    const TuneOptions *o = s->opts;
-    TuneError err = {0};
-    if (!o->data_opts.tables && s->init.tables)
-        s->init_tables_fixed = true;
-    set_offsets(env, s, train, valid, o->data_opts.tables || s->init_tables_fixed ? &s->init : &(Weights){0});
-    s->train_before = tune_loss(train, &s->init, s->threads);
-    s->valid_before = tune_loss(valid, &s->init, s->threads);
-    s->train_baseline = tune_baseline_loss(train, train);
-    s->valid_baseline = tune_baseline_loss(train, valid);
-    bool ok = o->data_opts.tables ? tune_fit_tables(s->game, train, valid, &s->init, &o->fit_opts, &s->fit, &err)
-                                  : tune_fit(train, &s->init, &o->fit_opts, &s->fit, &err);
-    if (!ok)
-        fail_all(env, &err);
-    if (o->data_opts.tables)
-        set_offsets(env, s, train, valid, &s->fit.weights);
-    s->train_after = tune_loss(train, &s->fit.weights, s->threads);
-    s->valid_after = tune_loss(valid, &s->fit.weights, s->threads);
-    if (!tune_weight_stats(train, &s->fit.weights, s->threads, s->stat, &err))
-        fail_all(env, &err);
-}
-
-/* --priors: the move priors fitted to the games' visit lists, into the weights to save. */
-static void fit_priors(const MpiEnv *env, TuneSummary *s)
-{
-    const TuneOptions *o = s->opts;
-    if (!o->priors)
-        return;
-    TunePolicyOptions po = o->policy_opts;
-    po.skip_opening = o->data_opts.skip_opening;
-    po.validation = o->data_opts.validation;
-    po.threads = o->data_opts.threads;
-    TuneError err = {0};
-    if (!tune_fit_policy(s->game, s->games, &s->init, &po, &s->policy, &err))
-        fail_all(env, &err);
-    Weights *w = &s->fit.weights;
-    free(w->policy);
-    w->policy = s->policy.weights;
-    w->num_policy = s->policy.size;
-    w->policy_id = s->policy.id;
-}
-
-static void save(TuneSummary *s)
-{
-    time_t now = time(NULL);
-    struct tm utc;
-    gmtime_r(&now, &utc);
-    strftime(s->date, sizeof s->date, "%Y-%m-%d %H:%M:%S UTC", &utc);
-    char *comments = tune_provenance(s);
-    Error err;
-    if (!comments)
-        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
-    if (!weights_save(s->game, &s->fit.weights, comments, s->opts->out, &err))
-        fail_exit(NAME, EXIT_FAILURE_RUN, "%s", err.msg);
-    free(comments);
+    if (s->priors_kept_by_mpi)
+        fprintf(stderr, "leuctra tune: note: the start's learned priors are kept as they are: their fit runs in one "
+                "process (tune the priors without mpirun)\n");
+    if (s->priors_kept[0])
+        fprintf(stderr, "leuctra tune: note: the start's learned priors are kept as they are: %s\n", s->priors_kept);
 }
 
 static int run_tune(int argc, char **argv)
@@ -286,46 +157,23 @@ static int run_tune(int argc, char **argv)
      * It is GSL's one process-wide setting, made here before any thread starts. */
     gsl_set_error_handler_off();
     MpiEnv env = mpi_env_start();
-    o.data_opts.mpi = &env;
-    TuneSummary s = {.opts = &o, .threads = o.data_opts.threads ? o.data_opts.threads : omp_get_max_threads(),
-                     .ranks = env.size};
-    if (o.priors && env.size > 1)
-        fail_exit(NAME, EXIT_USAGE, "--priors runs in one process, not under mpirun");
-    TuneGames games;
-    tune_games_init(&games);
-    games.keep_visits = o.priors;
-    Game *g = NULL;
+    TuneWork work;
     TuneError err = {0};
-    double t0 = omp_get_wtime();
-    bool ok = tune_read_share(o.data, o.num_data, o.data_opts.threads, env.rank, env.size, &games, &g, &err);
-    step_done(&env, ok, &err);
-    s.read_seconds = omp_get_wtime() - t0;
-    s.game = g;
-    s.games = &games;
-    load_init(&env, g, o.init, &s.init);
-    check_out_kind(&env, g, &o, &s.init);
-    TuneSet train, valid;
-    step_done(&env, tune_extract(g, &games, &o.data_opts, &train, &valid, &s.data, &err), &err);
-    check_enough(&env, &s);
-    fit_and_measure(&env, &s, &train, &valid);
-    fit_priors(&env, &s);
-    if (env.rank == 0) {
-        save(&s);
+    bool ok = tune_run(&o, &env, &work, &err);
+    if (ok && env.rank == 0) {
+        note_choices(&work.summary);
         /* --out - puts the weights on stdout, and the report beside them on stderr */
         FILE *report = cli_output_is_stdout(o.out) ? stderr : stdout;
         if (o.json)
-            tune_print_json(&s, report);
+            tune_print_json(&work.summary, report);
         else
-            tune_print_text(&s, report);
+            tune_print_text(&work.summary, report);
     }
     mpi_env_stop(&env);
-    weights_dispose(&s.fit.weights);
-    weights_dispose(&s.init);
-    tune_set_free(&train);
-    tune_set_free(&valid);
-    tune_games_free(&games);
-    game_free(g);
+    tune_work_free(&work);
     free(o.data);
+    if (!ok)
+        fail_tune(&err);
     return 0;
 }
 
@@ -333,9 +181,10 @@ const Command command_tune = {
     "tune", run_tune, "fit the evaluation weights to self-play records",
     "usage: leuctra tune --data FILE... --out WEIGHTS [--init WEIGHTS] [--skip-opening N]\n"
     "                    [--validation F] [--l2 X] [--lambda X] [--threads N]\n"
-    "                    [--max-iterations N] [--tables [--l2-tables X] [--learning-rate X]\n"
-    "                    [--batch N] [--epochs N] [--patience N]] [--priors [--l2-priors X]\n"
-    "                    [--priors-min-visits N] [--priors-prune X] [--priors-positions N]] [--json]\n\n"
+    "                    [--max-iterations N] [--tables] [--priors] [--linear-only | --no-priors]\n"
+    "                    [--l2-tables X] [--learning-rate X] [--batch N] [--epochs N] [--patience N]\n"
+    "                    [--l2-priors X] [--priors-min-visits N] [--priors-prune X]\n"
+    "                    [--priors-positions N] [--json]\n\n"
     "Fits the weights of the evaluation, P(side to move wins) = sigmoid(w . features), to the\n"
     "positions of self-play records (docs/TUNING.md).  Every game is replayed with the rules;\n"
     "each position's target is lambda x the game's result for the side to move (1 win, 0.5\n"
@@ -345,6 +194,11 @@ const Command command_tune = {
     "penalty by Newton's method; the report gives log-losses before and after, each weight with\n"
     "its standard error, and the weights the data cannot identify.  The same data and options\n"
     "give the same weights, bit for bit, whatever --threads is.\n\n"
+    "What is fitted is what the start weights hold: from a table file (the shipped weights of\n"
+    "most boards) its pattern tables, learned priors and linear weights are all refitted; from\n"
+    "text weights the linear weights alone.  --tables and --priors add tables or priors to start\n"
+    "weights that have none; --linear-only refits the linear weights alone and keeps a table\n"
+    "file's tables and priors as they are, --no-priors keeps its priors.\n\n"
     "  --data FILE...        records files, all of one game and board (docs/FORMAT.md); the\n"
     "                        arguments after '--' are data files too (names starting with '-')\n"
     "  --out WEIGHTS         the weights file to write (atomically, with provenance comments;\n"
@@ -363,22 +217,25 @@ const Command command_tune = {
     "  --lambda X            the result's share of the target, 0 to 1 (default 1)\n"
     "  --threads N           threads (default: every core)\n"
     "  --max-iterations N    Newton steps at most (default 50)\n"
-    "  --tables              also fit the game's pattern tables (docs/FEATURES.md): for Reversi\n"
-    "                        12 phases x 113,877 canonical entries (1.37 million), for the phalanx\n"
-    "                        games 4 phases of entries that depend on the board (7,992 on 14x12,\n"
-    "                        4,680 on 8x8), fitted with the linear weights by Adam on mini-batches,\n"
-    "                        keeping the epoch with the best validation loss.  Without it, the\n"
-    "                        tables and learned priors of the start weights are kept as they are\n"
-    "                        and the linear weights refit\n"
+    "  --tables              fit the game's pattern tables (docs/FEATURES.md) from start weights\n"
+    "                        that have none (from a table file they are fitted anyway): for\n"
+    "                        Reversi 12 phases x 113,877 canonical entries (1.37 million), for the\n"
+    "                        phalanx games 4 phases of entries that depend on the board (7,992 on\n"
+    "                        14x12, 4,680 on 8x8), fitted with the linear weights by Adam on\n"
+    "                        mini-batches, keeping the epoch with the best validation loss\n"
+    "  --linear-only         refit the linear weights alone (by Newton), keeping the start's\n"
+    "                        tables and priors as they are\n"
+    "  --no-priors           keep the start's learned priors as they are\n"
     "  --l2-tables X         the penalty on each table entry, as --l2 (default 100)\n"
     "  --learning-rate X     Adam's first step (default 0.01), halved after every epoch that\n"
     "                        does not improve the validation loss\n"
     "  --batch N             positions a mini-batch (default 8192)\n"
     "  --epochs N            passes over the data at most (default 30)\n"
     "  --patience N          halvings without improvement before stopping (default 3)\n"
-    "  --priors              also fit learned move priors: a softmax over move features\n"
-    "                        fitted to the searches' visit distributions in the records; the\n"
-    "                        report gives top-1 and log-evidence on the held-out games\n"
+    "  --priors              fit learned move priors from start weights that have none: a\n"
+    "                        softmax over move features fitted to the searches' visit\n"
+    "                        distributions in the records; the report gives top-1 and\n"
+    "                        log-evidence on the held-out games\n"
     "  --l2-priors X         the penalty on each prior weight (default 10)\n"
     "  --priors-min-visits N positions whose search made fewer visits are left out (default 50)\n"
     "  --priors-prune X      moves with fewer than X times the visits of the most visited move are\n"
@@ -389,8 +246,9 @@ const Command command_tune = {
     "Under mpirun (a build made with `make MPI=1`; docs/CLUSTER.md) each process reads and\n"
     "replays its own contiguous part of the games, repeats are found across all of them, and\n"
     "the sums of every step are combined in the one-process order: the weights and the report\n"
-    "are those of one process, bit for bit; process 0 writes them.  --priors runs in one process\n"
-    "only (not under mpirun).\n\n"
+    "are those of one process, bit for bit; process 0 writes them.  Learned priors are fitted in\n"
+    "one process only: under mpirun a table file's priors are kept (with a note on stderr), and\n"
+    "--priors is refused.\n\n"
     "example: leuctra tune --data run1.lrec run2.lrec --out tuned.lwt --skip-opening 4\n"
     "         leuctra tune --data reversi.lrec --tables --priors --out reversi.lwt\n"
     "         mpirun -np 4 build-mpi/leuctra tune --data big.lrec --out tuned.lwt --threads 8\n",

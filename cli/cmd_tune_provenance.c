@@ -154,7 +154,9 @@ static void provenance_fit(const TuneSummary *s, Text *t)
 static void provenance_priors(const TuneSummary *s, Text *t)
 {
     const TunePolicyFit *p = &s->policy;
-    if (!s->opts->priors)
+    if (!s->fit_priors && s->init.policy)
+        text_printf(t, "priors: the start's, kept (%s)\n", tune_priors_kept(s));
+    if (!s->fit_priors)
         return;
     text_printf(t, "priors: %llu positions (%llu train, %llu validation), l2-priors %g, min-visits %d; %d epochs, "
                 "kept epoch %d\n", (unsigned long long)(p->positions_train + p->positions_validation),

@@ -119,8 +119,10 @@ void tune_print_text(const TuneSummary *s, FILE *out)
     }
     print_losses(s, out);
     print_weights(s, out);
-    if (s->opts->priors)
+    if (s->fit_priors)
         print_priors(s, out);
+    else if (s->init.policy)
+        fprintf(out, "priors      the start's, kept: %s\n", tune_priors_kept(s));
     fprintf(out, "wrote %s\n", cli_output_is_stdout(s->opts->out) ? "stdout" : s->opts->out);
 }
 
@@ -284,8 +286,13 @@ void tune_print_json(const TuneSummary *s, FILE *out)
     json_data(s, out);
     json_fit(s, out);
     json_weights(s, out);
-    if (s->opts->priors)
+    if (s->fit_priors)
         json_priors(s, out);
+    else if (s->init.policy) {
+        fputs("\"priors_kept\":", out);
+        json_string(out, tune_priors_kept(s));
+        fputc(',', out);
+    }
     fputs("\"out\":", out);
     json_string(out, s->opts->out);
     fputs("}\n", out);

@@ -154,6 +154,7 @@ static int run_view(int argc, char **argv)
     ViewOptions o = {NULL, NULL, 0, UINT64_MAX};
     read_options(argc, argv, &o);
     cli_output_check("view", "-o", o.out);
+    cli_output_apart("view", "-o", o.out, (char *const *)&o.records, 1);
     RecordsReader *rd = records_open_or_fail("view", o.records);
     CliOutput page;
     FILE *out = cli_output_open("view", o.out, &page);

@@ -15,11 +15,12 @@ _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    /* Control characters from the input would break the promise of one line. */
-    for (char *c = line; *c; c++)
-        if ((unsigned char)*c < 32 || *c == 127)
-            *c = '?';
+    error_one_line(line);   /* input echoed in it stays one line, and UTF-8 */
     fprintf(stderr, "leuctra%s%s: %s\n", *command ? " " : "", command, line);
+    /* This line is the failure's one line: what stdout failed to take (cli/main.c checks it at
+     * exit) is no second one.  A stream's failed flush drops what it held. */
+    fflush(stdout);
+    clearerr(stdout);
     exit(status);
 }
 

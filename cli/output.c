@@ -38,3 +38,22 @@ void cli_output_commit(const char *command, CliOutput *o)
 }
 
 void cli_output_discard(CliOutput *o) { output_file_discard(o); }
+
+void cli_files_distinct(const char *command, const FileRole *files, int n)
+{
+    Error err;
+    if (!output_files_distinct(files, n, &err))
+        fail_exit(command, EXIT_USAGE, "%s", err.msg);
+}
+
+void cli_output_apart(const char *command, const char *option, const char *out, char *const *inputs, int n)
+{
+    FileRole *files = malloc((size_t)(n + 1) * sizeof *files);
+    if (!files)
+        fail_exit(command, EXIT_FAILURE_RUN, "out of memory");
+    files[0] = (FileRole){option, out, true, false};
+    for (int i = 0; i < n; i++)
+        files[i + 1] = (FileRole){"", inputs[i], false, false};
+    cli_files_distinct(command, files, n + 1);
+    free(files);
+}

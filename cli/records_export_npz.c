@@ -66,11 +66,28 @@ static void shard_name(const Export *x, int k, char *buf, size_t len)
     snprintf(buf, len, "%.*s-%05d.npz", stem, out, k);
 }
 
+/* A shard's name is made here, so it is checked here: no shard may be an input. */
+static void check_apart(Export *x)
+{
+    FileRole files[1 + 64];
+    Error err;
+    files[0] = (FileRole){"-o", x->shard_path, true, false};
+    for (int i = 0; i < x->num_paths; i += 64) {
+        int k = x->num_paths - i < 64 ? x->num_paths - i : 64;
+        for (int j = 0; j < k; j++)
+            files[1 + j] = (FileRole){"", x->paths[i + j], false, false};
+        if (!output_files_distinct(files, 1 + k, &err))
+            fail(x, err.failure ? EXIT_FAILURE_RUN : EXIT_USAGE, err.msg);
+    }
+}
+
 static void open_shard(Export *x)
 {
     TensorFileOptions opt = {x->opt->dense, x->opt->packed, x->wide, {x->opt->level, false, x->opt->threads}};
     Error err;
     shard_name(x, x->shard, x->shard_path, sizeof x->shard_path);
+    if (x->opt->shard_positions)
+        check_apart(x);
     x->tf = tensor_file_create(x->shard_path, x->g, &opt, &err);
     if (!x->tf)
         fail(x, err.failure ? EXIT_FAILURE_RUN : EXIT_USAGE, err.msg);

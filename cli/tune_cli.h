@@ -1,12 +1,14 @@
 /*
- * tune_cli.h - what the files of `leuctra tune` share: its options, the summary of a run that
- * the report prints (cli/cmd_tune_report.c) and that the weights file's provenance comments
- * record (cli/cmd_tune_provenance.c).
+ * tune_cli.h - what the files of `leuctra tune` share, and what `leuctra train` runs of it: the
+ * options, the run's steps (cli/tune_run.c), the summary of a run that the report prints
+ * (cli/cmd_tune_report.c) and that the weights file's provenance comments record
+ * (cli/cmd_tune_provenance.c).
  */
 #ifndef LEUCTRA_TUNE_CLI_H
 #define LEUCTRA_TUNE_CLI_H
 
 #include "cli.h"
+#include "data/mpi_env.h"
 #include "tuner/tune.h"
 
 #include <math.h>
@@ -18,11 +20,15 @@ typedef struct {
     const char *out, *init;     /* init NULL: the shipped weights */
     TuneDataOptions data_opts;
     TuneFitOptions fit_opts;
-    bool priors;                /* also fit the learned move priors */
+    /* What is fitted besides the linear weights: the start's tables and priors (refitted), unless
+     * linear_only keeps both as they are or no_priors the priors; tables and priors add them
+     * where the start has none. */
+    bool tables, priors, linear_only, no_priors;
     TunePolicyOptions policy_opts;
     bool json;
     int argc;                   /* the command line, for the provenance */
     char **argv;
+    const char *date;           /* the provenance's date; NULL: now (train gives a fixed one) */
 } TuneOptions;
 
 typedef struct {
@@ -34,7 +40,10 @@ typedef struct {
     double read_seconds;
     TuneDataStats data;
     Weights init;
-    bool init_tables_fixed;     /* the start weights' tables kept as they are (no --tables) */
+    bool fit_tables, fit_priors;    /* what this run fits besides the linear weights */
+    bool priors_kept_by_mpi;    /* the start's priors kept as they are: their fit runs in one process */
+    char priors_kept[600];      /* or why the data could not refit them ("" when they were) */
+    bool init_tables_fixed;     /* the start weights' tables kept as they are (--linear-only) */
     TuneFit fit;
     TuneLoss train_before, train_after, train_baseline;
     TuneLoss valid_before, valid_after, valid_baseline;
@@ -55,6 +64,29 @@ static inline const char *tune_loss_text(double loss, char *buf)
         return "-";
     snprintf(buf, 32, "%.4f", loss);
     return buf;
+}
+
+/* A tune run's working state: the summary, the games and positions it read, its game. */
+typedef struct {
+    TuneSummary summary;
+    TuneGames games;
+    TuneSet train, valid;
+    Game *game;
+} TuneWork;
+
+/* The steps of `leuctra tune` (cli/tune_run.c): the game of the data, the start weights, the
+ * games (each process its share under mpirun), the positions, the fit, the priors, and the
+ * weights file written by rank 0.  False with *err at the first step that fails; under mpirun
+ * every rank returns false, err->elsewhere on all but the one whose error it is.  w is valid
+ * either way (the summary for the report) until tune_work_free. */
+bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, TuneError *err);
+void tune_work_free(TuneWork *w);
+
+/* Why a run that holds learned priors did not refit them (s->fit_priors false). */
+static inline const char *tune_priors_kept(const TuneSummary *s)
+{
+    return s->priors_kept[0] ? s->priors_kept : s->priors_kept_by_mpi ? "their fit runs in one process, not under mpirun"
+           : "--linear-only or --no-priors";
 }
 
 /* The report on stdout: a table for people, or one JSON object (--json). */

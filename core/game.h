@@ -133,6 +133,10 @@ bool game_parse_size(const char *text, int *width, int *height, Error *err);
  * input is wrong; error_failed: the run failed. */
 void error_set(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void error_failed(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Makes text one safe line in place: control characters and bytes that are not UTF-8 become
+ * '?', one for each byte.  Every Error's text passes through it, and so does any other echo of
+ * input in an error (cli/fail.c's lines, the engine protocol's error lines). */
+void error_one_line(char *text);
 
 static inline void game_start(const Game *g, Position *p) { g->ops->start(g, p); }
 static inline bool game_parse_position(const Game *g, const char *s, Position *p, Error *e) { return g->ops->parse_position(g, s, p, e); }

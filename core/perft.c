@@ -5,8 +5,8 @@
  * and the same for every thread count.
  */
 #include "perft.h"
+#include "threads.h"
 
-#include <omp.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -79,7 +79,7 @@ uint64_t perft_parallel(const Game *g, const Position *pos, int depth, int threa
     if (!counts)
         abort();
     if (threads <= 0)
-        threads = omp_get_max_threads();
+        threads = threads_default();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int i = 0; i < tasks.count; i++)
         counts[i] = game_perft(g, &tasks.items[i].pos, depth - split);

@@ -126,8 +126,9 @@ bool openings_parse_line(OpeningSuite *s, const Game *g, const Position *start, 
 
 /* The next line of `in` into line[OPENINGS_LINE_MAX], its newline dropped; false at the end of
  * the input.  *nul is the column of its first NUL byte (0: none), which fgets would have taken
- * for the end of the text; *too_long says it has more than OPENINGS_LINE_MAX - 2 bytes (the rest
- * is read and dropped, so a huge line costs no memory). */
+ * for the end of the text; *too_long says it has more than OPENINGS_LINE_MAX - 2 bytes, and
+ * nothing more is read (the line is refused: a device or a file without a newline must not be
+ * read to its end). */
 static bool read_line(FILE *in, char *line, size_t *nul, bool *too_long)
 {
     size_t n = 0;
@@ -141,7 +142,7 @@ static bool read_line(FILE *in, char *line, size_t *nul, bool *too_long)
             break;
         if (n >= OPENINGS_LINE_MAX - 2) {
             *too_long = true;
-            continue;
+            break;
         }
         if (c == '\0' && *nul == 0)
             *nul = n + 1;

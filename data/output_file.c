@@ -1,12 +1,17 @@
 /*
  * output_file.c - whole-file outputs (output_file.h): the path's links followed to the name to
  * replace, a temporary file beside that name renamed over it at the end, and the paths that are
- * written in place (stdout, character devices, FIFOs) or refused.
+ * written in place (stdout, character devices, FIFOs) or refused; the temporary files a signal
+ * removes and a resume clears away; and the check that no output is an input or another output.
  */
 #include "output_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -124,6 +129,120 @@ bool output_file_check(const char *path, Error *err)
     return false;
 }
 
+/* --- temporary files that a signal removes ------------------------------------------------------ */
+
+/* The temporary files this process has in flight.  The one global state of leuctra's library,
+ * and global because a signal handler can reach nothing else: a handler that ends the process
+ * must find every temporary file to remove it, with nothing but async-signal-safe calls (no
+ * locks, no malloc, no stdio).  A slot's name is written while the slot is TEMP_CLAIMED and
+ * published by the atomic store of TEMP_LIVE; the handler reads live slots only.  Slots are
+ * claimed by compare-and-swap, so threads may make temporary files at once; a process with
+ * more in flight than slots leaves the extra ones to the resume's clean-up. */
+enum { TEMP_SLOTS = 16, TEMP_FREE = 0, TEMP_CLAIMED, TEMP_LIVE };
+static char temp_names[TEMP_SLOTS][OUTPUT_PATH_MAX + 16];
+static atomic_int temp_state[TEMP_SLOTS];
+static atomic_flag temp_handlers = ATOMIC_FLAG_INIT;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal handler reads the slots' states: they must be lock-free");
+
+/* The signals that end a process on a user's or a system's request. */
+static const int ENDING_SIGNALS[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Removes every live temporary file, then ends the process by the same signal (the disposition
+ * was reset on entry, SA_RESETHAND, and the raised signal is delivered once this returns). */
+static void remove_temps_on_signal(int sig)
+{
+    int saved = errno;
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (atomic_load(&temp_state[i]) == TEMP_LIVE)
+            unlink(temp_names[i]);
+    raise(sig);
+    errno = saved;
+}
+
+/* Once per process, on the first temporary file: a signal that is ignored (nohup, a background
+ * job) stays ignored, and a handler the program installed is left to it. */
+static void install_temp_handlers(void)
+{
+    if (atomic_flag_test_and_set(&temp_handlers))
+        return;
+    for (size_t i = 0; i < sizeof ENDING_SIGNALS / sizeof ENDING_SIGNALS[0]; i++) {
+        struct sigaction old, sa = {.sa_handler = remove_temps_on_signal, .sa_flags = SA_RESETHAND};
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(ENDING_SIGNALS[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+            !(old.sa_flags & SA_SIGINFO))
+            sigaction(ENDING_SIGNALS[i], &sa, NULL);
+    }
+}
+
+int output_temp_create(const char *target, char *temp, size_t len, mode_t mode)
+{
+    if (snprintf(temp, len, "%s.tmp.XXXXXX", target) >= (int)len || strlen(temp) >= sizeof temp_names[0]) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    install_temp_handlers();
+    int slot = -1;
+    for (int i = 0; i < TEMP_SLOTS && slot < 0; i++) {
+        int free_state = TEMP_FREE;
+        if (atomic_compare_exchange_strong(&temp_state[i], &free_state, TEMP_CLAIMED))
+            slot = i;
+    }
+    int fd = mkstemp(temp);
+    if (fd >= 0 && slot >= 0) {
+        memcpy(temp_names[slot], temp, strlen(temp) + 1);
+        atomic_store(&temp_state[slot], TEMP_LIVE);
+    } else if (slot >= 0) {
+        atomic_store(&temp_state[slot], TEMP_FREE);
+    }
+    /* mkstemp makes 0600 */
+    if (fd >= 0 && fchmod(fd, mode) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(temp);
+        output_temp_done(temp);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+void output_temp_done(const char *temp)
+{
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (atomic_load(&temp_state[i]) == TEMP_LIVE && strcmp(temp_names[i], temp) == 0) {
+            atomic_store(&temp_state[i], TEMP_FREE);
+            return;
+        }
+}
+
+int output_temp_remove_stale(const char *path)
+{
+    char target[OUTPUT_PATH_MAX], dir[OUTPUT_PATH_MAX], prefix[OUTPUT_PATH_MAX + 8], name[2 * OUTPUT_PATH_MAX + 2];
+    bool exists;
+    mode_t mode;
+    Error ignored;
+    if (!output_file_resolve(path, target, sizeof target, &exists, &mode, &ignored))
+        return 0;
+    folder_of(target, dir, sizeof dir);
+    const char *slash = strrchr(target, '/');
+    snprintf(prefix, sizeof prefix, "%s.tmp.", slash ? slash + 1 : target);
+    size_t n = strlen(prefix);
+    DIR *d = opendir(dir);
+    int removed = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        /* exactly mkstemp's six characters after the prefix */
+        if (strncmp(e->d_name, prefix, n) != 0 || strlen(e->d_name) != n + 6)
+            continue;
+        snprintf(name, sizeof name, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(name, &st) == 0 && S_ISREG(st.st_mode) && unlink(name) == 0)
+            removed++;
+    }
+    if (d)
+        closedir(d);
+    return removed;
+}
+
 bool output_file_open(OutputFile *o, const char *path, Error *err)
 {
     o->kind = OUTPUT_REPLACE;
@@ -150,14 +269,11 @@ bool output_file_open(OutputFile *o, const char *path, Error *err)
         }
         return true;
     }
-    snprintf(o->temp, sizeof o->temp, "%s.tmp.XXXXXX", o->target);
-    o->fd = mkstemp(o->temp);
-    if (o->fd < 0)
+    /* a replaced file keeps its permissions, a new one is for all to read */
+    o->fd = output_temp_create(o->target, o->temp, sizeof o->temp, exists ? mode & 07777 : 0644);
+    if (o->fd < 0) {
         o->temp[0] = '\0';     /* nothing was made, nothing to remove */
-    /* mkstemp makes 0600; a replaced file keeps its permissions, a new one is for all to read */
-    if (o->fd < 0 || fchmod(o->fd, exists ? mode & 07777 : 0644) != 0) {
         error_set(err, "cannot write %s: %s", path, strerror(errno));
-        output_file_discard(o);
         return false;
     }
     return true;
@@ -236,6 +352,7 @@ bool output_file_commit(OutputFile *o, Error *err)
             output_file_sync_folder(o->target);
         else
             unlink(o->temp);
+        output_temp_done(o->temp);
         o->temp[0] = '\0';
     }
     if (!ok)
@@ -257,7 +374,102 @@ void output_file_discard(OutputFile *o)
         close(o->fd);
     o->stream = NULL;
     o->fd = -1;
-    if (o->temp[0])
+    if (o->temp[0]) {
         unlink(o->temp);
+        output_temp_done(o->temp);
+    }
     o->temp[0] = '\0';
+}
+
+/* --- outputs apart from inputs ------------------------------------------------------------------ */
+
+/* What a path names, as far as telling two apart needs. */
+typedef struct {
+    enum { FILE_UNKNOWN, FILE_INODE, FILE_NEW, FILE_STDOUT } kind;
+    dev_t dev;
+    ino_t ino;
+    char name[OUTPUT_PATH_MAX + PATH_MAX];    /* FILE_NEW: its folder's real path, '/', its name */
+} FileIdentity;
+
+/* A file not there yet, by the name it would get: where the path's links lead, in its folder's
+ * real path (so "new", "./new" and "sub/../new" are one name). */
+static void identify_new(const char *path, FileIdentity *id)
+{
+    char target[OUTPUT_PATH_MAX], dir[OUTPUT_PATH_MAX], real[PATH_MAX];
+    bool exists;
+    mode_t mode;
+    Error ignored;
+    if (!output_file_resolve(path, target, sizeof target, &exists, &mode, &ignored) || exists)
+        return;
+    folder_of(target, dir, sizeof dir);
+    const char *slash = strrchr(target, '/');
+    const char *base = slash ? slash + 1 : target;
+    if (realpath(dir, real))
+        snprintf(id->name, sizeof id->name, "%s/%s", real, base);
+    else
+        snprintf(id->name, sizeof id->name, "%s", target);
+    id->kind = FILE_NEW;
+}
+
+static FileIdentity identify(const FileRole *f)
+{
+    FileIdentity id = {.kind = FILE_UNKNOWN};
+    struct stat st;
+    bool dash = strcmp(f->path, "-") == 0;
+    int got = dash ? fstat(f->output ? STDOUT_FILENO : STDIN_FILENO, &st) : stat(f->path, &st);
+    if (got == 0 && S_ISREG(st.st_mode)) {
+        id.kind = FILE_INODE;
+        id.dev = st.st_dev;
+        id.ino = st.st_ino;
+    } else if (dash) {
+        id.kind = f->output ? FILE_STDOUT : FILE_UNKNOWN;
+    } else if (got != 0 && errno == ENOENT && f->output) {
+        identify_new(f->path, &id);
+    }
+    return id;
+}
+
+static bool same_file(const FileIdentity *a, const FileIdentity *b)
+{
+    if (a->kind != b->kind || a->kind == FILE_UNKNOWN)
+        return false;
+    if (a->kind == FILE_INODE)
+        return a->dev == b->dev && a->ino == b->ino;
+    return a->kind == FILE_STDOUT || strcmp(a->name, b->name) == 0;
+}
+
+/* "-o x.csv", "weights=w.lwt" or "x.lrec" (an operand); "-" as "- (stdout)" or "- (stdin)". */
+static void describe(const FileRole *f, char *buf, size_t len)
+{
+    size_t n = strlen(f->option);
+    snprintf(buf, len, "%s%s%.300s%s", f->option, n && f->option[n - 1] != '=' ? " " : "", f->path,
+             strcmp(f->path, "-") != 0 ? "" : f->output ? " (stdout)" : " (stdin)");
+}
+
+bool output_files_distinct(const FileRole *files, int n, Error *err)
+{
+    FileIdentity *ids = malloc((size_t)(n > 0 ? n : 1) * sizeof *ids);
+    if (!ids) {
+        error_set(err, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < n; i++)
+        ids[i] = identify(&files[i]);
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++)
+        for (int j = 0; ok && j < n; j++) {
+            const FileRole *a = &files[i], *b = &files[j];
+            /* each pair once, the output first; two inputs, or two shared outputs, may be one */
+            bool pair = a->output && (b->output ? j > i && !(a->shared && b->shared) : true);
+            if (!pair || !same_file(&ids[i], &ids[j]))
+                continue;
+            char first[400], second[400];
+            describe(a, first, sizeof first);
+            describe(b, second, sizeof second);
+            error_set(err, "%s and %s are the same file: %s", first, second,
+                      b->output ? "one output would overwrite the other" : "the output would replace the input");
+            ok = false;
+        }
+    free(ids);
+    return ok;
 }

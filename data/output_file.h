@@ -14,7 +14,11 @@
  *   anything else (a folder, a block device, a socket): refused.
  *
  * Records files that are appended to (records_create, records_resume) are no whole-file
- * output, but name their file through output_file_resolve too.  No global state.
+ * output, but name their file through output_file_resolve too.
+ *
+ * No output may be an input or another output (output_files_distinct): a command checks all
+ * its paths together before it writes anything.  The one global state is the table of temporary
+ * files in flight, which a signal handler removes (output_temp_create says why).
  */
 #ifndef LEUCTRA_OUTPUT_FILE_H
 #define LEUCTRA_OUTPUT_FILE_H
@@ -73,6 +77,33 @@ bool output_file_commit(OutputFile *o, Error *err);
 
 /* Ends without output: the temporary file is removed.  Safe after a failed open. */
 void output_file_discard(OutputFile *o);
+
+/* A path a command reads or writes, for output_files_distinct. */
+typedef struct {
+    const char *option;     /* the option that names it, for messages ("-o", "--data"); "" for an operand */
+    const char *path;
+    bool output;            /* written (else read) */
+    bool shared;            /* an output appended to, which other shared ones may name too (an engine's log) */
+} FileRole;
+
+/* False with err ("-o x.lrec and x.lrec are the same file: ...") when an output of `files` is the
+ * same file as an input or as another output: the same device and inode once links are followed
+ * (hard links too), or for a file not there yet the same name in the same folder.  "-" is the
+ * file stdout (an output) or stdin (an input) is.  Devices and FIFOs are written in place and
+ * replace nothing, so only two outputs to stdout count among them. */
+bool output_files_distinct(const FileRole *files, int n, Error *err);
+
+/* A new temporary file beside target, "target.tmp.XXXXXX" (mkstemp), with `mode`; its name in
+ * temp.  Until output_temp_done names it, SIGINT, SIGTERM or SIGHUP removes it before the
+ * process ends by that signal (whose disposition is left alone where the process ignores it or
+ * handles it itself).  -1 with errno set. */
+int output_temp_create(const char *target, char *temp, size_t len, mode_t mode);
+/* temp was renamed into place or removed: a signal leaves that name alone from now on. */
+void output_temp_done(const char *temp);
+/* Removes the temporary files "PATH.tmp.XXXXXX" beside where path's links lead, which a process
+ * killed while writing it left (SIGKILL, a crash); for a caller that holds path's lock (a
+ * resumed records file), so no other writer can own them.  Returns how many. */
+int output_temp_remove_stale(const char *path);
 
 /* Makes a new or renamed directory entry for path durable; a failure loses nothing. */
 void output_file_sync_folder(const char *path);

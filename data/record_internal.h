@@ -139,8 +139,6 @@ ScanResult scanner_next_header(ChunkScanner *s, RecordsError *err);
 
 bool read_full_at(int fd, void *buf, size_t n, uint64_t offset, size_t *got);
 bool write_full_at(int fd, const void *buf, size_t n, uint64_t offset);
-/* A new temporary file beside path ("PATH.tmp.XXXXXX"), its name in temp. -1 on failure. */
-int temp_file_beside(const char *path, char *temp, size_t temp_len);
 
 /* ---------------------------------------------------------------- opening a file (record_header.c) */
 

@@ -1,8 +1,8 @@
 /*
- * record_io.c - the file operations under the records format: whole reads at an offset and whole
- * writes (retrying short transfers and EINTR), and the temporary file a new records file is made
- * in (a rewrite's commit is data/output_file.c's).  Nothing here reads the format itself: opening a records file with its header
- * checked is record_header.c's, which reads through these.
+ * record_io.c - the file operations under the records format: whole reads and writes at an
+ * offset (retrying short transfers and EINTR).  Temporary files, for a new records file and a
+ * rewrite alike, are data/output_file.c's.  Nothing here reads the format itself: opening a
+ * records file with its header checked is record_header.c's, which reads through these.
  */
 #include "record_internal.h"
 
@@ -44,19 +44,4 @@ bool write_full_at(int fd, const void *buf, size_t n, uint64_t offset)
         offset += (uint64_t)w;
     }
     return true;
-}
-
-int temp_file_beside(const char *path, char *temp, size_t temp_len)
-{
-    if (snprintf(temp, temp_len, "%s.tmp.XXXXXX", path) >= (int)temp_len) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    int fd = mkstemp(temp);
-    if (fd >= 0 && fchmod(fd, 0644) != 0) {
-        close(fd);
-        unlink(temp);
-        return -1;
-    }
-    return fd;
 }

@@ -90,9 +90,11 @@ static bool place_new_file(const char *temp, const char *target, const char *pat
         records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path,
                       errno == EEXIST ? "already exists (resume it, or choose another name)" : strerror(errno));
         unlink(temp);
+        output_temp_done(temp);
         return false;
     }
     unlink(temp);
+    output_temp_done(temp);
     output_file_sync_folder(target);
     return true;
 }
@@ -140,13 +142,14 @@ RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsE
         buf_free(&bytes);
         return NULL;
     }
-    int fd = temp_file_beside(target, temp, sizeof temp);
+    int fd = output_temp_create(target, temp, sizeof temp, 0644);
     bool ok = fd >= 0 && output_write_all(fd, bytes.data, bytes.len) && fsync(fd) == 0;
     if (!ok) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: cannot create: %s", path, strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(temp);
+            output_temp_done(temp);
         }
     } else if (!place_new_file(temp, target, path, err) || !lock_file(fd, path, err)) {
         close(fd);
@@ -288,6 +291,8 @@ RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, R
     OpenedFile f;
     if (!open_for_resume(path, expected, &f, err))
         return NULL;
+    /* The lock is ours: no writer owns them now (a canonical rewrite, a create, killed). */
+    info->stale_temps = output_temp_remove_stale(path);
     ChunkScanner scan;
     scanner_init(&scan, f.fd, path, f.first_chunk, f.size, f.header.board);
     uint64_t good_end = f.first_chunk;

@@ -231,10 +231,12 @@ typedef struct {
     uint64_t games;             /* games in the file, duplicates included */
     uint64_t truncated_bytes;   /* bytes of a partial or damaged trailing chunk removed */
     uint64_t truncated_at;      /* where they began */
+    int stale_temps;            /* temporary files of the file removed, left by a killed rewrite */
 } RecordsResumeInfo;
 
 /* Opens an existing file for appending: checks every chunk, removes a partial or damaged
- * trailing chunk (what a killed writer leaves), and reports the games present.  Refuses a file
+ * trailing chunk (what a killed writer leaves) and the file's temporary files that a killed
+ * rewrite left beside it (PATH.tmp.XXXXXX), and reports the games present.  Refuses a file
  * damaged before its last good chunk (CRC, ...), and one whose variant or board differs from
  * `expected` (may be NULL; settings are the caller's to compare).  Takes a lock on the file so
  * that a second writer fails. */

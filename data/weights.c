@@ -8,52 +8,92 @@
 #include "default_weights.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* --- loading ------------------------------------------------------------------------------------ */
 
-/* Reads the whole file (at most `limit` bytes) into a new NUL-terminated buffer. */
-static unsigned char *read_file(const char *path, size_t limit, size_t *size, Error *err)
+/* Up to n bytes of fd into buf, again after EINTR; how many (fewer only at the end), or -1. */
+static ssize_t read_upto(int fd, unsigned char *buf, size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got > (1 << 30) ? 1 << 30 : n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
+/* How many bytes the file may have, decided from its first bytes before the rest is read: a
+ * table file (its magic) what its checked header declares, a text file WEIGHTS_MAX_FILE; and
+ * refused at once when a regular file's size says it cannot be that (a 900 MB text file, an
+ * endless device, is never read to its end). */
+static bool size_limit(const char *path, const unsigned char *head, size_t n, const struct stat *st, size_t *limit,
+                       Error *err)
+{
+    uint64_t declared = WEIGHTS_MAX_FILE;
+    if (weights_is_table_file(head, n) && !weights_table_file_size(head, n, path, &declared, err))
+        return false;
+    bool table = weights_is_table_file(head, n);
+    if (S_ISREG(st->st_mode) && (uint64_t)st->st_size != declared && (table || (uint64_t)st->st_size > declared)) {
+        if (table)
+            error_set(err, "%s: %s weights file (%lld bytes; the header says %llu)", path,
+                      (uint64_t)st->st_size < declared ? "truncated" : "overlong", (long long)st->st_size,
+                      (unsigned long long)declared);
+        else
+            error_set(err, "weights file '%s' is longer than %d bytes (%lld)", path, WEIGHTS_MAX_FILE,
+                      (long long)st->st_size);
+        return false;
+    }
+    *limit = (size_t)declared;
+    return true;
+}
+
+/* The whole file in a new NUL-terminated buffer, once its first bytes have said how long it
+ * may be (size_limit). */
+static unsigned char *read_file(const char *path, size_t *size, Error *err)
+{
+    enum { HEAD = 68 };     /* a table file's fixed header and then some */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
         error_set(err, "cannot read weights file '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap + 1);
-    bool failed = !buf;
-    while (!failed && n <= limit) {
-        if (n == cap) {
-            unsigned char *bigger = cap <= limit ? realloc(buf, 2 * cap + 1) : NULL;
-            if (!bigger)
-                break;
-            buf = bigger;
-            cap *= 2;
-        }
-        const size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
+    unsigned char head[HEAD], *buf = NULL;
+    size_t limit = 0;
+    ssize_t n = S_ISDIR(st.st_mode) ? (errno = EISDIR, -1) : read_upto(fd, head, HEAD), rest = 0;
+    bool ok = n >= 0 && size_limit(path, head, (size_t)n, &st, &limit, err);
+    if (ok && !(buf = malloc(limit + 2)))
+        error_set(err, "cannot read weights file '%s': out of memory", path);
+    if (buf) {
+        memcpy(buf, head, (size_t)n);
+        /* one byte past the limit tells a file that is too long from one that just fits */
+        rest = (size_t)n < limit + 1 ? read_upto(fd, buf + n, limit + 1 - (size_t)n) : 0;
     }
-    failed = failed || ferror(f);
-    int saved_errno = errno;
-    fclose(f);
-    if (failed) {
-        error_set(err, "cannot read weights file '%s': %s", path, buf ? strerror(saved_errno) : "out of memory");
-    } else if (n > limit) {
-        error_set(err, "weights file '%s' is longer than %zu bytes", path, limit);
-        failed = true;
-    }
-    if (failed) {
+    if (n < 0 || rest < 0)
+        error_set(err, "cannot read weights file '%s': %s", path, strerror(errno));
+    close(fd);
+    if (!buf || rest < 0) {
         free(buf);
         return NULL;
     }
-    buf[n] = '\0';
-    *size = n;
+    *size = (size_t)n + (size_t)rest;
+    buf[*size] = '\0';
     return buf;
 }
 
@@ -82,7 +122,7 @@ static bool parse_text_file(const Game *g, const char *text, size_t size, const 
 bool weights_load(const Game *g, const char *path, Weights *out, Error *err)
 {
     size_t size;
-    unsigned char *bytes = read_file(path, WEIGHTS_MAX_TABLE_FILE, &size, err);
+    unsigned char *bytes = read_file(path, &size, err);
     if (!bytes)
         return false;
     const bool ok = weights_is_table_file(bytes, size) ? weights_parse_tables(g, bytes, size, path, out, err)
@@ -136,10 +176,31 @@ static unsigned char *encode(const Game *g, const Weights *w, const char *commen
     return bytes;
 }
 
+/* The first value beyond WEIGHTS_MAX_VALUE (which no file may hold) as "tables entry 5", or
+ * false when all are within it. */
+static bool beyond_limit(const Game *g, const Weights *w, char *what, size_t len)
+{
+    for (int i = 0; i < w->count; i++)
+        if (!(fabs(w->w[i]) <= WEIGHTS_MAX_VALUE))
+            return snprintf(what, len, "%s is %g", g->ops->feature_names[i], w->w[i]), true;
+    const float *parts[2] = {w->tables, w->policy};
+    const size_t counts[2] = {w->tables ? w->num_tables : 0, w->policy ? w->num_policy : 0};
+    for (int p = 0; p < 2; p++)
+        for (size_t i = 0; i < counts[p]; i++)
+            if (!(fabsf(parts[p][i]) <= WEIGHTS_MAX_VALUE))
+                return snprintf(what, len, "%s entry %zu is %g", p ? "prior" : "table", i, (double)parts[p][i]), true;
+    return false;
+}
+
 bool weights_save(const Game *g, const Weights *w, const char *comments, const char *path, Error *err)
 {
+    char what[96];
     if (w->variant != g->variant || w->count != g->ops->num_features) {
         error_set(err, "cannot save '%s': the weights are not %s weights", path, g->name);
+        return false;
+    }
+    if (beyond_limit(g, w, what, sizeof what)) {
+        error_set(err, "cannot save '%s': %s, beyond +-%g (a fit that diverged?)", path, what, WEIGHTS_MAX_VALUE);
         return false;
     }
     size_t size;

@@ -14,6 +14,13 @@
 /* The longest line a weights file may have, newline excluded. */
 enum { WEIGHTS_MAX_LINE = 1024 };
 
+/* The largest magnitude of any weight, table entry or prior a file may hold.  They are log-odds:
+ * a million is no evaluation any more (e^-1e6 underflows every probability) and a thousand times
+ * beyond what a fit makes (the shipped ones stay under 10), yet summed over every feature and
+ * pattern instance it stays far from what overflows to infinity (a float table entry of 3e38
+ * made `eval` print logit inf). */
+#define WEIGHTS_MAX_VALUE 1e6
+
 /* The largest text weights file read (a real one is under 2 KiB), and the largest table file. */
 enum { WEIGHTS_MAX_FILE = 1 << 20, WEIGHTS_MAX_TABLE_FILE = 1 << 30 };
 
@@ -30,6 +37,11 @@ bool weights_load(const Game *g, const char *path, Weights *out, Error *err);
  * checksums, a version or pattern set this build does not have, bad text); and the bytes of
  * one for w with `text` as its linear part (NULL when memory runs out). */
 bool weights_is_table_file(const unsigned char *bytes, size_t size);
+/* The size a table file's fixed header (its first 68 bytes, of `size` read) declares, once the
+ * header is checked (checksum, version, reserved bytes): what a reader needs before it reads
+ * the rest.  False with err as weights_parse_tables says it. */
+bool weights_table_file_size(const unsigned char *bytes, size_t size, const char *source, uint64_t *declared,
+                             Error *err);
 bool weights_parse_tables(const Game *g, const unsigned char *bytes, size_t size, const char *source, Weights *out,
                           Error *err);
 unsigned char *weights_tables_encode(const Game *g, const Weights *w, const char *text, size_t *size);

@@ -8,6 +8,7 @@
 #include "core/number.h"
 #include "core/utf8.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,11 @@ static bool parse_value(Parser *p, Token name, Token value, double *out)
     if (status != NUMBER_OK) {
         error_set(p->err, "%s:%d: number '%s' for '%s' is not finite", p->source, p->line, shown(value, val),
                   shown(name, nm));
+        return false;
+    }
+    if (fabs(*out) > WEIGHTS_MAX_VALUE) {
+        error_set(p->err, "%s:%d: weight '%s' for '%s' is beyond +-%g", p->source, p->line, shown(value, val),
+                  shown(name, nm), WEIGHTS_MAX_VALUE);
         return false;
     }
     return true;

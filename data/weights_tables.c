@@ -80,7 +80,10 @@ typedef struct {
     uint32_t phases, per_phase, policy_size, text_bytes, packed_bytes;
 } Header;
 
-static bool read_header(const unsigned char *b, size_t size, const char *source, Header *h, Error *err)
+/* The fixed header alone (the first `size` bytes of a file): its checksum, version, reserved
+ * bytes and the length of the text, and the file's size as it declares it. */
+static bool read_fixed_header(const unsigned char *b, size_t size, const char *source, Header *h, uint64_t *declared,
+                              Error *err)
 {
     if (size < HEADER_BYTES + 4) {
         error_set(err, "%s: truncated weights file (%zu bytes; the header alone is %d)", source, size, HEADER_BYTES);
@@ -95,9 +98,39 @@ static bool read_header(const unsigned char *b, size_t size, const char *source,
                   FORMAT_VERSION);
         return false;
     }
+    /* Reserved for later versions, which may give them meaning: a version-1 file has zeros. */
+    for (int i = 48; i < 60; i++)
+        if (b[i] != 0) {
+            error_set(err, "%s: damaged weights file (reserved header byte %d is %u, not 0)", source, i, b[i]);
+            return false;
+        }
     *h = (Header){get_u64(b + 12), get_u64(b + 28), get_u32(b + 20), get_u32(b + 24), get_u32(b + 36),
                   get_u32(b + 40), get_u32(b + 44)};
-    const uint64_t want = (uint64_t)HEADER_BYTES + h->text_bytes + h->packed_bytes + 4;
+    if (h->text_bytes > TEXT_MAX) {
+        error_set(err, "%s: the text part is %u bytes (at most %d)", source, h->text_bytes, TEXT_MAX);
+        return false;
+    }
+    *declared = (uint64_t)HEADER_BYTES + h->text_bytes + h->packed_bytes + 4;
+    if (*declared > WEIGHTS_MAX_TABLE_FILE) {
+        error_set(err, "%s: the header says %llu bytes, more than a table file may have (%d)", source,
+                  (unsigned long long)*declared, WEIGHTS_MAX_TABLE_FILE);
+        return false;
+    }
+    return true;
+}
+
+bool weights_table_file_size(const unsigned char *bytes, size_t size, const char *source, uint64_t *declared,
+                             Error *err)
+{
+    Header h;
+    return read_fixed_header(bytes, size < HEADER_BYTES + 4 ? size : HEADER_BYTES + 4, source, &h, declared, err);
+}
+
+static bool read_header(const unsigned char *b, size_t size, const char *source, Header *h, Error *err)
+{
+    uint64_t want;
+    if (!read_fixed_header(b, size, source, h, &want, err))
+        return false;
     if (size != want) {
         error_set(err, "%s: %s weights file (%zu bytes; the header says %llu)", source, size < want ? "truncated" : "overlong",
                   size, (unsigned long long)want);
@@ -107,38 +140,78 @@ static bool read_header(const unsigned char *b, size_t size, const char *source,
         error_set(err, "%s: damaged weights file (checksum mismatch)", source);
         return false;
     }
-    if (h->text_bytes > TEXT_MAX) {
-        error_set(err, "%s: the text part is %u bytes (at most %d)", source, h->text_bytes, TEXT_MAX);
-        return false;
-    }
     return true;
 }
 
-/* The header's tables and priors against the game's sets. */
-static bool check_shapes(const Game *g, const Header *h, const char *source, Error *err)
+/* The game the file's text names on its `game` line (the first line that is no comment), into
+ * name; false when there is none. */
+static bool text_game(const unsigned char *b, const Header *h, char *name, size_t len)
+{
+    const char *p = (const char *)b + HEADER_BYTES, *end = p + h->text_bytes;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *line_end = eol ? eol : end;
+        while (p < line_end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p < line_end && *p != '#' && *p != '\r') {
+            size_t n = 0;
+            if ((size_t)(line_end - p) > 5 && strncmp(p, "game ", 5) == 0)
+                for (p += 5; p + n < line_end && n + 1 < len && (unsigned char)p[n] > ' '; n++)
+                    name[n] = p[n];
+            name[n] = '\0';
+            return n > 0;
+        }
+        p = line_end + 1;
+    }
+    return false;
+}
+
+/* Whether game g's sets are the ones the header names. */
+static bool sets_fit(const Game *g, const Header *h)
 {
     const PatternSet *ps = pattern_set_of(g);
-    if (h->pattern_id) {
-        if (!ps) {
-            error_set(err, "%s: the file has pattern tables, but %s on this board has no pattern set", source, g->name);
-            return false;
-        }
-        if (h->pattern_id != ps->id || h->phases != (uint32_t)ps->num_phases || h->per_phase != ps->canonical_phase_size) {
-            error_set(err,
-                      "%s: the pattern tables are for another pattern set (id %016llx, %u phases of %u entries); "
-                      "%s %dx%d here has id %016llx, %d phases of %u",
-                      source, (unsigned long long)h->pattern_id, h->phases, h->per_phase, g->name,
-                      g->width, g->height, (unsigned long long)ps->id, ps->num_phases, ps->canonical_phase_size);
-            return false;
-        }
-    }
     const PolicySet *pol = policy_set_of(g);
-    if (h->policy_id && (!pol || h->policy_id != pol->id || h->policy_size != pol->size)) {
-        error_set(err, "%s: the move priors are for another prior set (id %016llx, %u weights)", source,
-                  (unsigned long long)h->policy_id, h->policy_size);
-        return false;
-    }
-    return true;
+    bool tables = !h->pattern_id || (ps && h->pattern_id == ps->id && h->phases == (uint32_t)ps->num_phases &&
+                                     h->per_phase == ps->canonical_phase_size);
+    bool priors = !h->policy_id || (pol && h->policy_id == pol->id && h->policy_size == pol->size);
+    return tables && priors;
+}
+
+/* What the file was made for, in words: "reversi 8x8", the game its text names and the board
+ * whose sets have the header's ids (boards up to 26x26 are tried: this runs only to explain a
+ * refusal); "crossings on another board" when none has them; "another game's" without a name. */
+static void made_for(const unsigned char *b, const Header *h, char *out, size_t len)
+{
+    char name[32];
+    snprintf(out, len, "another game's");
+    if (!text_game(b, h, name, sizeof name))
+        return;
+    snprintf(out, len, "%s on another board", name);
+    for (int w = 1; w <= 26; w++)
+        for (int r = 1; r <= 26; r++) {
+            Game *g = game_new(name, w, r, NULL);
+            bool fits = g && (g->width == w && g->height == r) && sets_fit(g, h);
+            if (fits)
+                snprintf(out, len, "%s %dx%d", name, w, r);
+            game_free(g);
+            if (fits)
+                return;
+        }
+}
+
+/* The header's tables and priors against the game's sets; a refusal names the game and board
+ * the file is for. */
+static bool check_shapes(const Game *g, const unsigned char *b, const Header *h, const char *source, Error *err)
+{
+    if (sets_fit(g, h))
+        return true;
+    char origin[96];
+    made_for(b, h, origin, sizeof origin);
+    const bool tables = h->pattern_id && !(pattern_set_of(g) && pattern_set_of(g)->id == h->pattern_id);
+    error_set(err, "%s: the %s are for %s, not %s %dx%d (pattern set %016llx, prior set %016llx)", source,
+              tables ? "pattern tables" : "move priors", origin, g->name, g->width, g->height,
+              (unsigned long long)h->pattern_id, (unsigned long long)h->policy_id);
+    return false;
 }
 
 /* Inflates exactly `count` float32 values. */
@@ -151,15 +224,25 @@ static bool unpack_values(const unsigned char *packed, size_t packed_bytes, floa
         return false;
     }
     uLongf raw_len = (uLongf)(count * 4 + 1);
-    const int rc = uncompress(raw, &raw_len, packed, (uLong)packed_bytes);
+    uLong used = (uLong)packed_bytes;
+    const int rc = uncompress2(raw, &raw_len, packed, &used);
     bool ok = rc == Z_OK && raw_len == count * 4;
     if (!ok)
         error_set(err, "%s: damaged weights file (the tables do not inflate to %zu values)", source, count);
+    else if (used != packed_bytes) {
+        /* the header's length is the stream's: bytes after its end are no part of the file's tables */
+        error_set(err, "%s: damaged weights file (%zu bytes after the end of the compressed tables)", source,
+                  packed_bytes - (size_t)used);
+        ok = false;
+    }
     for (size_t i = 0; ok && i < count; i++) {
         const uint32_t bits = get_u32(raw + 4 * i);
         memcpy(&out[i], &bits, sizeof bits);
         if (!isfinite(out[i])) {
             error_set(err, "%s: table value %zu is not finite", source, i);
+            ok = false;
+        } else if (fabsf(out[i]) > WEIGHTS_MAX_VALUE) {
+            error_set(err, "%s: table value %zu is %g, beyond +-%g", source, i, (double)out[i], WEIGHTS_MAX_VALUE);
             ok = false;
         }
     }
@@ -171,7 +254,7 @@ bool weights_parse_tables(const Game *g, const unsigned char *b, size_t size, co
                           Error *err)
 {
     Header h;
-    if (!read_header(b, size, source, &h, err) || !check_shapes(g, &h, source, err))
+    if (!read_header(b, size, source, &h, err) || !check_shapes(g, b, &h, source, err))
         return false;
     char *text = malloc((size_t)h.text_bytes + 1);
     if (!text) {

@@ -75,9 +75,7 @@ void engine_error(Engine *e, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    for (char *p = text; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
+    error_one_line(text);
     engine_reply(e, "error %s", text);
 }
 

@@ -78,6 +78,7 @@ typedef struct {
     RecordsWriter *writer;      /* NULL: no records file */
     MatchSprt *sprt;            /* NULL: no SPRT */
     int resumed;                /* games read back from the records file (--resume) */
+    int removed_temps;          /* its temporary files that a stopped run left, removed (--resume) */
     long incidents[MATCH_MAX_PLAYERS];  /* external engines' crashes, hangs, illegal moves ... */
     int played;                 /* games played by this run */
 } MatchRun;

@@ -6,6 +6,7 @@
 #include "eval/match.h"
 
 #include "data/output_file.h"
+#include "selfplay/selfplay.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,15 +14,41 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The header's settings: what the games were played with, for whoever reads the file later. */
+/* The header's settings: what the games were played with, for whoever reads the file later and
+ * for --resume, which adds games only to a file of the same settings.  Where games start: the
+ * suite, by its size and the hash of its positions, or random plies from the start position. */
 static void settings_text(const MatchRun *run, char *buf, size_t len)
 {
     const MatchOptions *o = run->options;
+    uint64_t suite = 0;
+    for (int i = 0; i < run->suite->count; i++)
+        suite = suite * 0x100000001B3ull ^ game_hash(run->game, &run->suite->opening[i]);
+    char start[RECORD_MAX_POSITION];
+    game_format_position(run->game, run->start, start, sizeof start);
     int n = snprintf(buf, len, "source=match\nseed=%llu\ngames=%d\nmax_plies=%d\nrepetition=%d\n"
                      "resign_moves=%d\nresign_value=%g\n", (unsigned long long)o->seed, o->games, o->max_plies,
                      o->repetition, o->resign_moves, o->resign_value);
+    if (run->suite->count)
+        n += snprintf(buf + n, len - (size_t)n, "openings=%d from a suite, id %016llx\n", run->suite->count,
+                      (unsigned long long)suite);
+    else
+        n += snprintf(buf + n, len - (size_t)n, "openings=%d random plies from %s\n", o->opening_plies, start);
     for (int i = 0; i < o->players && n > 0 && (size_t)n < len; i++)
         n += snprintf(buf + n, len - (size_t)n, "player%d=%s\n", i + 1, o->spec[i]);
+}
+
+/* A file resumed must hold this match's games: made by a match (not self-play), with the same
+ * players, seed, openings and settings, as selfplay --resume requires of its files. */
+static bool check_resumed(const char *path, const char *file_settings, const char *settings, Error *err)
+{
+    char why[300];
+    if (strncmp(file_settings, "source=match\n", 13) != 0)
+        error_set(err, "%s: not the records of a match (no source=match in its settings)", path);
+    else if (!selfplay_settings_agree(file_settings, settings, why, sizeof why))
+        error_set(err, "%s: the records of another match (%s)", path, why);
+    else
+        return true;
+    return false;
 }
 
 /* A records error as the match's error: a path that cannot be the file is the input's fault. */
@@ -75,8 +102,17 @@ RecordsWriter *match_open_records(MatchRun *run, Error *err)
     if (run->options->resume && access(path, F_OK) == 0) {
         RecordsResumeInfo info;
         w = records_resume(path, &h, &info, &e);
-        if (w)
+        if (w) {
+            bool same = check_resumed(path, info.header.settings, settings, err);
+            run->removed_temps = info.stale_temps;
             records_resume_info_free(&info);
+            if (!same) {
+                records_header_free(&h);
+                RecordsError ignored;
+                records_writer_close(w, &ignored);
+                return NULL;
+            }
+        }
     } else {
         w = records_create(path, &h, &e);
     }

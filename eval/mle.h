@@ -28,7 +28,8 @@ bool mle_expected(const double *a, const double *p, int k, double mean, double *
 
 /* The same subject to (mean(q) - ref) / sd(q) = t, by fishtest's fixed-point iteration: start
  * from the uniform distribution, at most 10 rounds, stopping once no probability moves by
- * 1e-9.  False if a round's secular equation has no root. */
+ * 1e-9.  Where a round's secular equation has no root (fishtest fails there), the iteration is
+ * continued from t = 0 to t in steps of 0.25; false only if that meets a round without a root. */
 bool mle_t_value(const double *a, const double *p, int k, double ref, double t, double *q);
 
 #endif

@@ -18,6 +18,8 @@
 
 /* The longest player name accepted, in bytes. */
 enum { RESULTS_NAME_MAX = 255 };
+/* The longest line read: two names, a result and a long comment fit many times over. */
+enum { RESULTS_LINE_MAX = 1 << 16 };
 
 /* Everything played between players a < b, from a's side. */
 typedef struct {

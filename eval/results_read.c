@@ -143,23 +143,48 @@ bool results_parse_line(ResultTable *t, const char *line, Error *err)
     return true;
 }
 
+/* The next line of `in`, its newline dropped, into line[RESULTS_LINE_MAX + 1]; *len its length.
+ * 0 at the end of the input, -1 for a line longer than RESULTS_LINE_MAX, which is read no
+ * further (a device or a file with no newline must not be read to its end), -2 for a NUL. */
+static int read_line(FILE *in, char *line, size_t *len)
+{
+    size_t n = 0;
+    int c;
+    bool nul = false;
+    while ((c = getc(in)) != EOF && c != '\n') {
+        if (n == RESULTS_LINE_MAX)
+            return -1;
+        nul |= c == '\0';
+        line[n++] = (char)c;
+    }
+    line[n] = '\0';
+    *len = n;
+    return nul ? -2 : c != EOF || n > 0;
+}
+
 bool results_read(ResultTable *t, FILE *in, const char *source, Error *err)
 {
-    char *line = NULL;
-    size_t capacity = 0;
+    char *line = malloc(RESULTS_LINE_MAX + 1);
+    if (!line) {
+        error_set(err, "%s: out of memory", source);
+        return false;
+    }
     long number = 0;
-    ssize_t len;
+    size_t len;
+    int got;
     bool ok = true;
     Error line_err;
-    while (ok && (len = getline(&line, &capacity, in)) >= 0) {
+    while (ok && (got = read_line(in, line, &len)) != 0) {
         number++;
-        if (strlen(line) != (size_t)len) {
+        if (got == -1)
+            error_set(err, "%s:%ld: line longer than %d bytes", source, number, RESULTS_LINE_MAX);
+        else if (got == -2)
             error_set(err, "%s:%ld: NUL byte in the line", source, number);
-            ok = false;
-        } else if (!results_parse_line(t, number == 1 ? utf8_skip_bom(line) : line, &line_err)) {
+        else if (!results_parse_line(t, number == 1 ? utf8_skip_bom(line) : line, &line_err))
             error_set(err, "%s:%ld: %s", source, number, line_err.msg);
-            ok = false;
-        }
+        else
+            continue;
+        ok = false;
     }
     if (ok && ferror(in)) {
         error_set(err, "%s: read error", source);

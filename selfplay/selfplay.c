@@ -86,6 +86,7 @@ static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *h
     }
     progress->removed_bytes = info.truncated_bytes;
     progress->removed_at = info.truncated_at;
+    progress->stale_temps = (uint64_t)info.stale_temps;
     *todo = missing_games(run, info.indices, info.count, num_todo, owned);
     for (size_t i = 0; i < info.count; i++)
         progress->beyond += info.indices[i] >= run->games;

@@ -106,6 +106,7 @@ typedef struct {
     double seconds;         /* since the first game began */
     uint64_t removed_bytes; /* resume removed this much of a partial last chunk (a killed write) */
     uint64_t removed_at;    /* ... from this offset */
+    uint64_t stale_temps;   /* resume removed temporary files a killed rewrite left */
 } SelfplayProgress;
 
 /* Called after every finished game, from the thread that played it, one call at a time. */

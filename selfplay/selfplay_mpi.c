@@ -30,7 +30,7 @@ void selfplay_shard_path(const char *out, int rank, int ranks, char *buf, size_t
 
 /* A progress message: a rank's counts so far, cumulative, so a lost interval loses nothing. */
 enum {
-    MSG_DONE, MSG_OK, MSG_PLAYED, MSG_PRESENT, MSG_TO_PLAY, MSG_BEYOND, MSG_REMOVED, MSG_PLIES, MSG_RESULTS,
+    MSG_DONE, MSG_OK, MSG_PLAYED, MSG_PRESENT, MSG_TO_PLAY, MSG_BEYOND, MSG_REMOVED, MSG_STALE, MSG_PLIES, MSG_RESULTS,
     MSG_ENDS = MSG_RESULTS + 3, MSG_LEN = MSG_ENDS + RECORD_END_COUNT
 };
 
@@ -44,6 +44,7 @@ static void pack(const SelfplayProgress *p, bool done, bool ok, uint64_t *m)
     m[MSG_TO_PLAY] = p->to_play;
     m[MSG_BEYOND] = p->beyond;
     m[MSG_REMOVED] = p->removed_bytes;
+    m[MSG_STALE] = p->stale_temps;
     m[MSG_PLIES] = p->plies;
     memcpy(m + MSG_RESULTS, p->results, sizeof p->results);
     memcpy(m + MSG_ENDS, p->ends, sizeof p->ends);
@@ -56,6 +57,7 @@ static void add_counts(SelfplayProgress *sum, const uint64_t *m)
     sum->to_play += m[MSG_TO_PLAY];
     sum->beyond += m[MSG_BEYOND];
     sum->removed_bytes += m[MSG_REMOVED];
+    sum->stale_temps += m[MSG_STALE];
     sum->plies += m[MSG_PLIES];
     for (int k = 0; k < 3; k++)
         sum->results[k] += m[MSG_RESULTS + k];

@@ -558,6 +558,10 @@ section_errors() {
     expect_error "unknown option" moves "--bogus${NL}x"
     expect_error "unknown command" "bogus${NL}x"
     expect_error "DEPTH" perft "1${NL}x"
+    # Bytes that are not UTF-8 are shown as '?', not echoed raw to a terminal or a log.
+    expect_error "unknown variant 'ch?ess?'" moves --variant "ch$(printf '\377')ess$(printf '\376')"
+    check "an error echoes no byte 0xff" 0 "$(LC_ALL=C grep -c "$(printf '\377')" "$err")"
+    expect_error "unknown variant '$(printf 'caf\303\251')'" moves --variant "$(printf 'caf\303\251')"
 }
 
 # --- solve: the Reversi endgame solver --------------------------------------------------------
@@ -730,6 +734,119 @@ section_outputs() {
     if [ "$rc" -eq 2 ] && grep -q "not a regular file" "$err"; then pass; else
         fail "selfplay --resume --out a FIFO" "exit 2: not a regular file" "exit $rc, stderr: $(file_oneline "$err")"
     fi
+}
+
+# --- no output is an input or another output ------------------------------------------------------
+
+# expect_kept KEYWORD FILE ARGS...: refused (expect_error) and FILE's bytes as they were.
+expect_kept() {
+    key=$1 kept=$2
+    shift 2
+    cp "$kept" "$kept.before"
+    expect_error "$key" "$@"
+    cmdline "$@"
+    cmp -s "$kept" "$kept.before" && pass || fail "$what" "$kept unchanged" "changed"
+}
+
+section_same() {
+    d=$tmp/same
+    mkdir -p "$d"
+    rec=$d/games.lrec
+    run_ok selfplay --games 2 --visits 8 --size 5x6 --seed 3 --out "$rec" || return 0
+    ln -s games.lrec "$d/link.lrec"
+    ln "$rec" "$d/hard.lrec"
+    expect_kept "same file" "$rec" records export "$rec" -o "$rec"
+    expect_kept "same file" "$rec" records export "$rec" -o "$d/link.lrec"
+    expect_kept "same file" "$rec" records export "$rec" -o "$d/hard.lrec"
+    expect_kept "same file" "$rec" view "$rec" -o "$rec"
+    expect_kept "same file" "$rec" view "$d/link.lrec" -o "$d/hard.lrec"
+    expect_kept "same file" "$rec" render --records "$rec" --game 0 -o "$rec"
+    expect_kept "same file" "$rec" records info "$rec" --svg "$rec"
+    printf 'a b 1-0\nb a 1/2-1/2\n' >"$d/results.txt"
+    expect_kept "same file" "$d/results.txt" ratings "$d/results.txt" --svg "$d/results.txt"
+    mkdir -p "$d/loop/gen1"
+    echo '{"log_loss":{"train":{"before":0.69,"after":0.6},"validation":{"before":0.7,"after":0.65}}}' \
+        >"$d/loop/gen1/tune.json"
+    echo promoted >"$d/loop/gen1/verdict"
+    printf 'gen1 gen0 1-0\ngen0 gen1 1/2-1/2\n' >"$d/loop/gen1/match.txt"
+    expect_kept "same file" "$d/loop/gen1/match.txt" chart training "$d/loop" -o "$d/loop/gen1/match.txt"
+    # '-' is the file stdout is: appended to an input, the input would be rewritten as it is read
+    cp "$rec" "$rec.before"
+    "$L" records export "$rec" -o - >>"$rec" 2>"$err"
+    rc=$?
+    cmp -s "$rec" "$rec.before" && [ "$rc" -eq 2 ] && grep -q "same file" "$err" && pass ||
+        fail "records export FILE -o - >>FILE" "exit 2, FILE kept" "exit $rc, stderr: $(file_oneline "$err")"
+    "$L" records merge - "$rec" >>"$rec" 2>"$err"
+    rc=$?
+    cmp -s "$rec" "$rec.before" && [ "$rc" -eq 2 ] && pass ||
+        fail "records merge - FILE >>FILE" "exit 2, FILE kept" "exit $rc, stderr: $(file_oneline "$err")"
+    # what stays allowed: merging into one of the inputs (it is read whole first), two reads of one file
+    run_ok records merge "$d/merged.lrec" "$rec" && run_ok records merge "$d/merged.lrec" "$d/merged.lrec" "$rec" && pass
+    run records export "$rec" "$d/link.lrec" -o "$d/twice.csv"
+    check "records export FILE LINK-TO-FILE -o OUT (one input twice)" 0 "$rc"
+}
+
+# --- inputs that never end: refused after the first bytes that show what they are ----------------
+
+# expect_bounded KEYWORD ARGS...: with 64 MiB of zeros on stdin (ARGS name /dev/stdin or '-'),
+# exit 2, one line mentioning KEYWORD, and at most 4 MiB taken from the stream: a weights file,
+# results or an opening suite is refused by its size or its first line, not read to its end.
+expect_bounded() {
+    key=$1; shift
+    (trap '' PIPE; dd if=/dev/zero bs=64k count=1024 2>"$tmp/dd.log") | "$L" "$@" >"$out" 2>"$err"
+    rc=$?
+    taken=$(awk '/bytes/ { print $1 }' "$tmp/dd.log")
+    cmdline "$@"
+    if [ "$rc" -eq 2 ] && [ "$(awk 'END { print NR }' "$err")" -eq 1 ] && grep -qF -e "$key" "$err" &&
+        [ "${taken:-0}" -le 4194304 ]; then pass; else
+        fail "$what <endless zeros" "exit 2, one line with '$key', at most 4 MiB read" \
+            "exit $rc, ${taken:-?} bytes read, stderr: $(file_oneline "$err")"
+    fi
+}
+
+section_endless() {
+    expect_bounded "longer than 1048576 bytes" analyze --weights /dev/stdin --visits 10
+    expect_bounded "line longer than" ratings -
+    expect_bounded "line longer than" match random random --variant crossings --openings /dev/stdin --games 2
+    # a text weights file is refused by its size before it is read
+    truncate -s 900M "$tmp/huge.txt" 2>/dev/null || return 0
+    expect_error "longer than 1048576 bytes (943718400)" analyze --weights "$tmp/huge.txt" --visits 10
+    rm -f "$tmp/huge.txt"
+}
+
+# --- stdout that cannot take the output ----------------------------------------------------------
+
+# expect_lost ARGS...: with stdout on /dev/full, exit 1 and one line on stderr about stdout (a
+# dump, report or help text that never arrived is no success).
+expect_lost() {
+    "$L" "$@" >/dev/full 2>"$err"
+    rc=$?
+    cmdline "$@"
+    if [ "$rc" -eq 1 ] && [ "$(awk 'END { print NR }' "$err")" -eq 1 ] && grep -q stdout "$err"; then pass; else
+        fail "$what >/dev/full" "exit 1, one line about stdout" "exit $rc, stderr: $(file_oneline "$err")"
+    fi
+}
+
+section_full() {
+    [ -c /dev/full ] || return 0
+    rec=$tmp/full.lrec
+    run_ok selfplay --games 2 --visits 8 --size 5x6 --seed 3 --out "$rec" || return 0
+    expect_lost records dump "$rec"
+    expect_lost records info --json "$rec"
+    expect_lost records export "$rec" -o -
+    expect_lost moves
+    expect_lost perft 2
+    expect_lost analyze --json --visits 20
+    expect_lost match random greedy --games 2 --size 5x6
+    expect_lost match random greedy --games 2 --size 5x6 --json
+    expect_lost --help
+    expect_lost records dump --help
+    expect_lost render --variant crossings
+    # stdout closed and nothing written to it is no failure
+    "$L" records verify "$rec" >&- 2>"$err"
+    check "records verify with stdout closed (exit 1: it writes a verdict)" 1 "$?"
+    "$L" records export "$rec" -o "$tmp/full.csv" >&- 2>"$err"
+    check "records export -o FILE with stdout closed" 0 "$?"
 }
 
 # --- numbers: strict decimals everywhere ----------------------------------------------------------
@@ -906,12 +1023,15 @@ run_section solve
 run_section numbers
 run_section text
 run_section dashes
+run_section full
+run_section same
+run_section endless
 run_section runner
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors outputs numbers text dashes solve runner; do
+for s in moves perft status apply show size help errors outputs numbers text dashes solve full same endless runner; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"

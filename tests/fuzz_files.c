@@ -12,7 +12,8 @@
  * fuzzer's changes, so that mutations reach the text, the inflater and the values behind
  * them).  For each parser:
  *   - a rejection comes with a message that is present, terminated and one line;
- *   - weights: an accepted file has exactly the game's features, every value finite;
+ *   - weights: an accepted file has exactly the game's features, every value finite and within
+ *     WEIGHTS_MAX_VALUE;
  *   - results: the table's game count grows by exactly one per accepted line;
  *   - openings: an accepted line adds one position that formats and parses back to itself;
  *   - records: a decoded game encodes again, and that encoding decodes to a game that encodes
@@ -22,7 +23,8 @@
  *     sum as said, or a one-line refusal;
  *   - JSON: the scanner neither reads past the text nor fails to terminate, and a number it
  *     accepts is finite (or null);
- *   - table files: an accepted file has the game's tables and priors, every value finite;
+ *   - table files: an accepted file has the game's tables and priors, every value finite and
+ *     within WEIGHTS_MAX_VALUE, and zeros in its reserved header bytes;
  *   - whole files: a rejection names the source.
  * Any broken invariant stops the run with __builtin_trap().  Built and run by `make fuzz`.
  */
@@ -65,7 +67,7 @@ static void fuzz_weights(const char *text, int variant)
     if (weights_parse(g, text, "fuzz", &w, &err)) {
         CHECK(w.count == g->ops->num_features);
         for (int i = 0; i < w.count; i++)
-            CHECK(isfinite(w.w[i]));
+            CHECK(isfinite(w.w[i]) && fabs(w.w[i]) <= WEIGHTS_MAX_VALUE);
     } else {
         check_error(err.msg, ERROR_LEN);
     }
@@ -260,10 +262,12 @@ static void fuzz_table_file(const unsigned char *data, size_t size)
     Error err = {0};
     if (weights_parse_tables(g, bytes, n, "fuzz", &w, &err)) {
         CHECK(w.count == g->ops->num_features);
+        for (int i = 48; i < 60; i++)
+            CHECK(bytes[i] == 0);
         for (size_t i = 0; w.tables && i < w.num_tables; i++)
-            CHECK(isfinite(w.tables[i]));
+            CHECK(isfinite(w.tables[i]) && fabsf(w.tables[i]) <= WEIGHTS_MAX_VALUE);
         for (uint32_t i = 0; w.policy && i < w.num_policy; i++)
-            CHECK(isfinite(w.policy[i]));
+            CHECK(isfinite(w.policy[i]) && fabsf(w.policy[i]) <= WEIGHTS_MAX_VALUE);
         weights_dispose(&w);
     } else {
         check_error(err.msg, ERROR_LEN);

@@ -147,6 +147,21 @@ def test_sprt(tmp):
     check("sprt text report shows LLR and bounds", rc == 0 and "LLR" in out and "H1 accepted" in out, out + err)
 
 
+def test_sprt_far(tmp):
+    """A large elo1 decides (the LLR was nan after every pair, shown as 0.0000 in the JSON), and
+    the report names the Elo of the model in use."""
+    strong = "mcts:visits=30,nodes=100000"
+    rc, out, err = match(strong, "random", *CROSS, "--games", "100", "--sprt", "elo0=0", "elo1=300", "--json")
+    j = json.loads(out) if rc == 0 else {}
+    s = j.get("sprt", {})
+    check("sprt elo1=300: decided H1 with a finite LLR", rc == 0 and s.get("decision") == "H1" and
+          s.get("llr") is not None and s["llr"] > s["upper"] and s.get("model") == "normalized", (out, err))
+    rc, out, err = match("random", strong, *CROSS, "--games", "100", "--sprt", "elo0=0", "elo1=300")
+    check("sprt elo1=300, the weak player first: H0", rc == 0 and "H0 accepted" in out and "nan" not in out, out + err)
+    rc, out, err = match(strong, "random", *CROSS, "--games", "100", "--sprt", "elo1=300", "model=logistic")
+    check("sprt model=logistic: the report says logistic Elo", rc == 0 and "(logistic Elo, pairs)" in out, out + err)
+
+
 def test_igfip(tmp):
     """Igfip matches: an SPRT that finds search stronger than random, the results file, and a
     suite of another game refused."""
@@ -188,6 +203,39 @@ def test_files(tmp):
     rc, out, err = match("mcts:visits=20,nodes=100000", "greedy", *CROSS, "--games", "10", "--out", rec)
     check("existing records file without --resume: refused", rc != 0 and err.count("\n") == 1, err)
     return res
+
+
+def test_same_files(tmp):
+    """No output of a match is one of its inputs or another of its outputs: refused, exit 2, one
+    line, before a game is played and with every file as it was."""
+    weights = os.path.join(tmp, "same-w.txt")
+    shutil.copy(os.path.join(HERE, "..", "data", "weights", "crossings.txt"), weights)
+    suite = os.path.join(tmp, "same-suite.txt")
+    shutil.copy(os.path.join(SUITES, "crossings.txt"), suite)
+    link = os.path.join(tmp, "same-link.txt")
+    os.symlink("same-w.txt", link)
+    rec, res = os.path.join(tmp, "same.lrec"), os.path.join(tmp, "same.txt")
+    cases = [
+        (["random", "greedy", "--out", rec, "--results", rec], "--results"),
+        (["random", "greedy", "--out", rec, "--results", os.path.join(tmp, ".", "same.lrec")], "--results"),
+        (["random", f"mcts:visits=10,weights={weights}", "--results", weights], "weights="),
+        (["random", f"greedy:weights={link}", "--results", weights], "weights="),
+        (["random", "greedy", "--openings", suite, "--results", suite], "--openings"),
+        (["random", "engine:cmd=/bin/true,log=" + res, "--results", res], "log="),
+        (["random", "engine:cmd=/bin/true,log=" + rec, "--out", rec], "log="),
+    ]
+    before = {p: read(p) for p in (weights, suite)}
+    for args, named in cases:
+        rc, out, err = match(*args, *CROSS, "--games", "2")
+        check(f"match {' '.join(args)}: exit 2, one line naming {named}",
+              rc == 2 and err.count("\n") == 1 and "same file" in err and named in err, (rc, err))
+    check("the weights and the suite are as they were", all(read(p) == t for p, t in before.items()))
+    check("no records or results written", not os.path.exists(rec) and not os.path.exists(res))
+    # two engines may share one log: it is appended to
+    log = os.path.join(tmp, "shared.log")
+    engine = f"engine:cmd={os.path.abspath(LEUCTRA)},args=engine,visits=5,log={log}"
+    rc, out, err = match(engine, engine + ",name=other", *CROSS, "--games", "2")
+    check("two engines with one log= file: not refused", rc == 0, (rc, err))
 
 
 def test_concurrency(tmp):
@@ -257,6 +305,41 @@ def test_resume(tmp):
           j.get("played") == 0 and read(res) == read(full_res) and os.path.getsize(rec) == size, (out, err))
 
 
+def test_resume_refusals(tmp):
+    """--resume adds games only to a file of the same match: other players, seed, openings or game
+    count, or a self-play file, are refused with exit 2 and one line, and the file kept."""
+    rec = os.path.join(tmp, "refuse.lrec")
+    base = ["mcts:visits=20,nodes=100000", "mcts:visits=10,nodes=100000", *CROSS, "--games", "4", "--seed", "3"]
+    rc, out, err = match(*base, "--out", rec)
+    check("a match to resume", rc == 0, err)
+    kept = open(rec, "rb").read()
+    suite = os.path.join(SUITES, "crossings.txt")
+    cases = [
+        (["random", "greedy", *CROSS, "--games", "4", "--seed", "3", "--name1", "a", "--name2", "b"], "player1"),
+        (["mcts:visits=20,nodes=100000", "greedy", *CROSS, "--games", "4", "--seed", "3"], "player2"),
+        ([*base[:-1], "4"], "seed"),
+        ([*base, "--opening-plies", "2"], "openings"),
+        ([*base, "--openings", suite], "openings"),
+        ([*base[:5], "6", *base[6:]], "games"),
+    ]
+    for args, named in cases:
+        rc, out, err = match(*args, "--out", rec, "--resume")
+        check(f"resume as {' '.join(args)}: exit 2, one line naming {named}",
+              rc == 2 and err.count("\n") == 1 and f"{named}: the file has" in err, (rc, err))
+    check("the refused resumes left the file alone", open(rec, "rb").read() == kept)
+    selfplay = os.path.join(tmp, "refuse-selfplay.lrec")
+    rc, out, err = leuctra("selfplay", *CROSS, "--games", "2", "--visits", "10", "--out", selfplay, "--quiet")
+    rc, out, err = match(*base, "--out", selfplay, "--resume")
+    check("a self-play file resumed as a match: exit 2, one line",
+          rc == 2 and err.count("\n") == 1 and "not the records of a match" in err, (rc, err))
+    stale = rec + ".tmp.Xy12Zw"
+    write(stale, "a rewrite killed half way")
+    rc, out, err = match(*base, "--out", rec, "--resume")
+    check("the same match resumes", rc == 0 and "resumed: 4 games read" in out, (rc, out, err))
+    check("resume removes a killed rewrite's temporary file and says so",
+          not os.path.exists(stale) and "resume removed 1 temporary file" in out, out)
+
+
 def test_tournament(tmp):
     res = os.path.join(tmp, "t.txt")
     rc, out, err = match("mcts:visits=20,nodes=100000", "greedy", "random", *CROSS, "--games", "4", "--tournament",
@@ -290,6 +373,10 @@ def test_bad_options(tmp):
     for args in cases:
         rc, out, err = match(*args, *CROSS)
         check(f"bad options {args}: exit 2 with one line", rc == 2 and err.count("\n") == 1, (rc, err))
+    # --plies 0 makes every opening the start: refused for what it is, not as "try fewer plies"
+    rc, out, err = match("--make-openings", "3", "--plies", "0", "--out", os.path.join(tmp, "zero.txt"), *CROSS)
+    check("--make-openings --plies 0: exit 2, one line saying why", rc == 2 and err.count("\n") == 1 and
+          "every opening is the start position" in err and "fewer" not in err, (rc, err))
 
 
 def test_resign(tmp):
@@ -311,8 +398,8 @@ def test_resign(tmp):
 def main():
     tmp = tempfile.mkdtemp(prefix="match_test.")
     try:
-        for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt,
-                     test_igfip, test_files, test_concurrency, test_resume, test_tournament, test_resign, test_bad_options):
+        for test in (test_shipped_suites, test_suite_errors, test_pairs_from_suite, test_make_openings, test_sprt, test_sprt_far,
+                     test_igfip, test_files, test_same_files, test_concurrency, test_resume, test_resume_refusals, test_tournament, test_resign, test_bad_options):
             try:
                 test(tmp)
             except Exception as e:  # a crash in one test is a failure, not the end of the run

@@ -117,7 +117,7 @@ assert a == b, "reports differ"
 done
 # Pattern tables: Adam's fixed-point sums make the processes' fit the one-process fit, bit for bit
 # (the "# id" line hashes every weight and table entry).
-TABLES="--data $tmp/t.lrec --tables --epochs 2 --batch 2048"
+TABLES="--data $tmp/t.lrec --tables --no-priors --epochs 2 --batch 2048"
 $L tune $TABLES --out "$tmp/t1.lwt" --threads 2 >"$tmp/out" 2>"$tmp/err"
 check "plain tune --tables" $?
 for np in 2 3; do

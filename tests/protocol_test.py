@@ -350,6 +350,20 @@ def test_bad_lines():
         shown = line if isinstance(line, str) else repr(line)
         check(f"bad line '{shown[:40]}': exactly one error line",
               len(got) == 1 and got[0].startswith("error ") and "\x1b" not in got[0], got)
+    # bytes that are not UTF-8 are not echoed raw in an error line (a GUI reads UTF-8)
+    e.send(b"frobnicate\xff\xfe")
+    got = e.sync()
+    check("an error line echoes no bytes that are not UTF-8",
+          len(got) == 1 and "\ufffd" not in got[0] and "frobnicate??" in got[0], got)
+    # a weights file is refused by its size and first bytes before it is read: a huge one at once
+    with tempfile.TemporaryDirectory() as d:
+        huge = os.path.join(d, "huge.txt")
+        with open(huge, "wb") as f:
+            f.truncate(900 << 20)
+        e.send(f"setoption name weights value {huge}")
+        got = e.sync()
+        check("setoption weights: a 900 MB text file refused by its size",
+              len(got) == 1 and "longer than 1048576 bytes (943718400)" in got[0], got)
     e.send("")
     e.send("   \t ")
     check("blank lines get no reply", e.sync() == [], "")

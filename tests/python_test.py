@@ -339,6 +339,14 @@ def test_export_failures(tmp, lrec):
     check("a damaged input: exit 1, no output, no shard, no spool", rc == 1 and not left, (rc, err, left))
     rc, _, err = run("records", "export", lrec, os.path.join(tmp, "reversi.lrec"), "-o", out)
     check("files of different games: exit 2", rc == 2 and "one game and board" in err and not os.path.exists(out), err)
+    before = open(lrec, "rb").read()
+    rc, _, err = run("records", "export", lrec, "-o", lrec, "--format", "npz")
+    check("-o naming the input: exit 2, the input untouched", rc == 2 and open(lrec, "rb").read() == before, err)
+    victim = os.path.join(tmp, "cut-00001.npz")
+    shutil.copy(lrec, victim)
+    rc, _, err = run("records", "export", lrec, victim, "-o", os.path.join(tmp, "cut.npz"), "--shard-positions", 1)
+    check("a shard that would be an input: exit 2, no shard left, the input untouched",
+          rc == 2 and not os.path.exists(os.path.join(tmp, "cut-00000.npz")) and open(victim, "rb").read() == before, err)
     check("read_records of a missing file raises InputError",
           raises(leuctra.InputError, leuctra.read_records, "/nonexistent.lrec") is not False)
 

@@ -181,6 +181,13 @@ def test_resume_complete_and_refusals(tmp, reference):
     out = selfplay_ok("resume a complete file", *RUN, "--out", path, "--resume")
     check("resume of a complete file plays nothing", "(0 played now, 40 were there)" in out, out)
     check("resume of a complete file leaves its bytes", same_bytes(path, reference))
+    # a run killed during its final rewrite leaves PATH.tmp.XXXXXX: the completing run removes it
+    stale = path + ".tmp.Ab12Cd"
+    with open(stale, "wb") as f:
+        f.write(open(reference, "rb").read()[:1000])
+    out = selfplay_ok("resume beside a stale temporary file", *RUN, "--out", path, "--resume")
+    check("resume removes a killed rewrite's temporary file and says so",
+          not os.path.exists(stale) and "resume removed 1 temporary file" in out, out)
 
     def refused(what, status, keyword, *args):
         rc, out, err = leuctra("selfplay", *args)
@@ -207,6 +214,13 @@ def test_resume_complete_and_refusals(tmp, reference):
     with open(foreign, "w") as f:
         f.write("not a records file\n")
     refused("resume of a foreign file", 2, "not a leuctra records file", *RUN, "--out", foreign, "--resume")
+    weights = os.path.join(tmp, "own-weights.txt")
+    shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "weights", "crossings.txt"),
+                    weights)
+    kept = open(weights, "rb").read()
+    refused("--out the --weights file", 2, "same file", *RUN, "--weights", weights, "--out", weights)
+    refused("--out the --weights file, resumed", 2, "same file", *RUN, "--weights", weights, "--out", weights, "--resume")
+    check("the weights were left as they were", open(weights, "rb").read() == kept)
 
 
 def test_random_opening_and_missing_file(tmp):

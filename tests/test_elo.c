@@ -356,6 +356,40 @@ static void test_llr_behaviour(TestContext *t)
     CHECK(t, isnan(sprt_llr(fine, 3, ELO_LOGISTIC, 0, 1e6)));   /* a score of 1: no distribution */
 }
 
+/* A hypothesis far from an even match (normalized elo1=300 and beyond): fishtest's iteration from
+ * the uniform distribution meets a round without a root there, and the LLR was NAN after every
+ * pair, so the test never decided.  The continued iteration reaches the t-value and the LLR
+ * says what the counts say. */
+static void test_llr_far_hypotheses(TestContext *t)
+{
+    const double a5[5] = {0, 0.25, 0.5, 0.75, 1}, a3[3] = {0, 0.5, 1};
+    const double counts[][5] = {{0, 0, 0, 0, 20}, {20, 0, 0, 0, 0}, {5, 22, 48, 18, 7}, {0, 0, 1, 0, 0},
+                                {1, 20, 300, 900, 779}, {3, 3, 3, 3, 3}};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (double nelo = -1000; nelo <= 1000; nelo += 250) {
+            for (int k = 3; k <= 5; k += 2) {
+                double n = 0, p[5], q[5], m = 0, v = 0;
+                for (int i = 0; i < k; i++)
+                    n += p[i] = counts[c][i] ? counts[c][i] : 1e-3;
+                for (int i = 0; i < k; i++)
+                    p[i] /= n;
+                const double *a = k == 5 ? a5 : a3, tv = nelo / NELO_PER_T * (k == 5 ? sqrt(2.0) : 1);
+                CHECK(t, mle_t_value(a, p, k, 0.5, tv, q));
+                for (int i = 0; i < k; i++)
+                    m += q[i] * a[i];
+                for (int i = 0; i < k; i++)
+                    v += q[i] * (a[i] - m) * (a[i] - m);
+                CHECK_NEAR(t, (m - 0.5) / sqrt(v), tv, 1e-6);
+            }
+            CHECK(t, isfinite(sprt_llr(counts[c], 5, ELO_NORMALIZED, nelo / 2, nelo)));
+        }
+    SprtTest far = {0, 300, 0.05, 0.05, ELO_NORMALIZED};
+    Pentanomial wins = {{0, 0, 0, 0, 20}}, losses = {{20, 0, 0, 0, 0}}, even = {{5, 22, 48, 18, 7}};
+    CHECK(t, sprt_decide(&far, sprt_llr_pentanomial(&wins, &far)) == SPRT_ACCEPT_H1);
+    CHECK(t, sprt_decide(&far, sprt_llr_pentanomial(&losses, &far)) == SPRT_ACCEPT_H0);
+    CHECK(t, sprt_decide(&far, sprt_llr_pentanomial(&even, &far)) == SPRT_ACCEPT_H0);
+}
+
 /* Wald: log(beta / (1 - alpha)) and log((1 - beta) / alpha); at 5%/5% that is -+ln 19 =
  * -+2.944439; at alpha 5%, beta 10%: ln(0.1/0.95) = -2.251292, ln(0.9/0.05) = ln 18 = 2.890372. */
 static void test_bounds_and_decisions(TestContext *t)
@@ -432,6 +466,7 @@ const TestCase elo_tests[] = {
     {"llr_matches_reference", test_llr_matches_reference},
     {"llr_published", test_llr_published},
     {"llr_behaviour", test_llr_behaviour},
+    {"llr_far_hypotheses", test_llr_far_hypotheses},
     {"bounds_and_decisions", test_bounds_and_decisions},
     {"overshoot", test_overshoot},
     TEST_END,

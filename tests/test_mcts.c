@@ -103,6 +103,14 @@ static long minor_faults(void)
  * this thread's stack and heap, so only the new tree's own memory is measured. */
 static void test_first_search_pays_no_setup(TestContext *t)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    /* AddressSanitizer faults in the shadow of whatever memory a thread first touches (its stack,
+     * the allocator's fresh pages), which the search does not control: 7 faults against 2 on some
+     * kernels, and none on others.  The count means something only in a plain build. */
+    (void)t;
+    fprintf(stderr, "  skipped under AddressSanitizer (its shadow memory faults)\n");
+    return;
+#endif
     Setup s;
     if (!setup(t, &s, 14, 12))
         return;

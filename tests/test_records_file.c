@@ -6,6 +6,7 @@
  * With LEUCTRA_RECORDS_FIXTURES=DIR set, test `fixtures` also leaves files in DIR for the Python
  * reader's test (tests/test_records.py), which tests/run.sh runs next.
  */
+#include "data/output_file.h"
 #include "data/record_internal.h"
 #include "record_sample.h"
 #include "test.h"
@@ -13,8 +14,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 enum { PATH_LEN = 512 };
@@ -758,6 +761,79 @@ static void test_fixtures(TestContext *t)
     CHECK(t, records_canonicalize(path, &err));
 }
 
+/* A process that SIGINT, SIGTERM or SIGHUP ends while it writes a whole-file output (a rewrite,
+ * tune's weights) leaves no temporary file, and still ends by that signal; a signal the process
+ * ignores stays ignored (the temporary file stays until the process itself removes it). */
+static void test_signal_removes_temp(TestContext *t)
+{
+    TempDir d;
+    if (!temp_dir(t, &d))
+        return;
+    char path[PATH_LEN];
+    temp_path(&d, "out.txt", path);
+    const int signals[] = {SIGTERM, SIGINT, SIGHUP};
+    for (int i = 0; i < 4; i++) {
+        bool ignored = i == 3;
+        int sig = ignored ? SIGHUP : signals[i];
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (ignored)
+                signal(SIGHUP, SIG_IGN);
+            OutputFile o;
+            Error err;
+            if (!output_file_open(&o, path, &err) || !output_file_write(&o, "half", 4))
+                _exit(90);
+            raise(sig);
+            _exit(ignored ? 91 : 92);
+        }
+        int status = 0;
+        CHECK(t, pid > 0 && waitpid(pid, &status, 0) == pid);
+        if (ignored)
+            CHECK(t, WIFEXITED(status) && WEXITSTATUS(status) == 91 && count_files(&d, ".tmp.") == 1);
+        else
+            CHECK(t, WIFSIGNALED(status) && WTERMSIG(status) == sig && count_files(&d, ".tmp.") == 0);
+        CHECK(t, access(path, F_OK) != 0);
+    }
+    remove_dir(&d);
+}
+
+/* Resuming a records file removes the temporary files a killed rewrite of it left (exactly
+ * PATH.tmp. and mkstemp's six characters), and says how many; no other file. */
+static void test_resume_removes_stale_temps(TestContext *t)
+{
+    TempDir d;
+    Game *g = new_game(t, "crossings");
+    if (!g || !temp_dir(t, &d)) {
+        game_free(g);
+        return;
+    }
+    char path[PATH_LEN], other[PATH_LEN];
+    temp_path(&d, "a.lrec", path);
+    uint64_t one = 0;
+    write_games(t, g, path, &one, 1, &FULL);
+    const char *names[] = {"a.lrec.tmp.AbC123", "a.lrec.tmp.xyZ789", "a.lrec.tmp.toolong", "b.lrec.tmp.AbC123"};
+    for (int i = 0; i < 4; i++) {
+        temp_path(&d, names[i], other);
+        int fd = open(other, O_CREAT | O_WRONLY, 0644);
+        CHECK(t, fd >= 0 && write(fd, "x", 1) == 1);
+        close(fd);
+    }
+    RecordsHeader h;
+    RecordsError err = {0};
+    RecordsResumeInfo info;
+    records_header_init(&h, g, "seed=1\nvisits=800\n", &err);
+    RecordsWriter *w = records_resume(path, &h, &info, &err);
+    CHECK(t, w != NULL && info.stale_temps == 2);
+    CHECK(t, count_files(&d, "a.lrec.tmp.") == 1 && count_files(&d, "b.lrec.tmp.") == 1);
+    if (w) {
+        records_resume_info_free(&info);
+        CHECK(t, records_writer_close(w, &err));
+    }
+    records_header_free(&h);
+    game_free(g);
+    remove_dir(&d);
+}
+
 const TestCase records_file_tests[] = {
     {"write_read", test_write_read},
     {"create_refuses_existing", test_create_refuses_existing},
@@ -770,6 +846,8 @@ const TestCase records_file_tests[] = {
     {"threads_canonical", test_threads_canonical},
     {"canonicalize_sorts_and_drops", test_canonicalize_sorts_and_drops},
     {"merge", test_merge},
+    {"signal_removes_temp", test_signal_removes_temp},
+    {"resume_removes_stale_temps", test_resume_removes_stale_temps},
     {"fixtures", test_fixtures},
     TEST_END,
 };

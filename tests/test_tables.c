@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static Game *open_game(TestContext *t, const char *variant)
 {
@@ -367,6 +368,24 @@ static void test_table_file_round_trip(TestContext *t)
     rmdir(d.dir);
 }
 
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Both CRC-32s of a table file (of its header, of all before the last four bytes) made right. */
+static void repair_crcs(unsigned char *b, size_t size)
+{
+    put_u32(b + 60, (uint32_t)crc32(0L, b, 60));
+    put_u32(b + size - 4, (uint32_t)crc32(0L, b, (uInt)(size - 4)));
+}
+
 /* Writes `bytes` changed by `damage` and returns the load's error message. */
 static const char *load_damaged(const Game *g, const TempDir *d, unsigned char *bytes, size_t size, Error *err)
 {
@@ -413,9 +432,36 @@ static void test_table_file_damage(TestContext *t)
             t->failures++;
         }
     }
-    /* Whole and sound, but for another game's pattern set. */
+    /* Whole and sound, but for another game: the refusal names the game and board it is for. */
     memcpy(bad, good, size);
-    CHECK(t, strstr(load_damaged(other, &d, bad, size, &err), "another pattern set") != NULL);
+    CHECK(t, strstr(load_damaged(other, &d, bad, size, &err), "are for reversi 8x8, not epaminondas 14x12") != NULL);
+    /* Damage the checksums cannot see, since they are recomputed: a reserved byte, bytes after the
+     * zlib stream (the header's length covering them), a finite value too large to evaluate. */
+    memcpy(bad, good, size);
+    bad[50] = 1;
+    repair_crcs(bad, size);
+    CHECK(t, strstr(load_damaged(g, &d, bad, size, &err), "reserved header byte 50 is 1") != NULL);
+    unsigned char *junk = malloc(size + 3);
+    memcpy(junk, good, size - 4);
+    memcpy(junk + size - 4, "\0\0\0", 3);
+    put_u32(junk + 44, get_u32(junk + 44) + 3);
+    repair_crcs(junk, size + 3);
+    CHECK(t, strstr(load_damaged(g, &d, junk, size + 3, &err), "3 bytes after the end of the compressed tables") != NULL);
+    free(junk);
+    Weights huge = w;
+    float *tables = malloc(w.num_tables * sizeof *tables);
+    memcpy(tables, w.tables, w.num_tables * sizeof *tables);
+    tables[pattern_set_of(g)->shape[0].raw_offset] = 3e38f;
+    huge.tables = tables;
+    CHECK(t, !weights_save(g, &huge, NULL, path, &err) && strstr(err.msg, "table entry") && strstr(err.msg, "beyond"));
+    size_t huge_size, text_len;
+    const char *text_part = weights_table_file_text(good, size, &text_len);
+    char *text = text_part ? strndup(text_part, text_len) : NULL;
+    unsigned char *huge_bytes = text ? weights_tables_encode(g, &huge, text, &huge_size) : NULL;
+    CHECK(t, huge_bytes && strstr(load_damaged(g, &d, huge_bytes, huge_size, &err), "is 3e+38, beyond +-1e+06") != NULL);
+    free(huge_bytes);
+    free(text);
+    free(tables);
     /* One byte longer than the header says. */
     unsigned char *longer = malloc(size + 1);
     memcpy(longer, good, size);

@@ -128,13 +128,13 @@ static void test_set_offsets(TestContext *t)
     Weights w;
     weights_zero(g, &w);
     CHECK(t, weights_set_tables(&w, ps, hidden));
-    CHECK(t, tune_set_offsets(&s, g, &w) && s.offset != NULL);
+    CHECK(t, tune_set_offsets(&s, g, &w, 0) && s.offset != NULL);
     /* With zero linear weights the loss is the hidden model's own. */
     const TuneLoss loss = tune_loss(&s, &w, 1);
     CHECK(t, fabs(loss.result - truth) < 1e-5);
     Weights none;
     weights_zero(g, &none);
-    CHECK(t, tune_set_offsets(&s, g, &none) && s.offset == NULL);
+    CHECK(t, tune_set_offsets(&s, g, &none, 0) && s.offset == NULL);
     weights_dispose(&w);
     tune_set_free(&s);
     free(hidden);

@@ -129,6 +129,9 @@ static void test_parse_errors(TestContext *t)
     CHECK_ERROR(t, g, "game epaminondas\nmaterial .\n", "bad number '.'");
     CHECK_ERROR(t, g, "game epaminondas\nmaterial 1e999\n", "w.txt:2: number '1e999' for 'material' is not finite");
     CHECK_ERROR(t, g, "game epaminondas\nmaterial -1e400\n", "is not finite");
+    /* finite, but log-odds no evaluation can use (summed they overflowed to a logit of inf) */
+    CHECK_ERROR(t, g, "game epaminondas\nmaterial 1e300\n", "w.txt:2: weight '1e300' for 'material' is beyond +-1e+06");
+    CHECK_ERROR(t, g, "game epaminondas\nmaterial -1000001\n", "beyond +-1e+06");
     CHECK_ERROR(t, g, "game epaminondas\nmaterial 1 2\n", "w.txt:2: unexpected text '2' after the value");
     /* overlong lines, comments included */
     char *long_text = malloc(WEIGHTS_MAX_LINE + 64);
@@ -238,10 +241,11 @@ static void test_load_errors(TestContext *t)
     remove_dir(&d);
 }
 
-/* Values that only survive a text round trip printed with 17 significant digits. */
+/* Values that only survive a text round trip printed with 17 significant digits, and the largest
+ * magnitude a file may hold (half of WEIGHTS_MAX_VALUE, which the loop below doubles at most). */
 static void awkward_weights(const Game *g, Weights *w)
 {
-    static const double values[] = {0.1, 1.0 / 3, -2.0 / 3, 1e-300, -1e300, 5e-324, 123456789.123456789,
+    static const double values[] = {0.1, 1.0 / 3, -2.0 / 3, 1e-300, -WEIGHTS_MAX_VALUE / 2, 5e-324, 123456.789123456789,
                                     -0.0, 0.0, 1.0 - 0x1p-53, 3.14159265358979323846, -1e-7};
     weights_zero(g, w);
     for (int i = 0; i < w->count; i++)

@@ -79,6 +79,13 @@ assert d["options"]["lambda"] == 0.5 and d["options"]["skip_opening"] == 2
 assert d["log_loss"]["train"]["after"] <= d["log_loss"]["train"]["before"] + 1e-9
 ' "$out"
 check "--json is one valid JSON object with the report" $?
+# A default thread count from the environment is capped as --threads is: libgomp cannot make
+# 100,000 threads and crashed when asked to.
+OMP_NUM_THREADS=100000 "$L" tune --data "$E" --out "$tmp/w-omp.txt" >"$out" 2>"$err"
+rc=$?
+grep -v '^#' "$tmp/w-omp.txt" >"$tmp/b" 2>/dev/null
+[ "$rc" -eq 0 ] && cmp -s "$tmp/a" "$tmp/b"
+check "OMP_NUM_THREADS=100000 tune: capped, the same weights (exit $rc)" $?
 # A data file's name is bytes; the JSON that names it is still UTF-8 JSON.
 odd=$tmp/$(printf 'caf\351.lrec')
 cp "$E" "$odd"
@@ -173,8 +180,29 @@ expect 2 "truncated weights file" analyze --variant reversi --weights "$tmp/cut.
 cp "$tmp/p.lwt" "$tmp/flip.lwt"
 printf '\377' | dd of="$tmp/flip.lwt" bs=1 seek=2000 conv=notrunc 2>/dev/null
 expect 2 "checksum mismatch" analyze --variant reversi --weights "$tmp/flip.lwt" --visits 50
-expect 2 "another pattern set" analyze --variant epaminondas --weights "$tmp/p.lwt" --visits 50
+expect 2 "the pattern tables are for reversi 8x8, not epaminondas 14x12" analyze --variant epaminondas \
+    --weights "$tmp/p.lwt" --visits 50
+expect 2 "the pattern tables are for reversi 8x8, not crossings 8x8" analyze --variant crossings \
+    --weights "$here/../data/weights/reversi.lwt" --visits 50
+expect 2 "are for epaminondas 14x12, not epaminondas 8x8" analyze --size 8x8 \
+    --weights "$here/../data/weights/epaminondas.lwt" --visits 50
 expect 2 "no positions with visit lists" tune --data "$R" --priors --priors-min-visits 100000 --out "$tmp/x.lwt"
+# A table file as the start: its tables and priors are refitted with the linear weights unless told
+# otherwise (the linear weights alone against fixed tables had made weaker weights, silently).
+expect 0 "tables and weights:" tune --data "$R" --init "$tmp/p.lwt" --priors-min-visits 20 --epochs 2 \
+    --out "$tmp/whole.lwt"
+grep -q "top-1, validation" "$out"
+check "a table file's priors refitted by default" $?
+expect 0 "the start's pattern tables held fixed" tune --data "$R" --init "$tmp/p.lwt" --linear-only \
+    --out "$tmp/lin.lwt"
+grep -q "priors      the start's, kept: --linear-only" "$out"
+check "--linear-only keeps the tables and the priors, and says so" $?
+"$L" tune --data "$R" --init "$tmp/p.lwt" --priors-min-visits 100000 --epochs 2 --out "$tmp/kept.lwt" \
+    >"$out" 2>"$err"
+[ $? -eq 0 ] && grep -q "the start's, kept: no positions with visit lists" "$out" &&
+    grep -q "note: the start's learned priors are kept as they are" "$err"
+check "priors the data cannot refit: kept, with a note on stderr" $?
+expect 2 "--linear-only keeps the tables and priors" tune --data "$R" --linear-only --tables --out "$tmp/x.lwt"
 expect 2 "which only a table file holds: name it .lwt" tune --data "$R" --tables --out "$tmp/x.txt"
 
 # --- bad input: exit 2, one line ----------------------------------------------------------------
@@ -192,7 +220,14 @@ expect 2 "too few positions" tune --data "$E" --out "$tmp/x.txt" --skip-opening 
 expect 2 "--lambda must be a number" tune --data "$E" --out "$tmp/x.txt" --lambda 2
 expect 2 "--validation must be a number" tune --data "$E" --out "$tmp/x.txt" --validation abc
 expect 2 "cannot write" tune --data "$E" --out "$tmp/no/such/dir/x.txt"
-expect 2 "is one of the data files" tune --data "$E" --out "$E"
+expect 2 "same file" tune --data "$E" --out "$E"
+# the start weights are an input too: fitted over, they would be lost (a link to them as well)
+cp "$tmp/w1.txt" "$tmp/init.txt"
+ln -s init.txt "$tmp/init-link.txt"
+expect 2 "--out $tmp/init-link.txt and --init $tmp/init.txt are the same file" tune --data "$E" \
+    --init "$tmp/init.txt" --out "$tmp/init-link.txt"
+cmp -s "$tmp/w1.txt" "$tmp/init.txt"
+check "the --init weights kept" $?
 expect 2 "unknown option '--frobnicate'" tune --data "$E" --out "$tmp/x.txt" --frobnicate
 [ ! -e "$tmp/x.txt" ]
 check "no weights file after a refused run" $?

@@ -108,6 +108,9 @@ bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last
  * order given is the one reported. */
 bool tune_read_records(const char *const *paths, int num_paths, int threads, TuneGames *games, Game **game,
                        TuneError *err);
+/* The files' headers alone, as tune_read_records checks them: *game for the first file's variant
+ * and board (free with game_free), every other file of the same. */
+bool tune_check_headers(const char *const *paths, int num_paths, Game **game, TuneError *err);
 /* Share `rank` of `ranks` of the same games: the numbered games (all files, in order) cut into
  * `ranks` contiguous ranges at chunk boundaries; share r holds the chunks whose first game is in
  * range r, in order, so the shares joined in rank order are what tune_read_records reads.  Each
@@ -261,9 +264,9 @@ bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *o
 bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validation, const Weights *init,
                      const TuneFitOptions *opts, TuneFit *out, TuneError *err);
 
-/* Sets set->offset to each row's table sum under w's tables (canonical, through the entries);
- * frees it (NULL) when w has none.  False when memory runs out. */
-bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w);
+/* Sets set->offset to each row's table sum under w's tables (canonical, through the entries),
+ * on `threads` threads; frees it (NULL) when w has none.  False when memory runs out. */
+bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads);
 
 /* ---------------------------------------------------------------- move priors (tune_policy.c) */
 

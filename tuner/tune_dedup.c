@@ -5,6 +5,7 @@
  * the hashes of its own part, so "first" means first in the array however many parts there are.
  */
 #include "tune.h"
+#include "core/threads.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ static bool dedup_part(const uint64_t *hash, size_t n, uint8_t *keep, unsigned p
 
 bool tune_dedup(const uint64_t *hash, size_t n, uint8_t *keep, int threads)
 {
-    int team = threads > 0 ? threads : omp_get_max_threads();
+    int team = threads_or_default(threads);
     bool ok = true;
 #pragma omp parallel num_threads(team) reduction(&& : ok)
     ok = dedup_part(hash, n, keep, (unsigned)omp_get_thread_num(), (unsigned)omp_get_num_threads());

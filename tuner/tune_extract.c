@@ -23,6 +23,7 @@
  * (tune_mpi.c), so the sets, spread out, are the one-process sets row for row.
  */
 #include "tune.h"
+#include "core/threads.h"
 
 #include "core/pattern.h"
 
@@ -282,7 +283,7 @@ bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *
     memset(train, 0, sizeof *train);
     memset(validation, 0, sizeof *validation);
     TuneDataOptions o = *opts;
-    o.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+    o.threads = threads_or_default(o.threads);
     o.skip_opening = o.skip_opening > 0 ? o.skip_opening : 0;
     bool spread = o.mpi && o.mpi->size > 1;
     Extraction x;

@@ -13,6 +13,7 @@
  * the number of positions.
  */
 #include "tune_sums.h"
+#include "core/threads.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
@@ -153,7 +154,7 @@ bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *o
     if (!weights_copy(&out->weights, init))
         return tune_error_set(err, false, "out of memory copying the start weights");
     TuneFitOptions o = *opts;
-    o.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+    o.threads = threads_or_default(o.threads);
     Problem pb = {train, &o, init->count};
     bool ok = iterate(&pb, out, err);
     out->seconds = omp_get_wtime() - t0;

@@ -15,8 +15,8 @@
  * shares, joined in order, are the games one process reads.
  */
 #include "tune.h"
+#include "core/threads.h"
 
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +47,7 @@ static void remember_header(RecordsHeader *first, const RecordsHeader *h)
 
 /* Opens every file once, in order, to check the headers before any game is read; the first
  * file's header makes *game. */
-static bool check_headers(const char *const *paths, int n, Game **game, TuneError *err)
+bool tune_check_headers(const char *const *paths, int n, Game **game, TuneError *err)
 {
     RecordsHeader first = {0};
     for (int i = 0; i < n; i++) {
@@ -147,7 +147,7 @@ static bool read_file_share(const char *path, const Game *g, const FileChunks *f
 static bool read_share(const char *const *paths, int n, int threads, int rank, int ranks, const Game *g,
                        TuneGames *games, TuneError *err)
 {
-    int pieces = threads > 0 ? threads : omp_get_max_threads(), tasks = n * pieces;
+    int pieces = threads_or_default(threads), tasks = n * pieces;
     FileChunks *fc = calloc((size_t)n, sizeof *fc);
     TuneGames *part = calloc((size_t)tasks, sizeof *part);
     TuneError *errs = calloc((size_t)tasks, sizeof *errs);
@@ -198,7 +198,7 @@ bool tune_read_share(const char *const *paths, int num_paths, int threads, int r
     *game = NULL;
     if (num_paths <= 0)
         return tune_error_set(err, true, "no data files");
-    if (check_headers(paths, num_paths, game, err) &&
+    if (tune_check_headers(paths, num_paths, game, err) &&
         read_share(paths, num_paths, threads, rank, ranks, *game, games, err))
         return true;
     game_free(*game);

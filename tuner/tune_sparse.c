@@ -12,6 +12,7 @@
 #include "tune_sparse.h"
 
 #include "core/clock.h"
+#include "core/threads.h"
 
 #include <math.h>
 #include <omp.h>
@@ -314,7 +315,7 @@ double sparse_loss(const SparseModel *model, const SparseData *data, const Spars
     const long n = (long)group_count(data);
     const size_t scratch = largest_group(data);
     int64_t loss = 0, failed = 0;
-#pragma omp parallel num_threads(opts->threads > 0 ? opts->threads : omp_get_max_threads())
+#pragma omp parallel num_threads(threads_or_default(opts->threads))
     {
         double *dz = malloc(scratch * sizeof *dz);
 #pragma omp for schedule(static) reduction(+ : loss, failed)
@@ -335,7 +336,7 @@ double sparse_top1(const SparseModel *model, const SparseData *data, const Spars
 {
     const long n = (long)group_count(data);
     int64_t hits = 0;
-#pragma omp parallel for schedule(static) reduction(+ : hits) num_threads(opts->threads > 0 ? opts->threads : omp_get_max_threads())
+#pragma omp parallel for schedule(static) reduction(+ : hits) num_threads(threads_or_default(opts->threads))
     for (long g = 0; g < n; g++) {
         size_t best_z = group_begin(data, (size_t)g), best_t = best_z;
         double top_z = -INFINITY;
@@ -369,7 +370,7 @@ static bool fit_init(Fit *f, SparseModel *model, const SparseData *train, const 
     f->model = model;
     f->train = train;
     f->opts = opts;
-    f->threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    f->threads = threads_or_default(opts->threads);
     if (f->threads > 64)
         f->threads = 64;
     split_columns(f);

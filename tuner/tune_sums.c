@@ -4,9 +4,9 @@
  * tune_sums.h).
  */
 #include "tune_sums.h"
+#include "core/threads.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,7 +104,7 @@ static void add_block(TuneSums *out, const double *acc, const Layout *l)
 static void sum_blocks(const TuneSet *set, const double *w, int what, int threads, const Layout *l, size_t blocks,
                        double *acc)
 {
-    int team = threads > 0 ? threads : omp_get_max_threads();
+    int team = threads_or_default(threads);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
     for (size_t b = 0; b < blocks; b++) {
         size_t end = (b + 1) * TUNE_BLOCK < set->count ? (b + 1) * TUNE_BLOCK : set->count;

@@ -9,6 +9,7 @@
  * share an entry, so the threads split the gradient by shape.
  */
 #include "tune.h"
+#include "core/threads.h"
 
 #include "core/pattern.h"
 #include "tune_sparse.h"
@@ -28,7 +29,7 @@ static float *canonical_tables(const PatternSet *ps, const Weights *w)
     return t;
 }
 
-bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w)
+bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads)
 {
     free(set->offset);
     set->offset = NULL;
@@ -45,7 +46,7 @@ bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w)
     }
     const long n = (long)set->count;
     const int k = set->num_entries;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads_or_default(threads))
     for (long i = 0; i < n; i++) {
         const uint32_t *e = set->entries + (size_t)i * (size_t)k;
         float sum = 0;      /* the order and precision of pattern_sum, the engine's */
