@@ -95,7 +95,7 @@ bool cli_color_wanted(void);
 /* One per subcommand file (cli/cmd_*.c); main.c lists them. */
 extern const Command command_moves, command_perft, command_status, command_apply, command_show, command_bench,
     command_match, command_analyze, command_play, command_engine, command_records, command_selfplay,
-    command_tune;
+    command_tune, command_train;
 extern const Command command_ratings;
 extern const Command command_render, command_view, command_chart;
 extern const Command command_solve;

@@ -16,9 +16,8 @@
 #include <unistd.h>
 
 /* `--sprt` takes the key=value words after it: elo0, elo1, alpha, beta, model. */
-static void read_sprt(ArgReader *r, MatchOptions *o)
+void match_read_sprt(ArgReader *r, const char *command, SprtTest *test)
 {
-    o->sprt_on = true;
     while (r->index < r->argc) {
         const char *word = r->argv[r->index];
         const char *eq = strchr(word, '=');
@@ -27,17 +26,17 @@ static void read_sprt(ArgReader *r, MatchOptions *o)
         size_t n = (size_t)(eq - word);
         const char *v = eq + 1;
         if (n == 4 && strncmp(word, "elo0", 4) == 0)
-            o->sprt.elo0 = arg_real("match", "--sprt elo0", v, -1000, 1000);
+            test->elo0 = arg_real(command, "--sprt elo0", v, -1000, 1000);
         else if (n == 4 && strncmp(word, "elo1", 4) == 0)
-            o->sprt.elo1 = arg_real("match", "--sprt elo1", v, -1000, 1000);
+            test->elo1 = arg_real(command, "--sprt elo1", v, -1000, 1000);
         else if (n == 5 && strncmp(word, "alpha", 5) == 0)
-            o->sprt.alpha = arg_real("match", "--sprt alpha", v, 1e-9, 0.5);
+            test->alpha = arg_real(command, "--sprt alpha", v, 1e-9, 0.5);
         else if (n == 4 && strncmp(word, "beta", 4) == 0)
-            o->sprt.beta = arg_real("match", "--sprt beta", v, 1e-9, 0.5);
+            test->beta = arg_real(command, "--sprt beta", v, 1e-9, 0.5);
         else if (n == 5 && strncmp(word, "model", 5) == 0 && (!strcmp(v, "normalized") || !strcmp(v, "logistic")))
-            o->sprt.model = strcmp(v, "logistic") == 0 ? ELO_LOGISTIC : ELO_NORMALIZED;
+            test->model = strcmp(v, "logistic") == 0 ? ELO_LOGISTIC : ELO_NORMALIZED;
         else
-            fail_exit("match", EXIT_USAGE, "--sprt: unknown setting '%s' (elo0, elo1, alpha, beta, model)", word);
+            fail_exit(command, EXIT_USAGE, "--sprt: unknown setting '%s' (elo0, elo1, alpha, beta, model)", word);
         r->index++;
     }
 }
@@ -123,9 +122,10 @@ static bool read_text_option(ArgReader *r, MatchOptions *o, const char **names)
         if (strcmp(t, "gauntlet") != 0 && strcmp(t, "round-robin") != 0)
             fail_exit("match", EXIT_USAGE, "--tournament: '%s' is not gauntlet or round-robin", t);
         o->tournament = t;
-    } else if (arg_flag(r, "--sprt"))
-        read_sprt(r, o);
-    else if (arg_flag(r, "--resign"))
+    } else if (arg_flag(r, "--sprt")) {
+        o->sprt_on = true;
+        match_read_sprt(r, "match", &o->sprt);
+    } else if (arg_flag(r, "--resign"))
         read_resign(r, o);
     else
         return false;

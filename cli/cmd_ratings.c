@@ -243,21 +243,30 @@ static void print_json(const ResultTable *t, const Ratings *r, const Row *rows, 
 
 /* --- the command ------------------------------------------------------------------------------ */
 
-/* The chart, in the table's order; written whole before the table is printed. */
-static void write_chart(const RatingsArgs *a, const ResultTable *t, const Ratings *r, const Row *rows, int anchor)
+/* The chart, in the table's order; written whole. */
+static void write_chart(const char *command, const char *path, const ResultTable *t, const Ratings *r, const Row *rows,
+                        int anchor, double confidence)
 {
     ChartRating *entries = malloc((size_t)r->players * sizeof *entries);
     if (!entries)
-        fail_exit("ratings", EXIT_FAILURE_RUN, "out of memory");
+        fail_exit(command, EXIT_FAILURE_RUN, "out of memory");
     for (int i = 0; i < r->players; i++)
         entries[i] = ratings_chart_entry(t, r, rows[i].player, anchor);
     CliOutput out;
-    if (!chart_ratings(cli_output_open("ratings", a->svg, &out), entries, r->players, a->confidence)) {
+    if (!chart_ratings(cli_output_open(command, path, &out), entries, r->players, confidence)) {
         cli_output_discard(&out);
-        fail_exit("ratings", EXIT_FAILURE_RUN, "cannot write %s: %s", a->svg, strerror(errno));
+        fail_exit(command, EXIT_FAILURE_RUN, "cannot write %s: %s", path, strerror(errno));
     }
-    cli_output_commit("ratings", &out);
+    cli_output_commit(command, &out);
     free(entries);
+}
+
+void ratings_write_svg(const char *command, const char *path, const ResultTable *t, const Ratings *r, int anchor,
+                       double confidence)
+{
+    Row *rows = ranked_rows(r);
+    write_chart(command, path, t, r, rows, anchor, confidence);
+    free(rows);
 }
 
 static int run_ratings(int argc, char **argv)
@@ -273,7 +282,7 @@ static int run_ratings(int argc, char **argv)
     ratings_fit_or_fail("ratings", t, &o, &r);
     Row *rows = ranked_rows(&r);
     if (a.svg)
-        write_chart(&a, t, &r, rows, anchor);
+        write_chart("ratings", a.svg, t, &r, rows, anchor, a.confidence);
     if (a.json)
         print_json(t, &r, rows, &a, anchor);
     else

@@ -169,7 +169,12 @@ static void provenance_priors(const TuneSummary *s, Text *t)
 char *tune_provenance(const TuneSummary *s)
 {
     Text t = {0};
-    text_printf(&t, "tuned by leuctra %s (tune) on %s\n", LEUCTRA_VERSION, s->date);
+    if (s->date[0])
+        text_printf(&t, "tuned by leuctra %s (tune) on %s\n", LEUCTRA_VERSION, s->date);
+    else
+        text_printf(&t, "tuned by leuctra %s (tune)\n", LEUCTRA_VERSION);
+    if (s->opts->note)
+        text_printf(&t, "%s\n", s->opts->note);
     provenance_data(s, &t);
     provenance_fit(s, &t);
     provenance_priors(s, &t);

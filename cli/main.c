@@ -13,7 +13,7 @@
 static const Command *const commands[] = {
     &command_moves, &command_perft, &command_status, &command_apply, &command_show, &command_bench,
     &command_analyze, &command_solve, &command_play, &command_match, &command_selfplay, &command_engine, &command_records,
-    &command_tune,
+    &command_tune, &command_train,
     &command_ratings,
     &command_render, &command_view, &command_chart,
 };

@@ -19,4 +19,8 @@ typedef struct {
  * all players.  `seconds`: the match's wall time. */
 void match_report(const MatchRun *run, double seconds, void *report_options);
 
+/* The key=value words after --sprt (elo0, elo1, alpha, beta, model) into *test; fails with one
+ * line on a word it does not know.  cmd_match.c; `train` reads its gate's the same way. */
+void match_read_sprt(ArgReader *r, const char *command, SprtTest *test);
+
 #endif

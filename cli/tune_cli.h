@@ -28,7 +28,9 @@ typedef struct {
     bool json;
     int argc;                   /* the command line, for the provenance */
     char **argv;
-    const char *date;           /* the provenance's date; NULL: now (train gives a fixed one) */
+    const char *date;           /* the provenance's date; NULL: now, "": none (train: the same bytes
+                                   in every run) */
+    const char *note;           /* a line for the provenance (NULL: none) */
 } TuneOptions;
 
 typedef struct {

@@ -1,9 +1,9 @@
 #!/bin/sh
-# demo.sh - the main job on a small default, in a minute or two on two cores: the training loop
-# from nothing (scripts/training_loop.sh, small settings).  An engine with every evaluation
-# weight 0 plays Crossings against itself, the tuner fits weights to its games, an SPRT match
-# gates each candidate against the best so far, and a ratings table of all generations ends it.
-# Everything it writes goes to demo-out/ (removed first).
+# demo.sh - the main job on a small default, in a few minutes on two cores: `leuctra train` from
+# nothing on Crossings.  An engine with every evaluation weight 0 plays itself, the tuner fits the
+# whole model (linear weights, pattern tables, learned move priors) to its games, an SPRT match
+# gates each candidate against the best so far, and every promoted generation is measured against
+# the fixed anchors (gen0 and the shipped weights).  Everything goes to demo-out/ (removed first).
 set -eu
 bin=${1:-build/leuctra}
 out=demo-out
@@ -12,13 +12,20 @@ threads=$(nproc)
 echo "== rules: perft of the Epaminondas start (RULES.md section 6: 245799684)"
 "$bin" perft 4 --threads "$threads" --time
 echo
-echo "== the training loop on Crossings from an untrained engine (every weight 0):"
-echo "   3 generations of self-play (2000 games, 200 visits) -> tune -> SPRT gate (<= 400 games)"
-LEUCTRA="$bin" VARIANT=crossings GENERATIONS=3 SELFPLAY_GAMES=2000 SELFPLAY_VISITS=200 \
-    MATCH_GAMES=400 MATCH_VISITS=200 THREADS="$threads" SEED=7 scripts/training_loop.sh "$out"
+echo "== leuctra train on Crossings from an untrained engine (every weight 0):"
+echo "   3 generations of self-play (1000 games, 200 visits) -> fit -> SPRT gate (<= 400 games)"
+echo "   -> ladder (100 games against gen0 and against the shipped weights)"
+rm -rf "$out"
+"$bin" train "$out" --variant crossings --start zero --generations 3 --games 1000 --visits 200 \
+    --gate-games 400 --gate-visits 200 --ladder-games 100 --ladder-visits 200 \
+    --openings data/openings/crossings.txt --threads "$threads" --seed 7
 echo
-echo "Files in $out/: genK/ holds each generation's self-play records (selfplay.lrec), candidate"
-echo "weights (weights.txt, which say how they were made), tune.json, match records and verdict;"
-echo "training.svg and ratings.svg draw the run (open them in a browser); best names the best"
-echo "generation.  Play it:"
-echo "  $bin play --variant crossings --engine mcts:visits=5000,weights=$out/gen$(cat "$out/best")/weights.txt"
+echo "Files in $out/ (docs/TRAINING.md): genK/ holds each generation's self-play records"
+echo "(selfplay.lrec), its fitted weights (weights.lwt, which say how they were made), tune.json,"
+echo "the gate's games and verdict; ladder.txt lists each promoted generation against the anchors;"
+echo "training.svg and ratings.svg draw the run (open them in a browser).  Play the best:"
+best=0
+for v in "$out"/gen*/verdict; do
+    [ "$(cat "$v")" = promoted ] && best=$(basename "$(dirname "$v")" | tr -d gen)
+done
+echo "  $bin play --variant crossings --engine mcts:visits=5000,weights=$out/gen$best/weights.lwt"

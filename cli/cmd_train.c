@@ -1,0 +1,424 @@
+/*
+ * cmd_train.c - `leuctra train DIR`: the training run as one job (train_cli.h).  Generations
+ * until a budget: self-play of the best weights so far, a fit of the whole model on a window of
+ * recent games, an SPRT gate against the best, promotion, and a ladder of the promoted
+ * generations against fixed anchors.  This file reads the options, makes or checks the folder
+ * (a resumed run must have the settings it was started with), and runs the generations.
+ */
+#include "match_cli.h"
+#include "train_cli.h"
+
+#include "core/threads.h"
+#include "data/output_file.h"
+#include "data/weights.h"
+#include "eval/match.h"
+#include "selfplay/selfplay.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const NAME = "train";
+
+#ifndef LEUCTRA_VERSION
+#define LEUCTRA_VERSION "unknown"
+#endif
+
+/* --- options ----------------------------------------------------------------------------------- */
+
+static void read_options(int argc, char **argv, TrainOptions *o)
+{
+    ArgReader r = {argc, argv, 1, NAME, false};
+    const char *t;
+    while (r.index < argc) {
+        if (arg_game_option(&r, &o->game) || arg_value(&r, "--start", &o->start) ||
+            arg_value(&r, "--openings", &o->openings))
+            continue;
+        if (arg_value(&r, "--generations", &t))
+            o->generations = (int)arg_integer(NAME, "--generations", t, 1, TRAIN_MAX_GENERATIONS);
+        else if (arg_value(&r, "--hours", &t))
+            o->hours = arg_real(NAME, "--hours", t, 0.001, 1e5);
+        else if (arg_value(&r, "--games", &t))
+            o->games = arg_integer(NAME, "--games", t, 2, 100000000);
+        else if (arg_value(&r, "--visits", &t))
+            o->visits = arg_integer(NAME, "--visits", t, 1, 100000000);
+        else if (arg_value(&r, "--window", &t))
+            o->window = (int)arg_integer(NAME, "--window", t, 1, TRAIN_MAX_GENERATIONS);
+        else if (arg_value(&r, "--gate-games", &t))
+            o->gate_games = arg_integer(NAME, "--gate-games", t, 2, 1000000);
+        else if (arg_value(&r, "--gate-visits", &t))
+            o->gate_visits = arg_integer(NAME, "--gate-visits", t, 1, 100000000);
+        else if (arg_flag(&r, "--sprt"))
+            match_read_sprt(&r, NAME, &o->sprt);
+        else if (arg_value(&r, "--ladder-games", &t))
+            o->ladder_games = arg_integer(NAME, "--ladder-games", t, 0, 1000000);
+        else if (arg_value(&r, "--ladder-visits", &t))
+            o->ladder_visits = arg_integer(NAME, "--ladder-visits", t, 1, 100000000);
+        else if (arg_value(&r, "--make-openings", &t))
+            o->make_openings = (int)arg_integer(NAME, "--make-openings", t, 1, 100000);
+        else if (arg_value(&r, "--seed", &t))
+            o->seed = (uint64_t)arg_integer(NAME, "--seed", t, 0, 0x7fffffffffffffffL);
+        else if (arg_value(&r, "--threads", &t))
+            o->threads = (int)arg_integer(NAME, "--threads", t, 1, THREADS_MAX);
+        else if (arg_flag(&r, "--linear-only"))
+            o->linear_only = true;
+        else if (arg_flag(&r, "--resume"))
+            o->resume = true;
+        else if (arg_flag(&r, "--quiet") || arg_flag(&r, "-q"))
+            o->quiet = true;
+        else if (arg_operand(&r) && !o->dir)
+            o->dir = argv[r.index++];
+        else if (r.index < argc && (r.operands_only || argv[r.index][0] != '-'))
+            fail_exit(NAME, EXIT_USAGE, "one DIR only, got '%s' too", argv[r.index]);
+        else
+            arg_common(&r, &command_train);
+    }
+    if (!o->dir || !*o->dir)
+        fail_exit(NAME, EXIT_USAGE, "missing DIR, the run's folder (see leuctra train --help)");
+    if (!o->generations && !o->hours)
+        fail_exit(NAME, EXIT_USAGE, "no budget: give --generations N or --hours H (or both)");
+    if (strlen(o->dir) > TRAIN_PATH - 64)
+        fail_exit(NAME, EXIT_USAGE, "DIR is longer than %d bytes", TRAIN_PATH - 64);
+    const char *sprt_problem = sprt_invalid(&o->sprt);
+    if (sprt_problem)
+        fail_exit(NAME, EXIT_USAGE, "--sprt: %s", sprt_problem);
+}
+
+/* --- the folder -------------------------------------------------------------------------------- */
+
+void train_path(const TrainRun *run, char *buf, const char *fmt, ...)
+{
+    char rel[TRAIN_PATH];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(rel, sizeof rel, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof rel ||
+        (size_t)snprintf(buf, TRAIN_PATH, "%s/%s", run->o->dir, rel) >= TRAIN_PATH)
+        fail_exit(NAME, EXIT_USAGE, "%s: a path in it would be longer than %d bytes", run->o->dir, TRAIN_PATH);
+}
+
+bool train_exists(const TrainRun *run, const char *rel)
+{
+    char path[TRAIN_PATH];
+    train_path(run, path, "%s", rel);
+    return mpi_env_all(run->env, access(path, F_OK) == 0);
+}
+
+void train_write_text(const TrainRun *run, const char *rel, const char *text)
+{
+    if (run->env->rank == 0) {
+        char path[TRAIN_PATH];
+        train_path(run, path, "%s", rel);
+        CliOutput out;
+        fputs(text, cli_output_open(NAME, path, &out));
+        cli_output_commit(NAME, &out);
+    }
+    mpi_env_all(run->env, true);
+}
+
+void train_log(const TrainRun *run, const char *fmt, ...)
+{
+    if (run->env->rank != 0)
+        return;
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (!run->o->quiet) {
+        printf("%s\n", line);
+        fflush(stdout);
+    }
+    char path[TRAIN_PATH];
+    train_path(run, path, "train.log");
+    FILE *log = fopen(path, "a");
+    if (!log || fprintf(log, "%s\n", line) < 0 || fclose(log) != 0)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot append to %s: %s", path, strerror(errno));
+}
+
+void train_weights_of(const TrainRun *run, int k, char *rel, size_t len)
+{
+    char lwt[64];
+    snprintf(lwt, sizeof lwt, "gen%d/weights.lwt", k);
+    snprintf(rel, len, "gen%d/weights.%s", k, train_exists(run, lwt) ? "lwt" : "txt");
+}
+
+double train_elapsed(const TrainRun *run) { return run->elapsed_before + clock_seconds() - run->started; }
+
+/* The settings that decide what the run makes, one key=value a line in a fixed order. */
+static void settings_text(const TrainRun *run, const char *start_id, char *buf, size_t len)
+{
+    const TrainOptions *o = run->o;
+    const Game *g = run->game;
+    snprintf(buf, len,
+             "generator=leuctra train %s\nvariant=%s\nsize=%dx%d\nstart=%s\nstart_weights=%s\ngames=%ld\nvisits=%ld\n"
+             "window=%d\nfit=%s\ngate_games=%ld\ngate_visits=%ld\nsprt=elo0 %g elo1 %g alpha %g beta %g %s\n"
+             "ladder_games=%ld\nladder_visits=%ld\nopenings=%s\nmake_openings=%d\nseed=%llu\n",
+             LEUCTRA_VERSION, g->name, g->width, g->height, o->start, start_id, o->games, o->visits, o->window,
+             o->linear_only ? "linear" : "whole", o->gate_games, o->gate_visits, o->sprt.elo0, o->sprt.elo1,
+             o->sprt.alpha, o->sprt.beta, o->sprt.model == ELO_LOGISTIC ? "logistic" : "normalized", o->ladder_games,
+             o->ladder_visits, o->openings ? o->openings : "made", o->openings ? 0 : o->make_openings,
+             (unsigned long long)o->seed);
+}
+
+/* The start weights: all-zero linear weights (an engine that knows nothing), the shipped ones,
+ * or a file's. */
+static void load_start(const TrainRun *run, Weights *w)
+{
+    const char *start = run->o->start;
+    Error err;
+    if (strcmp(start, "zero") == 0) {
+        weights_zero(run->game, w);
+        return;
+    }
+    if (strcmp(start, "shipped") == 0 ? !weights_default(run->game, w) : !weights_load(run->game, start, w, &err))
+        fail_exit(NAME, EXIT_USAGE, "--start %s: %s", start,
+                  strcmp(start, "shipped") == 0 ? "no shipped weights for this board" : err.msg);
+}
+
+/* DIR/gen0: the start weights, saved with a note of where they came from. */
+static void write_gen0(TrainRun *run, const Weights *w)
+{
+    char rel[64], path[TRAIN_PATH], comments[512];
+    snprintf(rel, sizeof rel, "gen0/weights.%s", w->tables || w->policy ? "lwt" : "txt");
+    train_path(run, path, "%s", rel);
+    snprintf(comments, sizeof comments, "generation 0 of leuctra train: the start (--start %.400s)\n", run->o->start);
+    Error err;
+    if (run->env->rank == 0 && !weights_save(run->game, w, comments, path, &err))
+        fail_exit(NAME, EXIT_FAILURE_RUN, "%s", err.msg);
+    mpi_env_all(run->env, true);
+}
+
+static void make_folder(const char *path)
+{
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot make %s: %s", path, strerror(errno));
+}
+
+/* A new run makes its folder and settings; a resumed one must find the settings it would write. */
+static void open_folder(TrainRun *run)
+{
+    const TrainOptions *o = run->o;
+    struct stat st;
+    bool exists = stat(o->dir, &st) == 0;
+    if (exists && !S_ISDIR(st.st_mode))
+        fail_exit(NAME, EXIT_USAGE, "%s is not a folder", o->dir);
+    train_path(run, run->settings_path, "settings");
+    bool started = access(run->settings_path, F_OK) == 0;
+    if (started && !o->resume)
+        fail_exit(NAME, EXIT_USAGE, "%s holds a training run already (--resume continues it; or choose another DIR)",
+                  o->dir);
+    if (!started && exists && !o->resume) {
+        /* An empty folder is fine; one with other files in it is not ours to fill. */
+        char probe[TRAIN_PATH];
+        train_path(run, probe, "gen0");
+        if (access(probe, F_OK) == 0)
+            fail_exit(NAME, EXIT_USAGE, "%s has a gen0 but no settings: not a training run to continue", o->dir);
+    }
+    if (run->env->rank == 0) {
+        make_folder(o->dir);
+        char sub[TRAIN_PATH];
+        train_path(run, sub, "gen0");
+        make_folder(sub);
+        train_path(run, sub, "ladder");
+        make_folder(sub);
+    }
+    mpi_env_all(run->env, true);
+    Weights w;
+    load_start(run, &w);
+    char id[17], text[4096], why[300];
+    weights_id_text(&w, id);
+    settings_text(run, id, text, sizeof text);
+    if (!started) {
+        write_gen0(run, &w);
+        train_write_text(run, "settings", text);
+    } else {
+        FILE *in = fopen(run->settings_path, "r");
+        char old[4096] = "";
+        size_t n = in ? fread(old, 1, sizeof old - 1, in) : 0;
+        if (in)
+            fclose(in);
+        old[n] = '\0';
+        if (!selfplay_settings_agree(old, text, why, sizeof why))
+            fail_exit(NAME, EXIT_USAGE, "%s was started with other settings (%s): resume it with the same options, "
+                      "or start another DIR", o->dir, why);
+    }
+    weights_dispose(&w);
+}
+
+/* The suite the gates and the ladder play: the given one copied into the folder, or one made
+ * for the run (balanced openings, as match --make-openings makes them). */
+static void prepare_openings(TrainRun *run)
+{
+    train_path(run, run->openings_path, "openings.txt");
+    if (train_exists(run, "openings.txt"))
+        return;
+    const TrainOptions *o = run->o;
+    if (run->env->rank == 0) {
+        Error err;
+        if (o->openings) {
+            OpeningSuite suite;
+            openings_init(&suite);
+            if (!openings_load(&suite, run->game, &run->start, o->openings, &err))
+                fail_exit(NAME, EXIT_USAGE, "--openings %s", err.msg);
+            openings_free(&suite);
+            FILE *in = fopen(o->openings, "rb");
+            CliOutput out;
+            FILE *to = cli_output_open(NAME, run->openings_path, &out);
+            char buf[65536];
+            size_t n;
+            while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
+                fwrite(buf, 1, n, to);
+            if (!in)
+                fail_exit(NAME, EXIT_USAGE, "--openings %s: %s", o->openings, strerror(errno));
+            fclose(in);
+            cli_output_commit(NAME, &out);
+        } else {
+            train_log(run, "making %d balanced openings for the gates and the ladder", o->make_openings);
+            MatchOptions mo = {.make_openings = o->make_openings, .out_path = run->openings_path, .opening_plies = 4,
+                               .make_visits = 200, .make_low = 0.4, .make_high = 0.6, .seed = o->seed};
+            if (run->game->variant == VARIANT_REVERSI)
+                mo.opening_plies = 8;   /* only 172 balanced positions exist after 4 plies */
+            if (!match_make_openings(run->game, &run->start, &mo, &err))
+                fail_with(NAME, &err);
+        }
+    }
+    mpi_env_all(run->env, true);
+}
+
+/* The generations finished in an earlier run: their verdicts give the best so far. */
+static void read_state(TrainRun *run)
+{
+    run->best = 0;
+    run->done = 0;
+    const char *verdict;
+    while (run->done < TRAIN_MAX_GENERATIONS && (verdict = train_verdict(run, run->done + 1)) != NULL) {
+        run->done++;
+        if (strcmp(verdict, "promoted") == 0)
+            run->best = run->done;
+    }
+    char path[TRAIN_PATH];
+    train_path(run, path, "elapsed");
+    FILE *in = fopen(path, "r");
+    if (in) {
+        if (fscanf(in, "%lf", &run->elapsed_before) != 1 || !(run->elapsed_before >= 0))
+            run->elapsed_before = 0;
+        fclose(in);
+    }
+}
+
+void train_save_elapsed(const TrainRun *run)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%.1f\n", train_elapsed(run));
+    train_write_text(run, "elapsed", text);
+}
+
+/* Whether the budget lets generation k begin. */
+static bool budget_allows(const TrainRun *run, int k)
+{
+    const TrainOptions *o = run->o;
+    if (o->generations && k > o->generations)
+        return false;
+    return !o->hours || train_elapsed(run) < o->hours * 3600;
+}
+
+static void defaults(TrainOptions *o)
+{
+    *o = (TrainOptions){.start = "shipped", .games = 2000, .visits = 400, .window = 3, .gate_games = 400,
+                        .gate_visits = 400, .sprt = {0, 10, 0.05, 0.05, ELO_NORMALIZED}, .ladder_games = 100,
+                        .ladder_visits = 400, .make_openings = 1000, .seed = 1, .threads = threads_default()};
+}
+
+static int run_train(int argc, char **argv)
+{
+    TrainOptions o;
+    defaults(&o);
+    read_options(argc, argv, &o);
+    MpiEnv env = mpi_env_start();
+    TrainRun run = {.o = &o, .env = &env, .tty = isatty(STDERR_FILENO) && !o.quiet, .started = clock_seconds()};
+    run.game = cli_open_game(NAME, &o.game, &run.start);
+    Weights shipped;
+    run.has_shipped = weights_default(run.game, &shipped);
+    if (run.has_shipped)
+        weights_dispose(&shipped);
+    open_folder(&run);
+    prepare_openings(&run);
+    read_state(&run);
+    if (run.done > 0)
+        train_log(&run, "resumed: %d generation%s finished, best gen%d, %.0f s so far", run.done,
+                  run.done == 1 ? "" : "s", run.best, run.elapsed_before);
+    for (int k = run.done + 1; budget_allows(&run, k); k++) {
+        train_generation(&run, k);
+        run.done = k;
+        if (strcmp(train_verdict(&run, k), "promoted") == 0)
+            run.best = k;
+        train_save_elapsed(&run);
+        train_ladder(&run);
+        train_save_elapsed(&run);
+    }
+    if (run.done == 0 || !train_exists(&run, "ladder.txt"))
+        train_ladder(&run);
+    train_log(&run, "end of the budget: %d generation%s, best gen%d, %.0f s in all", run.done,
+              run.done == 1 ? "" : "s", run.best, train_elapsed(&run));
+    mpi_env_stop(&env);
+    game_free(run.game);
+    return 0;
+}
+
+const Command command_train = {
+    "train", run_train, "the training loop as one job: self-play, fit, gate, ladder, generations",
+    "usage: leuctra train DIR (--generations N | --hours H) [--resume] [--variant V] [--size WxH]\n"
+    "                     [--start zero|shipped|FILE] [--games N] [--visits N] [--window K]\n"
+    "                     [--gate-games N] [--gate-visits N] [--sprt elo0=X elo1=Y ...]\n"
+    "                     [--ladder-games N] [--ladder-visits N] [--openings FILE]\n"
+    "                     [--make-openings N] [--linear-only] [--seed S] [--threads T] [--quiet]\n\n"
+    "Runs generations of the training loop in DIR until the budget is spent: each generation\n"
+    "plays --games self-play games of the best weights so far at --visits, fits a new model to\n"
+    "the games of the last --window generations (the linear weights, the pattern tables and the\n"
+    "learned move priors: tune --tables --priors; --linear-only fits the linear weights alone),\n"
+    "and plays the candidate against the best under an SPRT of at most --gate-games games at\n"
+    "--gate-visits from an opening suite (each game pair its own opening); accepting H1 promotes\n"
+    "it, and so does a test still undecided at the game cap whose likelihood of superiority is\n"
+    "95% or more (H0 rejects).  Every promoted generation then plays --ladder-games games against each fixed anchor,\n"
+    "gen0 and the shipped weights, and DIR/ladder.txt lists its Elo against each with the 95%\n"
+    "interval; DIR/ratings.svg and DIR/training.svg chart the run.  docs/TRAINING.md has the\n"
+    "layout of DIR and a walk through a run.\n\n"
+    "Stopped at any moment (Ctrl-C, kill -9, a crash), the same command with --resume goes on\n"
+    "from the step that was running, and redoes nothing that finished; every step is\n"
+    "deterministic, so DIR ends byte for byte as an uninterrupted run leaves it (--hours aside:\n"
+    "a time budget depends on the machine).  A resumed run must have the settings it was\n"
+    "started with (the budget and --threads may change).\n\n"
+    "  --generations N       generations at most, the ones already finished included\n"
+    "  --hours H             no generation begins after H hours of the run (all its resumptions)\n"
+    "  --resume              continue DIR's run\n"
+    "  --start S             gen0: zero (all-zero linear weights, an engine that knows nothing),\n"
+    "                        shipped (default), or a weights file\n"
+    "  --games N             self-play games a generation (default 2000)\n"
+    "  --visits N            self-play visits a move (default 400)\n"
+    "  --window K            the fit reads the self-play of the last K generations (default 3)\n"
+    "  --gate-games N        the gate's games at most (default 400), in pairs\n"
+    "  --gate-visits N       the gate's visits a move (default 400)\n"
+    "  --sprt ...            the gate's test, as match --sprt (default elo0=0 elo1=10\n"
+    "                        alpha=0.05 beta=0.05, normalized Elo)\n"
+    "  --ladder-games N      games against each anchor (default 100; 0: no ladder)\n"
+    "  --ladder-visits N     the ladder's visits a move (default 400)\n"
+    "  --openings FILE       the suite (default: --make-openings N balanced openings, 1000, made\n"
+    "                        for the run and kept in DIR/openings.txt)\n"
+    "  --linear-only         fit the linear weights alone\n"
+    "  --seed S              the run's seed (default 1): generation K's self-play and gate use S+K\n"
+    "  --threads T           games at once (default: every core)\n"
+    "  --quiet, -q           no progress lines (DIR/train.log has every step anyway)\n"
+    "  --variant, --size     the game and board (default Epaminondas 14x12)\n\n"
+    "On a terminal each step shows its progress (games, rate, ETA); a line per step goes to\n"
+    "stdout and DIR/train.log.  Under mpirun (a build made with `make MPI=1`) the self-play and\n"
+    "the fits spread over the processes as `selfplay` and `tune` do, and process 0 plays the\n"
+    "matches (learned priors are then refitted only by a run without mpirun).\n\n"
+    "example: leuctra train run1 --variant crossings --start zero --generations 8 --games 3000\n"
+    "         leuctra train run1 --variant crossings --start zero --generations 12 --resume\n",
+};

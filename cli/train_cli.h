@@ -1,0 +1,131 @@
+/*
+ * train_cli.h - what the files of `leuctra train` share: the run's settings, its folder and the
+ * state it reads back from it, and the steps of a generation.
+ *
+ *   cmd_train.c      the options, the settings file that a resumed run must agree with, the
+ *                    budget, the generation loop
+ *   train_steps.c    one generation's steps: self-play of the best weights, the fit of the whole
+ *                    model on a window of recent games, the gate against the best
+ *   train_ladder.c   every promoted generation against fixed anchors (gen0 and the shipped
+ *                    weights), the ratings with their intervals, the ladder table and the charts
+ *
+ * The folder is the state.  Every step ends by writing its own file whole (a temporary file
+ * renamed into place), and a step whose file exists is done: a run killed at any moment and
+ * resumed (--resume) redoes only the step that was in progress, and since every step is
+ * deterministic (seeded self-play, a fit that is the same bits for any thread count, matches
+ * of fixed-visit players), the folder ends byte for byte as an uninterrupted run leaves it.
+ * Self-play and the matches append their games crash-safely and resume mid-step.
+ *
+ *   DIR/settings               what decides the run's results (train_settings_text)
+ *   DIR/openings.txt           the gate's and the ladder's opening suite
+ *   DIR/gen0/weights.{txt,lwt} the start
+ *   DIR/genK/selfplay.lrec     generation K's self-play of the best weights so far
+ *   DIR/genK/selfplay.done     ... finished
+ *   DIR/genK/weights.{txt,lwt} the candidate, fitted to the window's games
+ *   DIR/genK/tune.json         the fit's report (written last: the fit's mark)
+ *   DIR/genK/match.lrec, match.txt, match.json   the gate: candidate against the best
+ *   DIR/genK/verdict           promoted, rejected or undecided (the generation's mark)
+ *   DIR/ladder/genK-ANCHOR.lrec, .txt            the ladder's games
+ *   DIR/ladder.txt, ratings.svg, training.svg    the ladder and the charts
+ *   DIR/train.log              a line per step, appended
+ *   DIR/elapsed                seconds the run has taken so far, over all its resumptions
+ */
+#ifndef LEUCTRA_TRAIN_CLI_H
+#define LEUCTRA_TRAIN_CLI_H
+
+#include "cli.h"
+#include "data/mpi_env.h"
+#include "eval/match.h"
+#include "eval/sprt.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { TRAIN_PATH = 4096, TRAIN_MAX_GENERATIONS = 1000 };
+
+typedef struct {
+    GameOptions game;
+    const char *dir;
+    /* The budget: no generation starts once either is spent (0: none).  Not settings: a resumed
+     * run may raise them. */
+    int generations;
+    double hours;
+    bool resume;
+    int threads;                /* games or positions at once (default: every core) */
+    bool quiet;
+    /* The settings (train_settings_text), which a resumed run must repeat. */
+    const char *start;          /* "zero", "shipped" or a weights file */
+    long games, visits;         /* self-play per generation */
+    int window;                 /* generations of self-play the fit reads */
+    long gate_games, gate_visits;
+    SprtTest sprt;
+    long ladder_games, ladder_visits;   /* ladder_games 0: no ladder */
+    const char *openings;       /* a suite file; NULL: made for the run (train_make_openings) */
+    int make_openings;          /* ... with this many openings */
+    uint64_t seed;
+    bool linear_only;           /* fit the linear weights alone (else tables and priors too) */
+} TrainOptions;
+
+/* A run in progress: its options, game and where things are. */
+typedef struct {
+    const TrainOptions *o;
+    const MpiEnv *env;
+    Game *game;
+    Position start;
+    char settings_path[TRAIN_PATH], openings_path[TRAIN_PATH];
+    bool has_shipped;           /* shipped weights exist for this board: a ladder anchor */
+    bool tty;                   /* stderr is a terminal: live progress lines */
+    double started;             /* clock_seconds() when this process began the run */
+    double elapsed_before;      /* seconds earlier runs of the folder took */
+    int best;                   /* the best generation so far */
+    int done;                   /* generations finished (a verdict each) */
+} TrainRun;
+
+/* --- cmd_train.c ------------------------------------------------------------------------------ */
+
+/* DIR/rel into buf (fails on a path too long). */
+void train_path(const TrainRun *run, char *buf, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Whether DIR/rel exists (a step's mark), the same answer on every rank. */
+bool train_exists(const TrainRun *run, const char *rel);
+/* Writes DIR/rel whole with `text` (rank 0; the others wait). */
+void train_write_text(const TrainRun *run, const char *rel, const char *text);
+/* One line to DIR/train.log (and, unless quiet, to stdout), rank 0 only. */
+void train_log(const TrainRun *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The weights file of generation k, relative to DIR ("genK/weights.lwt" or ".txt"). */
+void train_weights_of(const TrainRun *run, int k, char *rel, size_t len);
+/* Seconds the run has taken, this process's part included; saved to DIR/elapsed after every step,
+ * so that --hours counts the time of runs that were killed. */
+double train_elapsed(const TrainRun *run);
+void train_save_elapsed(const TrainRun *run);
+
+/* --- train_steps.c ---------------------------------------------------------------------------- */
+
+/* Generation k's steps that are not done yet, in order; its verdict at the end.  Fails with one
+ * line (the folder keeps what was finished). */
+void train_generation(TrainRun *run, int k);
+/* The verdict of a finished generation: "promoted", "rejected" or "undecided"; NULL when the
+ * generation is not finished. */
+const char *train_verdict(const TrainRun *run, int k);
+
+/* What a match of the run came to. */
+typedef struct {
+    MatchTotals totals;         /* the first player's */
+    SprtDecision decision;      /* SPRT_CONTINUE without a test */
+    double llr;
+    bool reported;
+} TrainMatchResult;
+
+/* A match of two players of the run (rank 0): the folder's suite, the run's threads, crash-safe
+ * records (resumed where a killed run left them) and a results file for the ratings; sprt may
+ * be NULL.  Fails with one line. */
+void train_match(const TrainRun *run, const char *const spec[2], const char *const name[2], long games,
+                 uint64_t seed, const SprtTest *sprt, const char *records, const char *results,
+                 TrainMatchResult *out);
+
+/* --- train_ladder.c --------------------------------------------------------------------------- */
+
+/* The ladder games of every promoted generation that lacks them, then the ladder table, the
+ * ratings and the charts, from every result so far. */
+void train_ladder(TrainRun *run);
+
+#endif

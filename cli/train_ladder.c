@@ -1,0 +1,216 @@
+/*
+ * train_ladder.c - the ladder of `leuctra train` (train_cli.h): every promoted generation plays
+ * the fixed anchors, gen0 and the shipped weights, so that its strength is measured against
+ * the same players from the first generation to the last (a gate only says that a generation
+ * beat the one before it).  Then the table (DIR/ladder.txt: each generation's score and Elo
+ * against each anchor, with the 95% interval), the ratings of every generation from all the
+ * games of the run (DIR/ratings.svg) and the chart of the fits and gates (DIR/training.svg).
+ */
+#include "train_cli.h"
+
+#include "eval/elo.h"
+#include "eval/ratings.h"
+#include "pictures/charts.h"
+#include "ratings_cli.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const NAME = "train";
+
+enum { MAX_ANCHORS = 2 };
+
+/* The anchors a generation is measured against: gen0 and, where weights are shipped for the
+ * board and the run did not start from them, the shipped weights. */
+static int anchors(const TrainRun *run, const char *names[MAX_ANCHORS])
+{
+    int n = 0;
+    names[n++] = "gen0";
+    if (run->has_shipped && strcmp(run->o->start, "shipped") != 0)
+        names[n++] = "shipped";
+    return n;
+}
+
+static void anchor_spec(const TrainRun *run, const char *anchor, char *spec, size_t len)
+{
+    if (strcmp(anchor, "shipped") == 0) {
+        snprintf(spec, len, "mcts:visits=%ld", run->o->ladder_visits);
+        return;
+    }
+    char rel[64], path[TRAIN_PATH];
+    train_weights_of(run, 0, rel, sizeof rel);
+    train_path(run, path, "%s", rel);
+    snprintf(spec, len, "mcts:visits=%ld,weights=%s", run->o->ladder_visits, path);
+}
+
+/* Generation k against one anchor, unless its results are in the folder. */
+static void ladder_match(TrainRun *run, int k, const char *anchor, int index)
+{
+    char rel[128], records[TRAIN_PATH], results[TRAIN_PATH], weights[64], path[TRAIN_PATH];
+    snprintf(rel, sizeof rel, "ladder/gen%d-%s.txt", k, anchor);
+    if (train_exists(run, rel))
+        return;
+    train_path(run, results, "%s", rel);
+    train_path(run, records, "ladder/gen%d-%s.lrec", k, anchor);
+    train_weights_of(run, k, weights, sizeof weights);
+    train_path(run, path, "%s", weights);
+    char spec_k[TRAIN_PATH + 64], spec_a[TRAIN_PATH + 64], name_k[32];
+    snprintf(spec_k, sizeof spec_k, "mcts:visits=%ld,weights=%s", run->o->ladder_visits, path);
+    anchor_spec(run, anchor, spec_a, sizeof spec_a);
+    snprintf(name_k, sizeof name_k, "gen%d", k);
+    train_log(run, "ladder: gen%d against %s, %ld games at %ld visits", k, anchor, run->o->ladder_games,
+              run->o->ladder_visits);
+    if (run->env->rank == 0) {
+        const char *const spec[2] = {spec_k, spec_a}, *const name[2] = {name_k, anchor};
+        TrainMatchResult r;
+        /* The seeds of the gates are seed + K; the ladder's are apart from them. */
+        train_match(run, spec, name, run->o->ladder_games, run->o->seed + 100003 * (uint64_t)(index + 1) + (uint64_t)k,
+                    NULL, records, results, &r);
+    }
+    mpi_env_all(run->env, true);
+}
+
+/* The results files of the run in a fixed order: the ladder's, and with gates the gates' too. */
+static int result_files(const TrainRun *run, bool gates, char ***out)
+{
+    const char *names[MAX_ANCHORS];
+    const int num_anchors = anchors(run, names);
+    char **files = calloc((size_t)(run->done * (1 + num_anchors) + 1), sizeof *files);
+    if (!files)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+    int n = 0;
+    char path[TRAIN_PATH];
+    for (int k = 1; k <= run->done; k++) {
+        train_path(run, path, "gen%d/match.txt", k);
+        if (gates && access(path, F_OK) == 0 && !(files[n++] = strdup(path)))
+            fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+        for (int a = 0; a < num_anchors; a++) {
+            train_path(run, path, "ladder/gen%d-%s.txt", k, names[a]);
+            if (access(path, F_OK) == 0 && !(files[n++] = strdup(path)))
+                fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+        }
+    }
+    *out = files;
+    return n;
+}
+
+/* The games of generation k against one anchor, from the anchor's side turned to k's. */
+static bool score_against(const ResultTable *t, int k, const char *anchor, Trinomial *out)
+{
+    char name[32];
+    snprintf(name, sizeof name, "gen%d", k);
+    const int a = results_find(t, name), b = results_find(t, anchor);
+    *out = (Trinomial){0};
+    if (a < 0 || b < 0)
+        return false;
+    for (int i = 0; i < results_num_pairs(t); i++) {
+        const PairTotals *p = results_pair(t, i);
+        if (p->a == a && p->b == b)
+            *out = (Trinomial){p->wins_a, p->draws, p->wins_b};
+        else if (p->a == b && p->b == a)
+            *out = (Trinomial){p->wins_b, p->draws, p->wins_a};
+    }
+    return out->wins + out->draws + out->losses > 0;
+}
+
+/* DIR/ladder.txt: per promoted generation, against each anchor, the games' score and Elo. */
+static void write_table(TrainRun *run, const ResultTable *ladder)
+{
+    const char *names[MAX_ANCHORS];
+    const int num_anchors = anchors(run, names);
+    size_t cap = 4096 + (size_t)run->done * 256;
+    char *text = malloc(cap);
+    if (!text)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+    size_t n = (size_t)snprintf(text, cap, "# the ladder of %s: each promoted generation against the fixed anchors, "
+                                "%ld games at %ld visits each; Elo with its 95%% interval\n", run->o->dir,
+                                run->o->ladder_games, run->o->ladder_visits);
+    n += (size_t)snprintf(text + n, cap - n, "%-8s %-9s", "gen", "verdict");
+    for (int a = 0; a < num_anchors; a++)
+        n += (size_t)snprintf(text + n, cap - n, "  %-36s", names[a]);
+    n += (size_t)snprintf(text + n, cap - n, "\n");
+    for (int k = 1; k <= run->done; k++) {
+        const char *verdict = train_verdict(run, k);
+        if (!verdict || strcmp(verdict, "promoted") != 0)
+            continue;
+        n += (size_t)snprintf(text + n, cap - n, "gen%-5d %-9s", k, verdict);
+        for (int a = 0; a < num_anchors; a++) {
+            Trinomial c;
+            EloEstimate e;
+            char cell[64] = "-";
+            if (ladder && score_against(ladder, k, names[a], &c) && elo_trinomial(&c, 0.95, &e)) {
+                int at = snprintf(cell, sizeof cell, "+%lld =%lld -%lld  ", (long long)c.wins, (long long)c.draws,
+                                  (long long)c.losses);
+                if (isfinite(e.elo) && isfinite(e.elo_lower) && isfinite(e.elo_upper))
+                    snprintf(cell + at, sizeof cell - (size_t)at, "%+.0f [%+.0f, %+.0f]", e.elo, e.elo_lower,
+                             e.elo_upper);
+                else if (isfinite(e.elo))   /* a score interval that reaches 0 or 1: one bound only */
+                    snprintf(cell + at, sizeof cell - (size_t)at, "%+.0f (at %s %+.0f)", e.elo,
+                             isfinite(e.elo_lower) ? "least" : "most", isfinite(e.elo_lower) ? e.elo_lower : e.elo_upper);
+                else
+                    snprintf(cell + at, sizeof cell - (size_t)at, "%s every game", e.elo > 0 ? "won" : "lost");
+            }
+            n += (size_t)snprintf(text + n, cap - n, "  %-36s", cell);
+        }
+        n += (size_t)snprintf(text + n, cap - n, "\n");
+    }
+    train_write_text(run, "ladder.txt", text);
+    if (!run->o->quiet && run->env->rank == 0)
+        fputs(text, stdout);
+    free(text);
+}
+
+/* DIR/ratings.svg: every generation rated from all the games, anchored at gen0. */
+static void write_ratings(TrainRun *run, const ResultTable *t)
+{
+    const int anchor = results_find(t, "gen0");
+    if (anchor < 0 || run->env->rank != 0)
+        return;
+    RatingsOptions o = {.anchor = anchor, .confidence = 0.95, .prior_draws = 2};
+    Ratings r;
+    ratings_fit_or_fail(NAME, t, &o, &r);
+    char path[TRAIN_PATH];
+    train_path(run, path, "ratings.svg");
+    ratings_write_svg(NAME, path, t, &r, anchor, 0.95);
+    ratings_free(&r);
+}
+
+/* DIR/training.svg, as `leuctra chart training DIR` draws it. */
+static void write_training_chart(TrainRun *run)
+{
+    if (run->env->rank != 0 || run->done == 0)
+        return;
+    char out[TRAIN_PATH];
+    train_path(run, out, "training.svg");
+    char *argv[] = {"chart", "training", (char *)run->o->dir, "-o", out, "--prior", "2", NULL};
+    command_chart.run(7, argv);
+}
+
+void train_ladder(TrainRun *run)
+{
+    const char *names[MAX_ANCHORS];
+    const int num_anchors = anchors(run, names);
+    if (run->o->ladder_games > 0)
+        for (int k = 1; k <= run->done; k++) {
+            const char *verdict = train_verdict(run, k);
+            for (int a = 0; verdict && strcmp(verdict, "promoted") == 0 && a < num_anchors; a++)
+                ladder_match(run, k, names[a], a);
+        }
+    for (int gates = 0; gates < 2; gates++) {
+        char **files;
+        const int n = result_files(run, gates, &files);
+        ResultTable *t = n > 0 ? ratings_read_files(NAME, (const char *const *)files, n) : NULL;
+        if (!gates)
+            write_table(run, t);        /* the ladder's games alone: the same anchors, the same budget */
+        else if (t)
+            write_ratings(run, t);      /* every game of the run */
+        results_free(t);
+        for (int i = 0; i < n; i++)
+            free(files[i]);
+        free(files);
+    }
+    write_training_chart(run);
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""train_test.py - tests of `leuctra train` (docs/TRAINING.md): a small run leaves the folder the
+docs describe (every generation's self-play, fit, gate and verdict, the ladder against the fixed
+anchors, the charts); a run killed with SIGKILL at several points and resumed each time ends
+with the same files, byte for byte, as the run that was never stopped (the log, the elapsed
+time and the time fields of the fits' reports aside); a resumed run must repeat the settings it
+was started with; bad options get one line and exit 2.
+
+    LEUCTRA=build/leuctra python3 tests/train_test.py
+
+Prints one line per failed check ("FAIL what: ..."), ends with "N passed, N failed".
+"""
+import filecmp
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from checks import check, summary
+
+LEUCTRA = os.path.abspath(os.environ.get("LEUCTRA") or sys.exit("set LEUCTRA to the leuctra binary"))
+
+# A run of seconds: Crossings on 5x6, a few dozen games a step, two generations.
+SMALL = ["--variant", "crossings", "--size", "5x6", "--start", "zero", "--generations", "2", "--games", "30",
+         "--visits", "60", "--gate-games", "20", "--gate-visits", "30", "--ladder-games", "10", "--ladder-visits",
+         "30", "--make-openings", "20", "--sprt", "elo0=0", "elo1=60", "--threads", "2", "--quiet"]
+# Files whose bytes depend on the machine: not part of the promise.
+TIMED = {"train.log", "elapsed"}
+
+
+def train(cwd, *args, timeout=600):
+    return subprocess.run([LEUCTRA, "train", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def without_times(value):
+    """A report with every *seconds field (and the time object) taken out."""
+    if isinstance(value, dict):
+        return {k: without_times(v) for k, v in value.items() if k != "time" and not k.endswith("seconds")}
+    if isinstance(value, list):
+        return [without_times(v) for v in value]
+    return value
+
+
+def compare_folders(a, b):
+    """The relative paths whose contents differ between two run folders, and those only one has."""
+    differ = []
+    for root, _, files in os.walk(a):
+        for name in files:
+            rel = os.path.relpath(os.path.join(root, name), a)
+            other = os.path.join(b, rel)
+            if name in TIMED:
+                continue
+            if not os.path.exists(other):
+                differ.append("only in the first: " + rel)
+            elif name == "tune.json":
+                if without_times(json.load(open(os.path.join(a, rel)))) != without_times(json.load(open(other))):
+                    differ.append(rel)
+            elif not filecmp.cmp(os.path.join(a, rel), other, shallow=False):
+                differ.append(rel)
+    for root, _, files in os.walk(b):
+        for name in files:
+            rel = os.path.relpath(os.path.join(root, name), b)
+            if name not in TIMED and not os.path.exists(os.path.join(a, rel)):
+                differ.append("only in the second: " + rel)
+    return differ
+
+
+def test_small_run(base):
+    p = train(base, "run", *SMALL)
+    check("a small run exits 0", p.returncode == 0, p.stderr[-500:])
+    run = os.path.join(base, "run")
+    for rel in ["settings", "openings.txt", "gen0/weights.txt", "gen1/selfplay.lrec", "gen1/selfplay.done",
+                "gen1/weights.lwt", "gen1/tune.json", "gen1/match.lrec", "gen1/match.txt", "gen1/match.json",
+                "gen1/verdict", "gen2/verdict", "ladder.txt", "train.log", "training.svg"]:
+        check(f"the run wrote {rel}", os.path.exists(os.path.join(run, rel)), "")
+    verdicts = [open(os.path.join(run, f"gen{k}/verdict")).read().strip() for k in (1, 2)]
+    check("every verdict is a verdict", all(v in ("promoted", "rejected", "undecided") for v in verdicts), verdicts)
+    gate = json.load(open(os.path.join(run, "gen1/match.json")))
+    check("the gate's report", gate["generation"] == 1 and gate["wins"] + gate["draws"] + gate["losses"] > 0 and
+          gate["verdict"] == verdicts[0], gate)
+    tune = json.load(open(os.path.join(run, "gen1/tune.json")))
+    check("generation 1 fits tables and priors (the whole model)", tune["options"]["tables"] and "priors" in tune,
+          list(tune))
+    ladder = open(os.path.join(run, "ladder.txt")).read()
+    promoted = [k for k, v in zip((1, 2), verdicts) if v == "promoted"]
+    check("the ladder lists every promoted generation against gen0 and the shipped weights",
+          "gen0" in ladder and "shipped" in ladder and all(f"gen{k} " in ladder for k in promoted), ladder)
+    if promoted:
+        check("ratings.svg is drawn", os.path.exists(os.path.join(run, "ratings.svg")), "")
+    # Raising the budget continues the same run: one more generation, the first two untouched.
+    before = open(os.path.join(run, "gen1/weights.lwt"), "rb").read()
+    p = train(base, "run", *SMALL[:SMALL.index("--generations")], "--generations", "3",
+              *SMALL[SMALL.index("--generations") + 2:], "--resume")
+    check("--resume with a larger budget runs one more generation", p.returncode == 0 and
+          os.path.exists(os.path.join(run, "gen3/verdict")), p.stderr[-300:])
+    check("... and leaves the finished ones alone",
+          open(os.path.join(run, "gen1/weights.lwt"), "rb").read() == before, "")
+    return run
+
+
+def killed_run(base):
+    """The same run as test_small_run's, killed at several points and resumed each time."""
+    marks = ["gen1/selfplay.lrec", "gen1/weights.lwt", "gen1/match.lrec", "gen2/selfplay.lrec", "gen2/tune.json",
+             "ladder.txt"]
+    run = os.path.join(base, "run")
+    kills = 0
+    for i, mark in enumerate(marks + [None]):
+        args = [LEUCTRA, "train", "run", *SMALL] + (["--resume"] if i else [])
+        proc = subprocess.Popen(args, cwd=base, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 300
+        while mark and proc.poll() is None and time.monotonic() < deadline:
+            if os.path.exists(os.path.join(run, mark)):
+                proc.send_signal(signal.SIGKILL)
+                kills += 1
+                break
+            time.sleep(0.01)
+        err = proc.communicate(timeout=300)[1].decode()
+        if proc.returncode not in (0, -signal.SIGKILL):
+            check(f"resumed run {i} ends by itself or by the kill", False, (proc.returncode, err[-300:]))
+            return run, kills
+    return run, kills
+
+
+def test_resume_after_kills(plain_base, base):
+    run, kills = killed_run(base)
+    check("the killed run was killed at least three times", kills >= 3, kills)
+    differ = compare_folders(os.path.join(plain_base, "run"), run)
+    check("after the kills and resumes, the same files as the run never stopped", not differ, differ[:8])
+
+
+def test_refusals(base):
+    run = os.path.join(base, "run")
+    p = train(base, "run", *SMALL)
+    check("a started DIR without --resume: exit 2, one line", p.returncode == 2 and p.stderr.count("\n") == 1 and
+          "--resume" in p.stderr, p.stderr)
+    other = list(SMALL)
+    other[other.index("--games") + 1] = "31"
+    p = train(base, "run", *other, "--resume")
+    check("--resume with other settings: exit 2, names the setting", p.returncode == 2 and
+          "games" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
+    p = train(base, "fresh", "--variant", "crossings")
+    check("no budget: exit 2", p.returncode == 2 and "budget" in p.stderr, p.stderr)
+    p = train(base, "fresh", "--generations", "1", "--sprt", "elo0=5", "elo1=1")
+    check("a bad --sprt: exit 2", p.returncode == 2 and "--sprt" in p.stderr, p.stderr)
+    p = train(base, "--generations", "1")
+    check("no DIR: exit 2", p.returncode == 2 and "DIR" in p.stderr, p.stderr)
+    p = subprocess.run([LEUCTRA, "train", "--help"], capture_output=True, text=True)
+    check("train --help has an example", p.returncode == 0 and "example: leuctra train" in p.stdout, p.stderr)
+    check("the refused runs left the run alone", os.path.exists(os.path.join(run, "gen3/verdict")), "")
+
+
+def main():
+    start = time.monotonic()
+    top = tempfile.mkdtemp(prefix="leuctra-train-")
+    try:
+        plain, killed = os.path.join(top, "plain"), os.path.join(top, "killed")
+        os.makedirs(plain)
+        os.makedirs(killed)
+        test_small_run(plain)
+        # the comparison needs the plain run as it was after two generations: run it again apart
+        again = os.path.join(top, "again")
+        os.makedirs(again)
+        p = train(again, "run", *SMALL)
+        check("a second plain run", p.returncode == 0, p.stderr[-300:])
+        test_resume_after_kills(again, killed)
+        test_refusals(plain)
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+    print(f"train tests took {time.monotonic() - start:.1f} s")
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
