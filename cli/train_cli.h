@@ -103,6 +103,9 @@ void train_lock(const TrainRun *run);
 /* Removes the temporary files ("NAME.tmp.XXXXXX") that a run killed while writing a file whole left
  * in the folder (under the lock, no other writer owns them); returns how many. */
 int train_remove_stale_temps(const TrainRun *run);
+/* "+W =D -L  Elo [lower, upper]" of a score at 95%, never an infinite Elo: a perfect score says
+ * "won every game", a score whose interval reaches 0 or 1 gives its one finite bound. */
+void train_score_text(const Trinomial *c, char *buf, size_t len);
 
 /* --- train_steps.c ---------------------------------------------------------------------------- */
 

@@ -5,8 +5,11 @@
  */
 #include "train_cli.h"
 
+#include "eval/elo.h"
+
 #include <errno.h>
 #include <glob.h>
+#include <math.h>
 #include <sys/file.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -114,4 +117,19 @@ int train_remove_stale_temps(const TrainRun *run)
     }
     mpi_env_all(run->env, true);
     return removed;
+}
+
+void train_score_text(const Trinomial *c, char *buf, size_t len)
+{
+    EloEstimate e;
+    int at = snprintf(buf, len, "+%lld =%lld -%lld  ", (long long)c->wins, (long long)c->draws, (long long)c->losses);
+    if (at < 0 || (size_t)at >= len || !elo_trinomial(c, 0.95, &e))
+        return;
+    if (isfinite(e.elo) && isfinite(e.elo_lower) && isfinite(e.elo_upper))
+        snprintf(buf + at, len - (size_t)at, "%+.0f [%+.0f, %+.0f]", e.elo, e.elo_lower, e.elo_upper);
+    else if (isfinite(e.elo))   /* a score interval that reaches 0 or 1: one bound only */
+        snprintf(buf + at, len - (size_t)at, "%+.0f (at %s %+.0f)", e.elo, isfinite(e.elo_lower) ? "least" : "most",
+                 isfinite(e.elo_lower) ? e.elo_lower : e.elo_upper);
+    else
+        snprintf(buf + at, len - (size_t)at, "%s every game", e.elo > 0 ? "won" : "lost");
 }
