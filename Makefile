@@ -1,9 +1,10 @@
 # leuctra - build, test, check (sanitizers), bench, demo, install.
 #
-#   make            the library (build/libleuctra.a) and the command (build/leuctra)
+#   make            the library (build/libleuctra.a, build/libleuctra.so) and the command (build/leuctra)
 #   make test       unit tests + command-line tests; ends with "N passed, N failed"
 #   make check      the same tests under ASan + UBSan, plus a short libFuzzer run of the parsers
-#   make bench      the benchmarks whose figures docs/BENCHMARKS.md records
+#   make bench      the benchmarks whose figures docs/BENCHMARKS.md records (scripts/bench-tensors.sh
+#                   needs records files and a baseline build: docs/BENCHMARKS.md says how)
 #   make demo       a few minutes of the main job on a small default
 #   make pgo        a profile-guided build trained on `leuctra bench`
 #   make install    into $(PREFIX) (default /usr/local)
@@ -29,7 +30,7 @@ BUILD   := build-mpi
 override CFLAGS += -DLEUCTRA_MPI
 endif
 
-LIB_DIRS := core data selfplay tuner eval engine pictures
+LIB_DIRS := core data selfplay tuner eval engine pictures api
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/reversi_reference_solve.c tests/unit_main.c
@@ -45,11 +46,16 @@ GEN_OBJ  := $(BUILD)/gen/default_weights.o
 
 LIB := $(BUILD)/libleuctra.a
 BIN := $(BUILD)/leuctra
+# The shared library for other languages (api/leuctra_api.h; python/leuctra loads it): the same
+# sources compiled position-independent into their own folder, so the static objects are
+# untouched; only the lt_* functions are exported.
+SO := $(BUILD)/libleuctra.so
+PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/default_weights.o
 UNIT := $(BUILD)/unit_tests
 
 .PHONY: all deps test check bench demo pgo install clean fuzz mpi reversi-endgames
 
-all: deps $(BIN)
+all: deps $(BIN) $(SO)
 
 deps:
 	@scripts/ensure-deps.sh
@@ -65,6 +71,17 @@ $(BUILD)/gen/default_weights.c: $(WEIGHTS_TXT) scripts/embed-weights.sh
 $(GEN_OBJ): $(BUILD)/gen/default_weights.c
 	$(CC) $(CFLAGS) -I. -c $< -o $@
 
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -I. -c $< -o $@
+
+$(BUILD)/pic/gen/default_weights.o: $(BUILD)/gen/default_weights.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -I. -c $< -o $@
+
+$(SO): $(PIC_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libleuctra.so $(PIC_OBJ) $(LDLIBS) -o $@
+
 $(LIB): $(LIB_OBJ) $(GEN_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -76,8 +93,8 @@ $(UNIT): $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(TEST_OBJ) $(LIB) $(LDLIBS) -o $@
 
 # The MPI tests (tests/mpi_test.sh) build build-mpi/leuctra themselves when mpicc is there.
-test: deps $(BIN) $(UNIT)
-	@LEUCTRA=$(BIN) UNIT=$(UNIT) tests/run.sh
+test: deps $(BIN) $(UNIT) $(SO)
+	@LEUCTRA=$(BIN) UNIT=$(UNIT) LEUCTRA_LIB=$(abspath $(SO)) tests/run.sh
 
 mpi:
 	$(MAKE) MPI=1 build-mpi/leuctra
@@ -115,8 +132,9 @@ $(ENDGAMES_TOOL): tests/make_reversi_endgames.c tests/reversi_reference_solve.c 
 reversi-endgames: $(ENDGAMES_TOOL)
 	$(ENDGAMES_TOOL) 2026 6:6 8:6 10:6 12:6 14:6 16:6 18:4 >tests/reversi_endgames.h.tmp && mv tests/reversi_endgames.h.tmp tests/reversi_endgames.h
 
-bench: deps $(BIN)
+bench: deps $(BIN) $(SO)
 	scripts/bench.sh $(BIN)
+	LEUCTRA_LIB=$(abspath $(SO)) PYTHONPATH=python python3 scripts/bench_python.py
 	@if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then \
 	    $(MAKE) mpi >/dev/null && scripts/bench-mpi.sh build-mpi/leuctra $(BIN); \
 	else echo "skipped the MPI benchmark: no mpicc/mpirun"; fi
@@ -139,9 +157,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/leuctra
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/leuctra
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libleuctra.a
-	install -m 644 core/game.h $(DESTDIR)$(PREFIX)/include/leuctra/
+	install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/libleuctra.so
+	install -m 644 core/game.h api/leuctra_api.h $(DESTDIR)$(PREFIX)/include/leuctra/
 
 clean:
 	rm -rf build build-san build-fuzz build-pgo build-mpi
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(GEN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(GEN_OBJ:.o=.d) $(PIC_OBJ:.o=.d)

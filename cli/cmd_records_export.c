@@ -1,10 +1,11 @@
 /*
- * cmd_records_export.c - `leuctra records export`: one CSV row per position of every game, for
- * training: the position string (games are replayed with the rules, which also checks every
- * stored move), the move played, the result from the mover's view, the root value and the visit
- * targets.  Written to a temporary file and renamed, so OUT is whole or absent.
+ * cmd_records_export.c - `leuctra records export`: every position of every game, for training.
+ * As CSV (here): one row per position with the position string (games are replayed with the
+ * rules, which also checks every stored move), the move played, the result from the mover's
+ * view, the root value and the visit targets.  As .npz tensors: cli/records_export_npz.c.
+ * Written to a temporary file and renamed, so OUT is whole or absent.
  */
-#include "records_cli.h"
+#include "records_export.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,46 +99,129 @@ static void export_file(Export *x, const char *path)
     records_close(rd);
 }
 
+typedef enum { FORMAT_GUESS, FORMAT_CSV, FORMAT_NPZ } Format;
+
+static Format parse_format(const char *text)
+{
+    if (strcmp(text, "csv") == 0)
+        return FORMAT_CSV;
+    if (strcmp(text, "npz") == 0)
+        return FORMAT_NPZ;
+    fail_exit("records export", EXIT_USAGE, "--format must be csv or npz, not '%s'", text);
+}
+
+/* Without --format, an OUT that ends in .npz asks for npz. */
+static Format guess_format(Format f, const char *out)
+{
+    size_t n = strlen(out);
+    if (f != FORMAT_GUESS)
+        return f;
+    return n > 4 && strcmp(out + n - 4, ".npz") == 0 ? FORMAT_NPZ : FORMAT_CSV;
+}
+
+static void export_csv(Export *x, char **paths, int n)
+{
+    cli_output_check("records export", "-o", x->out_path);
+    cli_output_apart("records export", "-o", x->out_path, paths, n);
+    x->out = cli_output_open("records export", x->out_path, &x->output);
+    fputs("game,ply,position,side,move,result,value,visits\n", x->out);
+    for (int i = 0; i < n; i++)
+        export_file(x, paths[i]);
+    bool to_file = !cli_output_is_stdout(x->out_path);
+    cli_output_commit("records export", &x->output);
+    if (to_file)
+        fprintf(stderr, "%s: %llu positions\n", x->out_path, (unsigned long long)x->rows);
+}
+
 static int run_export(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "records export", false};
     Export x = {0};
+    NpzExport npz = {.level = 4};
+    const char *format = NULL, *shard = NULL, *level = NULL, *threads = NULL;
+    bool npz_only = false;
     int n = 0;
     while (r.index < argc) {
         if (arg_operand(&r))
             argv[n++] = argv[r.index++];
-        else if (!arg_value(&r, "-o", &x.out_path) && !arg_value(&r, "--output", &x.out_path))
+        else if (arg_value(&r, "-o", &x.out_path) || arg_value(&r, "--output", &x.out_path) ||
+                 arg_value(&r, "--format", &format))
+            continue;
+        else if (arg_value(&r, "--shard-positions", &shard) || arg_value(&r, "--level", &level) ||
+                 arg_value(&r, "--threads", &threads))
+            npz_only = true;
+        else if (arg_flag(&r, "--augment"))
+            npz_only = npz.augment = true;
+        else if (arg_flag(&r, "--dense"))
+            npz_only = npz.dense = true;
+        else if (arg_flag(&r, "--packed"))
+            npz_only = npz.packed = true;
+        else if (arg_flag(&r, "--quiet") || arg_flag(&r, "-q"))
+            npz.quiet = true;
+        else
             arg_common(&r, &records_export_command);
     }
     if (n == 0)
         fail_exit("records export", EXIT_USAGE, "missing FILE (see leuctra records export --help)");
     if (!x.out_path)
-        fail_exit("records export", EXIT_USAGE, "missing -o OUT.csv (see leuctra records export --help)");
+        fail_exit("records export", EXIT_USAGE, "missing -o OUT (see leuctra records export --help)");
+    Format f = guess_format(format ? parse_format(format) : FORMAT_GUESS, x.out_path);
+    if (f == FORMAT_CSV) {
+        if (npz_only)
+            fail_exit("records export", EXIT_USAGE,
+                      "--augment, --dense, --packed, --shard-positions, --level and --threads are for --format npz");
+        export_csv(&x, argv, n);
+        return 0;
+    }
+    npz.out_path = x.out_path;
+    npz.shard_positions = shard ? arg_integer("records export", "--shard-positions", shard, 1, 1L << 40) : 0;
+    npz.level = level ? (int)arg_integer("records export", "--level", level, 0, 9) : 4;
+    npz.threads = threads ? (int)arg_integer("records export", "--threads", threads, 1, 1024) : 0;
+    if (npz.shard_positions && cli_output_is_stdout(x.out_path))
+        fail_exit("records export", EXIT_USAGE, "--shard-positions writes several files: -o cannot be '-'");
     cli_output_check("records export", "-o", x.out_path);
     cli_output_apart("records export", "-o", x.out_path, argv, n);
-    x.out = cli_output_open("records export", x.out_path, &x.output);
-    fputs("game,ply,position,side,move,result,value,visits\n", x.out);
-    for (int i = 0; i < n; i++)
-        export_file(&x, argv[i]);
-    bool to_file = !cli_output_is_stdout(x.out_path);
-    cli_output_commit("records export", &x.output);
-    if (to_file)
-        fprintf(stderr, "%s: %llu positions\n", x.out_path, (unsigned long long)x.rows);
+    export_npz(&npz, argv, n);
     return 0;
 }
 
 const Command records_export_command = {
-    "export", run_export, "one CSV row per position, for training",
-    "usage: leuctra records export FILE... -o OUT.csv\n\n"
-    "Replays every game with the rules and writes one row per position (before each move):\n"
+    "export", run_export, "every position as CSV rows or .npz tensors, for training",
+    "usage: leuctra records export FILE... -o OUT.csv\n"
+    "       leuctra records export FILE... [--format npz] -o OUT.npz [--augment] [--dense] [--packed]\n"
+    "                                      [--shard-positions N] [--level L] [--threads T] [--quiet]\n\n"
+    "Replays every game with the rules and writes every position (before each move).\n\n"
+    "CSV (the default unless OUT ends in .npz): one row per position,\n"
     "  game,ply,position,side,move,result,value,visits\n"
     "game: the game index; ply: plies played before the position (0 = the start); position: the\n"
     "position string; side: w or b to move; move: the move played; result: the game's result for\n"
     "the side to move (1, 0.5, 0); value: the searcher's root value for the side to move, 0-1\n"
     "(empty when none); visits: the visit targets, MOVE:VISITS;... most visited first (empty when\n"
-    "none).  OUT is written to a temporary file and renamed into place (through a symlink, the\n"
-    "file it names); '-o -' writes stdout, a device or FIFO is written directly.\n"
-    "A damaged file or a stored move that the rules reject stops with exit status 1.\n\n"
-    "  -o, --output OUT   the CSV file to write\n\n"
-    "example: leuctra records export run1.lrec run2.lrec -o train.csv\n",
+    "none).\n\n"
+    "npz (numpy's format, np.load reads it; docs/TENSORS.md): per position N the input planes\n"
+    "(planes: uint8 [N, 9, H, W], from the side to move's view), its legal actions on the game's\n"
+    "fixed action index with the visit share of each (legal_count [N]; legal, policy: the lists\n"
+    "one after the other), the action played, the result and the root value for the side to move\n"
+    "(value: NaN where the record has none), game index, ply, side and symmetry; meta: JSON text.\n"
+    "Every visited move must be a legal move of its position, or the export stops.\n\n"
+    "  -o, --output OUT       the file to write ('-o -': stdout)\n"
+    "  --format csv|npz       (default: npz when OUT ends in .npz, else csv)\n"
+    "  --augment              npz: each position once more under every board symmetry the rules\n"
+    "                         allow (the file mirror of the phalanx games where the obstacles\n"
+    "                         allow it; Reversi's 7 other symmetries)\n"
+    "  --dense                npz: policy and legal_mask as [N, actions] arrays instead of lists\n"
+    "  --packed               npz: planes_packed, the planes as bits (numpy's unpackbits with\n"
+    "                         bitorder='little' and count 9*H*W gives them back): smaller, faster\n"
+    "  --shard-positions N    npz: files OUT-00000.npz, OUT-00001.npz ... of at most N positions\n"
+    "                         each (a game is never split; one longer game gets a file alone)\n"
+    "  --level L              npz: zlib level 0-9 (default 4: 5% larger than 6, 40% faster)\n"
+    "  --threads T            npz: arrays deflated side by side on T threads (default: every\n"
+    "                         core); the bytes are the same whatever T\n"
+    "  -q, --quiet            npz: no progress line and no summary\n\n"
+    "OUT is written to a temporary file and renamed into place (through a symlink, the file it\n"
+    "names); a device or FIFO is written directly.  A damaged file or a stored move that the\n"
+    "rules reject stops with exit status 1, and no output is left (no shard either).  npz shows\n"
+    "a progress line on a terminal; memory stays bounded however large the input.\n\n"
+    "example: leuctra records export run1.lrec run2.lrec -o train.csv\n"
+    "         leuctra records export run1.lrec -o train.npz --augment --shard-positions 1000000\n",
 };

@@ -15,7 +15,6 @@
 #include "selfplay/selfplay.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,66 +88,6 @@ static void read_options(int argc, char **argv, TrainOptions *o)
 }
 
 /* --- the folder -------------------------------------------------------------------------------- */
-
-void train_path(const TrainRun *run, char *buf, const char *fmt, ...)
-{
-    char rel[TRAIN_PATH];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(rel, sizeof rel, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof rel ||
-        (size_t)snprintf(buf, TRAIN_PATH, "%s/%s", run->o->dir, rel) >= TRAIN_PATH)
-        fail_exit(NAME, EXIT_USAGE, "%s: a path in it would be longer than %d bytes", run->o->dir, TRAIN_PATH);
-}
-
-bool train_exists(const TrainRun *run, const char *rel)
-{
-    char path[TRAIN_PATH];
-    train_path(run, path, "%s", rel);
-    return mpi_env_all(run->env, access(path, F_OK) == 0);
-}
-
-void train_write_text(const TrainRun *run, const char *rel, const char *text)
-{
-    if (run->env->rank == 0) {
-        char path[TRAIN_PATH];
-        train_path(run, path, "%s", rel);
-        CliOutput out;
-        fputs(text, cli_output_open(NAME, path, &out));
-        cli_output_commit(NAME, &out);
-    }
-    mpi_env_all(run->env, true);
-}
-
-void train_log(const TrainRun *run, const char *fmt, ...)
-{
-    if (run->env->rank != 0)
-        return;
-    char line[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (!run->o->quiet) {
-        printf("%s\n", line);
-        fflush(stdout);
-    }
-    char path[TRAIN_PATH];
-    train_path(run, path, "train.log");
-    FILE *log = fopen(path, "a");
-    if (!log || fprintf(log, "%s\n", line) < 0 || fclose(log) != 0)
-        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot append to %s: %s", path, strerror(errno));
-}
-
-void train_weights_of(const TrainRun *run, int k, char *rel, size_t len)
-{
-    char lwt[64];
-    snprintf(lwt, sizeof lwt, "gen%d/weights.lwt", k);
-    snprintf(rel, len, "gen%d/weights.%s", k, train_exists(run, lwt) ? "lwt" : "txt");
-}
-
-double train_elapsed(const TrainRun *run) { return run->elapsed_before + clock_seconds() - run->started; }
 
 /* The settings that decide what the run makes, one key=value a line in a fixed order. */
 static void settings_text(const TrainRun *run, const char *start_id, char *buf, size_t len)
@@ -229,6 +168,10 @@ static void open_folder(TrainRun *run)
         make_folder(sub);
     }
     mpi_env_all(run->env, true);
+    train_lock(run);
+    const int stale = train_remove_stale_temps(run);
+    if (stale > 0)
+        train_log(run, "removed %d temporary file%s that a stopped run left", stale, stale == 1 ? "" : "s");
     Weights w;
     load_start(run, &w);
     char id[17], text[4096], why[300];
@@ -312,12 +255,6 @@ static void read_state(TrainRun *run)
     }
 }
 
-void train_save_elapsed(const TrainRun *run)
-{
-    char text[64];
-    snprintf(text, sizeof text, "%.1f\n", train_elapsed(run));
-    train_write_text(run, "elapsed", text);
-}
 
 /* Whether the budget lets generation k begin. */
 static bool budget_allows(const TrainRun *run, int k)

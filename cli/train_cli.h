@@ -97,6 +97,15 @@ void train_weights_of(const TrainRun *run, int k, char *rel, size_t len);
  * so that --hours counts the time of runs that were killed. */
 double train_elapsed(const TrainRun *run);
 void train_save_elapsed(const TrainRun *run);
+/* One run a folder: a lock on DIR/lock, held until the process ends; a second run stops with one
+ * line. */
+void train_lock(const TrainRun *run);
+/* Removes the temporary files ("NAME.tmp.XXXXXX") that a run killed while writing a file whole left
+ * in the folder (under the lock, no other writer owns them); returns how many. */
+int train_remove_stale_temps(const TrainRun *run);
+/* "+W =D -L  Elo [lower, upper]" of a score at 95%, never an infinite Elo: a perfect score says
+ * "won every game", a score whose interval reaches 0 or 1 gives its one finite bound. */
+void train_score_text(const Trinomial *c, char *buf, size_t len);
 
 /* --- train_steps.c ---------------------------------------------------------------------------- */
 

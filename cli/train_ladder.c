@@ -139,20 +139,9 @@ static void write_table(TrainRun *run, const ResultTable *ladder)
         n += (size_t)snprintf(text + n, cap - n, "gen%-5d %-9s", k, verdict);
         for (int a = 0; a < num_anchors; a++) {
             Trinomial c;
-            EloEstimate e;
             char cell[64] = "-";
-            if (ladder && score_against(ladder, k, names[a], &c) && elo_trinomial(&c, 0.95, &e)) {
-                int at = snprintf(cell, sizeof cell, "+%lld =%lld -%lld  ", (long long)c.wins, (long long)c.draws,
-                                  (long long)c.losses);
-                if (isfinite(e.elo) && isfinite(e.elo_lower) && isfinite(e.elo_upper))
-                    snprintf(cell + at, sizeof cell - (size_t)at, "%+.0f [%+.0f, %+.0f]", e.elo, e.elo_lower,
-                             e.elo_upper);
-                else if (isfinite(e.elo))   /* a score interval that reaches 0 or 1: one bound only */
-                    snprintf(cell + at, sizeof cell - (size_t)at, "%+.0f (at %s %+.0f)", e.elo,
-                             isfinite(e.elo_lower) ? "least" : "most", isfinite(e.elo_lower) ? e.elo_lower : e.elo_upper);
-                else
-                    snprintf(cell + at, sizeof cell - (size_t)at, "%s every game", e.elo > 0 ? "won" : "lost");
-            }
+            if (ladder && score_against(ladder, k, names[a], &c))
+                train_score_text(&c, cell, sizeof cell);
             n += (size_t)snprintf(text + n, cap - n, "  %-36s", cell);
         }
         n += (size_t)snprintf(text + n, cap - n, "\n");

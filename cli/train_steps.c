@@ -300,11 +300,11 @@ static void step_gate(TrainRun *run, int k)
     train_write_text(run, json_rel, json);
     snprintf(text, sizeof text, "%s\n", verdict);
     train_write_text(run, mark, text);
-    train_log(run, "gen %d: %s%s: +%lld =%lld -%lld against gen%d, LLR %.2f, Elo %+.1f [%+.1f, %+.1f], LOS %.1f%%",
-              k, verdict, likely ? " (SPRT undecided at the game cap, LOS >= 95%)" : "", (long long)g.totals.games.wins,
-              (long long)g.totals.games.draws, (long long)g.totals.games.losses, run->best, isfinite(g.llr) ? g.llr : 0.0,
-              have_elo ? e.elo : 0.0, have_elo ? e.elo_lower : 0.0, have_elo ? e.elo_upper : 0.0,
-              have_elo ? 100 * e.los : 50.0);
+    char score[96];
+    train_score_text(&g.totals.games, score, sizeof score);
+    train_log(run, "gen %d: %s%s: %s against gen%d, LLR %.2f, LOS %.1f%%", k, verdict,
+              likely ? " (SPRT undecided at the game cap, LOS >= 95%)" : "", score, run->best,
+              isfinite(g.llr) ? g.llr : 0.0, have_elo ? 100 * e.los : 50.0);
 }
 
 /* --- a generation ------------------------------------------------------------------------------ */

@@ -54,6 +54,7 @@ typedef struct {
 } PlayoutResult;
 
 typedef struct Rng Rng;
+struct MoveSquares;   /* core/tensors.h */
 
 typedef struct GameOps {
     void (*start)(const Game *, Position *);
@@ -92,6 +93,16 @@ typedef struct GameOps {
     const struct PolicySet *(*policy)(const Game *);
     /* Optional exact endgame search (core/solve.h; NULL: none). */
     const struct SolverOps *solver;
+    /* The fixed action index and the input planes for neural networks (core/tensors.h,
+     * docs/TENSORS.md): actions 0 .. num_actions-1 in the side to move's frame, the action of a
+     * legal move and of the notation's squares (-1: none), the planes of a position, the
+     * symmetries the rules allow (a bit per symmetry) and an action under one of them. */
+    int (*num_actions)(const Game *);
+    int (*action_of)(const Game *, const Position *, Move);
+    int (*action_of_squares)(const Game *, int side, const struct MoveSquares *);
+    void (*planes)(const Game *, const Position *, unsigned char *out);
+    unsigned (*symmetries)(const Game *);
+    int (*transform_action)(const Game *, int symmetry, int action);
     /* The share of a search's leaf value taken from the linear features alone, where the weights
      * have pattern tables (value_search in core/value.h; 0: none). */
     double coarse_share;

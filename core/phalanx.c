@@ -193,6 +193,12 @@ const GameOps phalanx_ops = {
     .policy = ops_policy,
     .patterns = ops_patterns,
     .playout = phalanx_playout,
+    .num_actions = phalanx_num_actions,
+    .action_of = phalanx_action_of,
+    .action_of_squares = phalanx_action_of_squares,
+    .planes = phalanx_planes,
+    .symmetries = phalanx_symmetries,
+    .transform_action = phalanx_transform_action,
     /* Measured at 1,000 visits against the same engine without it, 400 games of the opening
      * suites: Epaminondas 14x12 +115 Elo (0.5: +113), Crossings +4; against greedy it wins 98 of
      * 100 Epaminondas games instead of 82 (docs/BENCHMARKS.md, "Finishing won games"). */

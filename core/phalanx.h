@@ -176,6 +176,14 @@ void phalanx_policy_init(PolicySet *set);
 const PatternSet *phalanx_pattern_set(const PhalanxTables *t);
 void phalanx_patterns_free(PhalanxPatterns *pp);
 
+/* phalanx_tensors.c: the action index and input planes (core/tensors.h) */
+int phalanx_num_actions(const Game *g);
+int phalanx_action_of(const Game *g, const Position *pos, Move m);
+int phalanx_action_of_squares(const Game *g, int side, const struct MoveSquares *m);
+void phalanx_planes(const Game *g, const Position *pos, unsigned char *out);
+unsigned phalanx_symmetries(const Game *g);
+int phalanx_transform_action(const Game *g, int s, int action);
+
 /* phalanx.c */
 extern const GameOps phalanx_ops;
 

@@ -195,9 +195,23 @@ void phalanx_format_position(const Game *g, const Position *pos, char *buf, size
 
 /* --- moves ----------------------------------------------------------------------------------- */
 
+/* Writes "e2" or "n12" at buf (no terminator); returns its length.  By hand rather than with
+ * snprintf, which was most of the cost of listing a position's moves in notation. */
+static int put_square(int sq, char *buf)
+{
+    int number = (sq_rank(sq) & 15) + 1, n = 0;
+    buf[n++] = (char)('a' + sq_file(sq));
+    if (number >= 10)
+        buf[n++] = (char)('0' + number / 10);
+    buf[n++] = (char)('0' + number % 10);
+    return n;
+}
+
 static int square_name(int sq, char buf[static 8])
 {
-    return snprintf(buf, 8, "%c%d", (char)('a' + sq_file(sq)), (sq_rank(sq) & 15) + 1);
+    int n = put_square(sq, buf);
+    buf[n] = '\0';
+    return n;
 }
 
 void phalanx_format_move(const Game *g, const Position *pos, Move m, char *buf, size_t len)
@@ -208,10 +222,13 @@ void phalanx_format_move(const Game *g, const Position *pos, Move m, char *buf, 
     int rear = move_rear(m), to = rear + move_dist(m) * step;
     int land = rear + (move_group(m) - 1 + move_dist(m)) * step;
     bool capture = on_board(t, sq_file(land), sq_rank(land)) && colour_at(p, land) == !p->side;
-    char a[8], b[8];
-    square_name(rear, a);
-    square_name(to, b);
-    snprintf(buf, len, "%s%c%s", a, capture ? 'x' : '-', b);
+    char text[16];
+    int n = put_square(rear, text);
+    text[n++] = capture ? 'x' : '-';
+    n += put_square(to, text + n);
+    text[n] = '\0';
+    if (len)
+        snprintf(buf, len, "%s", text);
 }
 
 /* Reads a square such as "e2" or "n12"; advances *s.  File and rank may be off the board. */

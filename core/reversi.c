@@ -601,6 +601,12 @@ static const GameOps reversi_ops = {
     .solver = &reversi_solver_ops,
     .patterns = reversi_pattern_set,
     .policy = reversi_policy_set,
+    .num_actions = reversi_num_actions,
+    .action_of = reversi_action_of,
+    .action_of_squares = reversi_action_of_squares,
+    .planes = reversi_planes,
+    .symmetries = reversi_symmetries,
+    .transform_action = reversi_transform_action,
     /* None: the exact solver finishes Reversi's games, and 0.3 of the linear value lost 80 Elo
      * at 1,000 visits (docs/BENCHMARKS.md, "Finishing won games"). */
     .coarse_share = 0,

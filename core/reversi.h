@@ -169,6 +169,14 @@ struct PolicySet;
 void reversi_policy_init(struct PolicySet *set);
 const struct PolicySet *reversi_policy_set(const Game *g);
 
+/* The action index and input planes (reversi_tensors.c; core/tensors.h). */
+int reversi_num_actions(const Game *g);
+int reversi_action_of(const Game *g, const Position *p, Move m);
+int reversi_action_of_squares(const Game *g, int side, const struct MoveSquares *m);
+void reversi_planes(const Game *g, const Position *p, unsigned char *out);
+unsigned reversi_symmetries(const Game *g);
+int reversi_transform_action(const Game *g, int s, int action);
+
 /* The exact endgame solver (reversi_solve.c). */
 extern const struct SolverOps reversi_solver_ops;
 

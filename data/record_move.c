@@ -134,6 +134,18 @@ void record_move_format(RecordMove m, char *buf, size_t len)
                  'a' + square_file(to), square_number(to));
 }
 
+bool record_move_squares(RecordMove m, MoveSquares *out)
+{
+    unsigned square = m.code >> 8, shape = m.code & 0xFF, to = square;
+    if (!record_move_valid(m))
+        return false;
+    if (shape != SHAPE_PLACE && shape != SHAPE_PASS)
+        step_target(m, &to);
+    *out = (MoveSquares){square_file(square), square_number(square), square_file(to), square_number(to),
+                         shape == SHAPE_PASS};
+    return true;
+}
+
 bool record_move_from_move(const Game *g, const Position *pos, Move m, RecordMove *out, Error *err)
 {
     char text[RECORD_MOVE_TEXT * 2];

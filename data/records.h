@@ -21,6 +21,7 @@
 #define LEUCTRA_RECORDS_H
 
 #include "core/game.h"
+#include "core/tensors.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,6 +54,11 @@ enum { RECORD_MOVE_TEXT = 16 };     /* "p16xp1" and its terminator fit */
 bool record_move_parse(const char *text, RecordMove *out, Error *err);
 void record_move_format(RecordMove m, char *buf, size_t len);
 bool record_move_valid(RecordMove m);
+
+/* The squares the notation of a stored move names (core/tensors.h), with no rules involved:
+ * how a visit list becomes actions without replaying its moves.  False for a code that names no
+ * move. */
+bool record_move_squares(RecordMove m, MoveSquares *out);
 
 /* A core Move of position pos to the stored form and back (through game_format_move and
  * game_parse_move, so a move that is illegal in pos is rejected with the rules' reason). */

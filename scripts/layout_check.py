@@ -24,6 +24,7 @@ ALLOWED = {
     'engine': {'core', 'data', 'selfplay', 'engine'},
     'pictures': {'core', 'data', 'eval', 'pictures'},
     'cli': {'core', 'data', 'selfplay', 'tuner', 'eval', 'engine', 'pictures', 'cli'},
+    'api': {'core', 'data', 'selfplay', 'api'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 

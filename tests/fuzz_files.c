@@ -18,7 +18,10 @@
  *   - results: the table's game count grows by exactly one per accepted line;
  *   - openings: an accepted line adds one position that formats and parses back to itself;
  *   - records: a decoded game encodes again, and that encoding decodes to a game that encodes
- *     to the same bytes (the stored form is canonical after one round);
+ *     to the same bytes (the stored form is canonical after one round); replayed as tensor rows
+ *     (data/record_tensors.h, a Crossings 8x8 game with its mirror) it gives rows whose legal
+ *     actions are ascending and in range, whose played action is among them and whose visits
+ *     sum as said, or a one-line refusal;
  *   - JSON: the scanner neither reads past the text nor fails to terminate, and a number it
  *     accepts is finite (or null);
  *   - table files: an accepted file has the game's tables and priors, every value finite and
@@ -31,6 +34,7 @@
 #include "data/json_read.h"
 #include "data/openings.h"
 #include "data/record_internal.h"
+#include "data/record_tensors.h"
 #include "data/weights.h"
 #include "eval/results.h"
 #include "selfplay/time_control.h"
@@ -171,6 +175,36 @@ static bool encode(const GameRecord *r, ByteBuf *out)
     return record_encode(r, "", RECORDS_VERSION, out, why, sizeof why);
 }
 
+static bool check_row(const TensorRow *row, void *ctx, Error *err)
+{
+    (void)err;
+    int actions = *(const int *)ctx, played = 0;
+    uint64_t sum = 0;
+    for (int i = 0; i < row->num_legal; i++) {
+        CHECK(row->legal[i] >= 0 && row->legal[i] < actions && (i == 0 || row->legal[i] > row->legal[i - 1]));
+        played += row->legal[i] == row->played;
+        sum += row->visits[i];
+    }
+    CHECK(played == 1 && sum == row->visit_sum);
+    return true;
+}
+
+static void fuzz_tensors(GameRecord *r)
+{
+    Game *g = game_new("crossings", 0, 0, NULL);
+    CHECK(g != NULL);
+    if (!r->start[0])   /* the header's board start */
+        snprintf(r->start, sizeof r->start, "%s", "BBBBBBBB/BBBBBBBB/8/8/8/8/WWWWWWWW/WWWWWWWW w");
+    RecordTensors *rt = record_tensors_new(g, ~0u);
+    CHECK(rt != NULL);
+    int actions = game_num_actions(g);
+    Error err = {0};
+    if (!record_tensors_game(rt, r, check_row, &actions, &err))
+        check_error(err.msg, ERROR_LEN);
+    record_tensors_free(rt);
+    game_free(g);
+}
+
 static void fuzz_record(const unsigned char *data, size_t size)
 {
     ByteReader in = {data, data + size, false};
@@ -186,6 +220,7 @@ static void fuzz_record(const unsigned char *data, size_t size)
             CHECK(encode(&b, &second));
             CHECK(first.len == second.len && memcmp(first.data, second.data, first.len) == 0);
         }
+        fuzz_tensors(&a);
         buf_free(&first);
         buf_free(&second);
     } else {

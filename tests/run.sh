@@ -7,9 +7,11 @@
 # (tests/match_test.py), the external-engine players' tests (tests/external_engine_test.py), a
 # scripted NBoard session (tests/nboard_test.py),
 # the pictures tests (tests/svg_test.py: boards, viewer and charts, with a tiny training-loop
-# run; tests/browser_test.py), the MPI tests (tests/mpi_test.sh: self-play and tuning under
-# mpirun; "skipped: no mpirun" without Open MPI), the training command's tests
-# (tests/train_test.py) and the layout check (tests/layout_test.sh:
+# run; tests/browser_test.py), the Python package and tensor export tests (tests/python_test.py,
+# run by a python3 that has numpy where there is one: /usr/bin/python3 with Debian's
+# python3-numpy; without numpy it says "skip" for the array tests), the MPI tests
+# (tests/mpi_test.sh: self-play and tuning under mpirun; "skipped: no mpirun" without Open MPI),
+# the training command's tests (tests/train_test.py) and the layout check (tests/layout_test.sh:
 # scripts/layout_check.py on the build's objects), then prints the combined "N passed, N failed"
 # line that CI reads.  A runner that exits non-zero fails the run even if its counts say nothing
 # failed.
@@ -28,7 +30,7 @@ run() {
     [ "$(cat "$rc")" = 0 ] || status=1
 }
 : >"$log"
-expected=14
+expected=15
 if [ -n "${LEUCTRA_TEST_ONLY:-}" ]; then
     # One runner alone (tests/cli_test.sh checks this script's own accounting this way).
     run "$LEUCTRA_TEST_ONLY"
@@ -45,6 +47,14 @@ run env LEUCTRA="$LEUCTRA" python3 "$here/svg_test.py"
 run env LEUCTRA="$LEUCTRA" python3 "$here/browser_test.py"
 run env LEUCTRA="$LEUCTRA" python3 "$here/external_engine_test.py"
 run env LEUCTRA="$LEUCTRA" python3 "$here/nboard_test.py"
+py=python3
+for candidate in python3 /usr/bin/python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import numpy' 2>/dev/null; then
+        py=$candidate
+        break
+    fi
+done
+run env LEUCTRA="$LEUCTRA" "$py" "$here/python_test.py" "$fixtures"
 run env LEUCTRA="$LEUCTRA" sh "$here/mpi_test.sh"
 run env LEUCTRA="$LEUCTRA" python3 "$here/train_test.py"
 run sh "$here/layout_test.sh" "$(dirname "$UNIT")"

@@ -10,6 +10,7 @@ was started with; bad options get one line and exit 2.
 
 Prints one line per failed check ("FAIL what: ..."), ends with "N passed, N failed".
 """
+import fcntl
 import filecmp
 import json
 import os
@@ -147,6 +148,11 @@ def test_refusals(base):
     check("a bad --sprt: exit 2", p.returncode == 2 and "--sprt" in p.stderr, p.stderr)
     p = train(base, "--generations", "1")
     check("no DIR: exit 2", p.returncode == 2 and "DIR" in p.stderr, p.stderr)
+    with open(os.path.join(run, "lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = train(base, "run", *SMALL, "--resume")
+    check("a second run in the same folder: exit 2, one line", p.returncode == 2 and "another" in p.stderr and
+          p.stderr.count("\n") == 1, p.stderr)
     p = subprocess.run([LEUCTRA, "train", "--help"], capture_output=True, text=True)
     check("train --help has an example", p.returncode == 0 and "example: leuctra train" in p.stdout, p.stderr)
     check("the refused runs left the run alone", os.path.exists(os.path.join(run, "gen3/verdict")), "")

@@ -25,6 +25,9 @@ extern const TestCase selfplay_tests[];
 extern const TestCase driver_tests[];
 extern const TestCase text_tests[];
 extern const TestCase mcts_tests[];
+extern const TestCase tensors_tests[];
+extern const TestCase npz_tests[];
+extern const TestCase api_tests[];
 extern const TestCase match_tests[];
 extern const TestCase time_control_tests[];
 
@@ -47,6 +50,9 @@ static const TestSuite suites[] = {
     {"driver", driver_tests},
     {"text", text_tests},
     {"mcts", mcts_tests},
+    {"tensors", tensors_tests},
+    {"npz", npz_tests},
+    {"api", api_tests},
     {"match", match_tests},
     {"time_control", time_control_tests},
 };

@@ -1,0 +1,110 @@
+/*
+ * leuctra_api.h - the small, stable C API of libleuctra.so, for other languages (the Python
+ * package python/leuctra calls it through ctypes; docs/TENSORS.md, README).
+ *
+ * Plain C types only: handles, numbers, strings and caller-owned buffers.  Nothing here exits,
+ * aborts or prints: every call that can fail returns a status (LT_OK, or LT_ERR_INPUT for bad
+ * input: a variant, position, move, action, path, weights file; LT_ERR_FAILED for I/O, damage
+ * or memory) and writes the library's one-line message into `err` (err_len bytes, may be NULL).
+ * No global state: handles may be used from several threads, one thread per handle at a time.
+ * A new version of this API only adds functions; LT_API_VERSION counts the additions.
+ */
+#ifndef LEUCTRA_API_H
+#define LEUCTRA_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define LT_API __attribute__((visibility("default")))
+#else
+#define LT_API
+#endif
+
+enum { LT_API_VERSION = 1 };
+enum { LT_OK = 0, LT_ERR_FAILED = 1, LT_ERR_INPUT = 2 };
+/* Game status, as lt_game_status returns it. */
+enum { LT_ONGOING = 0, LT_WHITE_WINS = 1, LT_BLACK_WINS = 2, LT_DRAW = 3 };
+
+LT_API int lt_api_version(void);
+LT_API const char *lt_version(void);
+
+/* ---------------------------------------------------------------- a game and its position */
+
+typedef struct LtGame LtGame;
+
+/* A game of `variant` on `size` ("WxH"; NULL or "" for the default board, or the board of the
+ * position) at `position` (a position string; NULL, "" or "start" for the start).  NULL on error. */
+LT_API LtGame *lt_game_new(const char *variant, const char *size, const char *position, char *err, size_t err_len);
+/* A copy with its own position and history (the weights are loaded again when searched). */
+LT_API LtGame *lt_game_clone(const LtGame *g, char *err, size_t err_len);
+LT_API void lt_game_free(LtGame *g);
+
+/* "epaminondas", "crossings", "igfip", "reversi"; the board; the action index's size; the number
+ * of planes and the planes layout's version; the allowed symmetries (bit s: symmetry s). */
+LT_API const char *lt_game_variant(const LtGame *g);
+LT_API void lt_game_shape(const LtGame *g, int *width, int *height, int *num_actions, int *num_planes,
+                          int *planes_version, unsigned *symmetries);
+
+/* The position string into buf (len bytes; 400 always suffice). */
+LT_API int lt_game_position(const LtGame *g, char *buf, size_t len);
+/* Sets the position (same board) and clears the history. */
+LT_API int lt_game_set_position(LtGame *g, const char *position, char *err, size_t err_len);
+/* 0 White, 1 Black to move. */
+LT_API int lt_game_side(const LtGame *g);
+LT_API int lt_game_status(const LtGame *g);
+
+/* The legal moves in notation, separated by single spaces, into buf; returns their number, or
+ * -1 when len is too small (LT_MOVES_TEXT always suffices). */
+enum { LT_MOVES_TEXT = 8192 * 8 + 1 };
+LT_API int lt_game_legal_moves(const LtGame *g, char *buf, size_t len);
+/* The legal actions, ascending, into out (cap entries; 8192 always suffice); their number. */
+LT_API int lt_game_legal_actions(const LtGame *g, int32_t *out, int cap);
+
+/* Plays a move given in notation, or by its action; lt_game_undo takes back the last one. */
+LT_API int lt_game_play(LtGame *g, const char *move, char *err, size_t err_len);
+LT_API int lt_game_play_action(LtGame *g, int action, char *err, size_t err_len);
+LT_API int lt_game_undo(LtGame *g, char *err, size_t err_len);
+
+/* The action of a legal move given in notation (into *action), and the notation of a legal
+ * action (into buf, 16 bytes suffice). */
+LT_API int lt_game_action_of(const LtGame *g, const char *move, int32_t *action, char *err, size_t err_len);
+LT_API int lt_game_move_of(const LtGame *g, int action, char *buf, size_t len, char *err, size_t err_len);
+
+/* The input planes of the position: planes x height x width bytes of 0/1 into out (len bytes). */
+LT_API int lt_game_planes(const LtGame *g, unsigned char *out, size_t len, char *err, size_t err_len);
+
+/* perft(depth) of the position with `threads` threads (0: all). */
+LT_API int lt_game_perft(const LtGame *g, int depth, int threads, uint64_t *count, char *err, size_t err_len);
+
+/* Searches the position with the engine's MCTS: `visits` visits and/or `seconds` (0: no such
+ * limit; both 0: 1,000 visits), the weights file `weights` (NULL or "": the shipped ones),
+ * `seed`, `threads`.  The result as one JSON object into json: best move, value (the side to
+ * move's win probability), visits, the principal variation and every root move's visits,
+ * prior, value and action. */
+LT_API int lt_game_analyze(LtGame *g, long visits, double seconds, const char *weights, uint64_t seed, int threads,
+                           char *json, size_t json_len, char *err, size_t err_len);
+
+/* ---------------------------------------------------------------- records files as arrays */
+
+typedef struct LtRecords LtRecords;
+
+/* Opens a records file for reading as tensor rows (data/record_tensors.h); `augment` adds each
+ * position's symmetric copies. */
+LT_API LtRecords *lt_records_open(const char *path, int augment, char *err, size_t err_len);
+/* The file's game: variant name, board and shape as lt_game_shape; copies per position. */
+LT_API const char *lt_records_variant(const LtRecords *r);
+LT_API void lt_records_shape(const LtRecords *r, int *width, int *height, int *num_actions, int *num_planes,
+                             int *copies);
+/* Reads whole games until at least max_rows rows are buffered (or the file ends): *rows rows and
+ * *entries legal-list entries.  *rows 0: the end of the file. */
+LT_API int lt_records_read(LtRecords *r, long max_rows, long *rows, long *entries, char *err, size_t err_len);
+/* Copies the buffered rows out (any pointer may be NULL): planes [rows, planes, h, w],
+ * legal_count [rows], legal and visits [entries], played, result, value (NaN: none), game,
+ * ply, side, symmetry [rows]. */
+LT_API void lt_records_fetch(const LtRecords *r, uint8_t *planes, int16_t *legal_count, int16_t *legal,
+                             int32_t *visits, int16_t *played, float *result, float *value, int64_t *game,
+                             int32_t *ply, uint8_t *side, uint8_t *symmetry);
+LT_API void lt_records_close(LtRecords *r);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * train_folder.c - the folder of a `leuctra train` run (train_cli.h): paths in it, the marks that
+ * say a step is done (the same answer on every rank), files written whole, the log, which weights
+ * file a generation has, and the time the run has taken.
+ */
+#include "train_cli.h"
+
+#include "eval/elo.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <math.h>
+#include <sys/file.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const NAME = "train";
+
+void train_path(const TrainRun *run, char *buf, const char *fmt, ...)
+{
+    char rel[TRAIN_PATH];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(rel, sizeof rel, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof rel ||
+        (size_t)snprintf(buf, TRAIN_PATH, "%s/%s", run->o->dir, rel) >= TRAIN_PATH)
+        fail_exit(NAME, EXIT_USAGE, "%s: a path in it would be longer than %d bytes", run->o->dir, TRAIN_PATH);
+}
+
+bool train_exists(const TrainRun *run, const char *rel)
+{
+    char path[TRAIN_PATH];
+    train_path(run, path, "%s", rel);
+    return mpi_env_all(run->env, access(path, F_OK) == 0);
+}
+
+void train_write_text(const TrainRun *run, const char *rel, const char *text)
+{
+    if (run->env->rank == 0) {
+        char path[TRAIN_PATH];
+        train_path(run, path, "%s", rel);
+        CliOutput out;
+        fputs(text, cli_output_open(NAME, path, &out));
+        cli_output_commit(NAME, &out);
+    }
+    mpi_env_all(run->env, true);
+}
+
+void train_log(const TrainRun *run, const char *fmt, ...)
+{
+    if (run->env->rank != 0)
+        return;
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (!run->o->quiet) {
+        printf("%s\n", line);
+        fflush(stdout);
+    }
+    char path[TRAIN_PATH];
+    train_path(run, path, "train.log");
+    FILE *log = fopen(path, "a");
+    if (!log || fprintf(log, "%s\n", line) < 0 || fclose(log) != 0)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot append to %s: %s", path, strerror(errno));
+}
+
+void train_weights_of(const TrainRun *run, int k, char *rel, size_t len)
+{
+    char lwt[64];
+    snprintf(lwt, sizeof lwt, "gen%d/weights.lwt", k);
+    snprintf(rel, len, "gen%d/weights.%s", k, train_exists(run, lwt) ? "lwt" : "txt");
+}
+
+double train_elapsed(const TrainRun *run) { return run->elapsed_before + clock_seconds() - run->started; }
+
+void train_save_elapsed(const TrainRun *run)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%.1f\n", train_elapsed(run));
+    train_write_text(run, "elapsed", text);
+}
+
+void train_lock(const TrainRun *run)
+{
+    if (run->env->rank != 0)
+        return;
+    char path[TRAIN_PATH];
+    train_path(run, path, "lock");
+    /* Held until the process ends (the descriptor is never closed): one run a folder at a time. */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot open %s: %s", path, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+        fail_exit(NAME, EXIT_USAGE, "%s: another leuctra train runs in this folder", run->o->dir);
+}
+
+int train_remove_stale_temps(const TrainRun *run)
+{
+    int removed = 0;
+    static const char *const patterns[] = {"*.tmp.??????", "*/*.tmp.??????"};
+    for (int i = 0; run->env->rank == 0 && i < 2; i++) {
+        char pattern[TRAIN_PATH];
+        train_path(run, pattern, "%s", patterns[i]);
+        glob_t found;
+        if (glob(pattern, 0, NULL, &found) != 0)
+            continue;
+        for (size_t k = 0; k < found.gl_pathc; k++)
+            removed += unlink(found.gl_pathv[k]) == 0;
+        globfree(&found);
+    }
+    mpi_env_all(run->env, true);
+    return removed;
+}
+
+void train_score_text(const Trinomial *c, char *buf, size_t len)
+{
+    EloEstimate e;
+    int at = snprintf(buf, len, "+%lld =%lld -%lld  ", (long long)c->wins, (long long)c->draws, (long long)c->losses);
+    if (at < 0 || (size_t)at >= len || !elo_trinomial(c, 0.95, &e))
+        return;
+    if (isfinite(e.elo) && isfinite(e.elo_lower) && isfinite(e.elo_upper))
+        snprintf(buf + at, len - (size_t)at, "%+.0f [%+.0f, %+.0f]", e.elo, e.elo_lower, e.elo_upper);
+    else if (isfinite(e.elo))   /* a score interval that reaches 0 or 1: one bound only */
+        snprintf(buf + at, len - (size_t)at, "%+.0f (at %s %+.0f)", e.elo, isfinite(e.elo_lower) ? "least" : "most",
+                 isfinite(e.elo_lower) ? e.elo_lower : e.elo_upper);
+    else
+        snprintf(buf + at, len - (size_t)at, "%s every game", e.elo > 0 ? "won" : "lost");
+}

@@ -1,0 +1,129 @@
+/*
+ * phalanx_tensors.c - the action index and input planes of Epaminondas, Crossings and Igfip
+ * (core/tensors.h, docs/TENSORS.md).
+ *
+ * A move is named by its rearmost stone's square, its direction and its distance (the group is
+ * every own stone ahead of the rear, so these three determine it), all in the mover's frame:
+ * for Black the board is mirrored top to bottom, so "north" is always towards the opponent.
+ * action = ((direction * D + distance - 1) * height + row) * width + file, with directions
+ * N NE E SE S SW W NW = 0..7, row 0 the top of the mover's board, and D = max(width, height) / 2:
+ * a group of k stones moves at most k squares and must fit on its line with them, so no move
+ * goes farther.  The policy over actions is then 8 * D planes of the board's shape.
+ */
+#include "phalanx.h"
+#include "tensors.h"
+
+#include <string.h>
+
+static int max_distance(const PhalanxTables *t)
+{
+    return (t->width > t->height ? t->width : t->height) / 2;
+}
+
+/* The plane row of a rank as `side` sees the board: the opponent's home rank on top. */
+static int frame_row(const PhalanxTables *t, int side, int rank)
+{
+    return side == WHITE ? t->height - 1 - rank : rank;
+}
+
+/* Directions N NE E SE S SW W NW as (file, up) steps, up being towards the opponent. */
+static const int action_dir_file[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+static const int action_dir_up[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+
+static int action_direction(int df, int dup)
+{
+    for (int d = 0; d < 8; d++)
+        if (action_dir_file[d] == df && action_dir_up[d] == dup)
+            return d;
+    return -1;
+}
+
+static int sign(int v) { return (v > 0) - (v < 0); }
+static int absolute(int v) { return v < 0 ? -v : v; }
+
+int phalanx_num_actions(const Game *g)
+{
+    const PhalanxTables *t = tables_of(g);
+    return 8 * max_distance(t) * t->height * t->width;
+}
+
+int phalanx_action_of_squares(const Game *g, int side, const MoveSquares *m)
+{
+    const PhalanxTables *t = tables_of(g);
+    int from_rank = m->from_number - 1, to_rank = m->to_number - 1;
+    if (m->pass || !on_board(t, m->from_file, from_rank) || !on_board(t, m->to_file, to_rank))
+        return -1;
+    int df = m->to_file - m->from_file, dr = to_rank - from_rank;
+    int distance = absolute(df) > absolute(dr) ? absolute(df) : absolute(dr);
+    if (distance == 0 || (df && dr && absolute(df) != absolute(dr)) || distance > max_distance(t))
+        return -1;
+    int dir = action_direction(sign(df), side == WHITE ? sign(dr) : -sign(dr));
+    int channel = dir * max_distance(t) + distance - 1;
+    return (channel * t->height + frame_row(t, side, from_rank)) * t->width + m->from_file;
+}
+
+/* The action direction of each move direction (phalanx.h's DIR_E, DIR_W, DIR_N ...) for the
+ * side to move: Black's frame swaps north and south. */
+static const uint8_t frame_direction[2][NUM_DIRS] = {{2, 6, 0, 4, 1, 5, 7, 3}, {2, 6, 4, 0, 3, 7, 5, 1}};
+
+/* The hot path of exports: a legal move needs no checking, only arithmetic. */
+int phalanx_action_of(const Game *g, const Position *pos, Move m)
+{
+    const PhalanxTables *t = tables_of(g);
+    int side = cpos_of(pos)->side, rear = move_rear(m);
+    int channel = frame_direction[side][move_dir(m)] * max_distance(t) + move_dist(m) - 1;
+    return (channel * t->height + frame_row(t, side, sq_rank(rear))) * t->width + sq_file(rear);
+}
+
+static void fill_plane(unsigned char *plane, int area, bool on)
+{
+    memset(plane, on, (size_t)area);
+}
+
+void phalanx_planes(const Game *g, const Position *pos, unsigned char *out)
+{
+    const PhalanxTables *t = tables_of(g);
+    const PhalanxPos *p = cpos_of(pos);
+    int w = t->width, area = w * t->height, us = p->side, them = !us;
+    memset(out, 0, (size_t)(PLANES_COUNT * area));
+    for (int rank = 0; rank < t->height; rank++) {
+        int row = frame_row(t, us, rank) * w, l = ROW0 + rank;
+        unsigned own = p->lines[us][l], opp = p->lines[them][l], valid = t->valid[l];
+        for (int f = 0; f < w; f++) {
+            unsigned bit = 1u << f;
+            out[PLANE_OWN * area + row + f] = (own & bit) != 0;
+            out[PLANE_OPPONENT * area + row + f] = (opp & bit) != 0;
+            out[PLANE_OBSTACLE * area + row + f] = (valid & bit) == 0;
+            out[PLANE_OWN_FROZEN * area + row + f] = (own & t->towers[us][l] & bit) != 0;
+            out[PLANE_OPPONENT_FROZEN * area + row + f] = (opp & t->towers[them][l] & bit) != 0;
+        }
+    }
+    fill_plane(out + PLANE_MUST_ANSWER * area, area, must_answer_crossing(t, p));
+    fill_plane(out + PLANE_SYMMETRY_RULE * area, area, symmetry_rule_applies(t, p));
+    fill_plane(out + PLANE_WHITE_TO_MOVE * area, area, us == WHITE);
+    fill_plane(out + PLANE_ON_BOARD * area, area, true);
+}
+
+/* The rules know no left and right, so the file mirror is a symmetry wherever the obstacles
+ * allow it; the top-bottom mirror is already the colour swap of the mover's frame. */
+unsigned phalanx_symmetries(const Game *g)
+{
+    const PhalanxTables *t = tables_of(g);
+    for (int rank = 0; rank < t->height; rank++)
+        for (int f = 0; f < t->width; f++)
+            if (is_obstacle(t, make_sq(f, rank)) != is_obstacle(t, make_sq(t->width - 1 - f, rank)))
+                return 1u << SYM_IDENTITY;
+    return 1u << SYM_IDENTITY | 1u << SYM_MIRROR_FILES;
+}
+
+int phalanx_transform_action(const Game *g, int s, int action)
+{
+    const PhalanxTables *t = tables_of(g);
+    if (s != SYM_MIRROR_FILES)
+        return action;
+    int w = t->width, h = t->height, distances = max_distance(t);
+    int file = action % w, row = action / w % h, channel = action / (w * h);
+    int dir = channel / distances, distance = channel % distances;
+    int mirrored = (8 - dir) & 7;  /* N and S stay; NE <-> NW, E <-> W, SE <-> SW */
+    return ((mirrored * distances + distance) * h + row) * w + (w - 1 - file);
+}

@@ -1,0 +1,88 @@
+"""Finding and describing libleuctra.so (the C API of api/leuctra_api.h) through ctypes.
+
+Looked for, in order: $LEUCTRA_LIB; beside this file (an installed wheel carries it); build/
+of the source tree this package sits in (PYTHONPATH=python); the system's library path (after
+`make install`)."""
+import ctypes
+import ctypes.util
+import os
+
+API_VERSION = 1
+OK, FAILED, INPUT = 0, 1, 2
+
+
+def _candidates():
+    env = os.environ.get("LEUCTRA_LIB")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, "libleuctra.so")
+    yield os.path.join(here, "..", "..", "build", "libleuctra.so")
+    found = ctypes.util.find_library("leuctra")
+    if found:
+        yield found
+    for prefix in ("/usr/local/lib", "/usr/lib"):
+        yield os.path.join(prefix, "libleuctra.so")
+
+
+def _declare(lib):
+    c = ctypes
+    P, S, I, L, D, U64 = c.c_void_p, c.c_char_p, c.c_int, c.c_long, c.c_double, c.c_uint64
+    SZ, PI, PU = c.c_size_t, c.POINTER(c.c_int), c.POINTER(c.c_uint)
+    table = {
+        "lt_api_version": (I, []),
+        "lt_version": (S, []),
+        "lt_game_new": (P, [S, S, S, S, SZ]),
+        "lt_game_clone": (P, [P, S, SZ]),
+        "lt_game_free": (None, [P]),
+        "lt_game_variant": (S, [P]),
+        "lt_game_shape": (None, [P, PI, PI, PI, PI, PI, PU]),
+        "lt_game_position": (I, [P, S, SZ]),
+        "lt_game_set_position": (I, [P, S, S, SZ]),
+        "lt_game_side": (I, [P]),
+        "lt_game_status": (I, [P]),
+        "lt_game_legal_moves": (I, [P, S, SZ]),
+        "lt_game_legal_actions": (I, [P, c.POINTER(c.c_int32), I]),
+        "lt_game_play": (I, [P, S, S, SZ]),
+        "lt_game_play_action": (I, [P, I, S, SZ]),
+        "lt_game_undo": (I, [P, S, SZ]),
+        "lt_game_action_of": (I, [P, S, c.POINTER(c.c_int32), S, SZ]),
+        "lt_game_move_of": (I, [P, I, S, SZ, S, SZ]),
+        "lt_game_planes": (I, [P, P, SZ, S, SZ]),
+        "lt_game_perft": (I, [P, I, I, c.POINTER(U64), S, SZ]),
+        "lt_game_analyze": (I, [P, L, D, S, U64, I, S, SZ, S, SZ]),
+        "lt_records_open": (P, [S, I, S, SZ]),
+        "lt_records_variant": (S, [P]),
+        "lt_records_shape": (None, [P, PI, PI, PI, PI, PI]),
+        "lt_records_read": (I, [P, L, c.POINTER(L), c.POINTER(L), S, SZ]),
+        "lt_records_fetch": (None, [P] + [P] * 11),
+        "lt_records_close": (None, [P]),
+    }
+    for name, (restype, argtypes) in table.items():
+        f = getattr(lib, name)
+        f.restype = restype
+        f.argtypes = argtypes
+    return lib
+
+
+def load():
+    tried = []
+    for path in _candidates():
+        path = os.path.normpath(path) if os.sep in path else path
+        if os.sep in path and not os.path.exists(path):
+            tried.append(path)
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+            continue
+        if lib.lt_api_version() < API_VERSION:
+            tried.append("%s (API version %d, this package needs %d)" % (path, lib.lt_api_version(), API_VERSION))
+            continue
+        return _declare(lib), path
+    raise ImportError("leuctra: libleuctra.so not found (run make, or set LEUCTRA_LIB); tried: " + ", ".join(tried))
+
+
+lib, path = load()

@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""python_test.py - the Python package (python/leuctra, ctypes over build/libleuctra.so) and the
+tensor export (`leuctra records export --format npz`, docs/TENSORS.md).
+
+Without numpy: the package's rules, notation, actions and errors against the command line, then
+"skip" lines for the array tests.  With numpy besides: the .npz files (the writer's own samples
+that the unit tests leave in FIXTURE_DIR, with and without ZIP64; exports of fresh self-play
+records) read by numpy and zipfile, every exported position replayed independently (the
+standard-library records reader scripts/leuctra_records.py gives the moves, the package the
+rules) so that its planes, legal actions and visit targets are checked one by one, and every
+visit lands on a legal move; symmetric copies, shards, the dense layout, the reader of .lrec
+files into arrays, failures that leave no file; `pip install ./python` into a folder.
+
+    LEUCTRA=build/leuctra LEUCTRA_LIB=build/libleuctra.so python3 tests/python_test.py [FIXTURE_DIR]
+
+Ends with "N passed, N failed" (tests/run.sh adds it up)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from checks import check, summary  # noqa: E402
+
+LEUCTRA = os.environ.get("LEUCTRA", os.path.join(ROOT, "build", "leuctra"))
+FIXTURES = sys.argv[1] if len(sys.argv) > 1 else ""
+
+try:
+    import leuctra
+except ImportError as e:
+    if "libleuctra.so not found" in str(e):
+        print("skip: %s" % e)
+        sys.exit(summary())
+    raise
+import python_agreement as agree  # noqa: E402
+import leuctra_records  # noqa: E402
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+
+
+def run(*args):
+    p = subprocess.run([LEUCTRA] + [str(a) for a in args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+# --------------------------------------------------------------------------- rules and notation
+
+def test_agreement():
+    refs = agree.reference_positions()
+    sample = refs[::max(1, len(refs) // 400)]
+    bad = agree.compare(LEUCTRA, sample)
+    check("reference positions agree with leuctra moves/status (%d)" % len(sample), not bad, bad[:2])
+    for i, v in enumerate(agree.VARIANTS):
+        cases = agree.random_positions(v, 60, 100 + i)
+        bad = agree.compare(LEUCTRA, cases)
+        check("random %s positions agree with leuctra moves/status" % v, not bad, bad[:2])
+    starts = [("start", v, leuctra.Game(v).position()) for v in agree.VARIANTS]
+    bad = agree.perft_cases(LEUCTRA, starts, 3) + agree.perft_cases(LEUCTRA, sample[::20], 2)
+    check("perft through Python equals leuctra perft", not bad, bad[:2])
+    check("Epaminondas perft(4) is RULES.md's", leuctra.Game().perft(4, threads=2) == 245799684)
+
+
+def test_game_api():
+    g = leuctra.Game("crossings")
+    check("Crossings default board", (g.width, g.height, g.num_actions, g.num_planes) == (8, 8, 2048, 9))
+    moves = g.legal_moves()
+    actions = [g.action_of(m) for m in moves]
+    check("actions are distinct and name their moves back", len(set(actions)) == len(moves) and
+          all(g.move_of(a) == m for a, m in zip(actions, moves)))
+    check("legal_actions is the sorted actions", g.legal_actions() == sorted(actions))
+    before = g.position()
+    g.play("a2-a3")
+    check("play changes side", g.side_to_move() == "b")
+    g.play(g.legal_actions()[0])
+    g.undo()
+    g.undo()
+    check("undo takes moves back", g.position() == before)
+    c = g.copy()
+    c.play("a2-a3")
+    check("a copy has its own position", g.position() == before and c.position() != before)
+    r = leuctra.Game("reversi", position="8/8/8/8/8/8/8/WB6 b")
+    check("Reversi pass is action 64", r.legal_moves() == ["pass"] and r.legal_actions() == [64])
+    e = leuctra.Game("epaminondas", size=(5, 6))
+    check("size as a tuple", (e.width, e.height) == (5, 6) and e.status() == "ongoing")
+    won = leuctra.Game("epaminondas", position="W4/5/5/5/5 w")
+    check("a won position has no moves", won.legal_moves() == [] and won.status() == "white-wins")
+    planes = leuctra.Game().planes()
+    if np is not None:
+        check("planes are uint8 [9, 12, 14] from the mover's view",
+              planes.shape == (9, 12, 14) and planes.dtype == np.uint8 and planes[0, 10:].all() and planes[1, :2].all())
+        check("legal_mask has the legal actions", int(leuctra.Game().legal_mask().sum()) == 114)
+    else:
+        check("planes as nested lists", len(planes) == 9 and len(planes[0]) == 12 and planes[0][11] == [1] * 14)
+    res = leuctra.Game("crossings").analyze(visits=300, seed=3)
+    res2 = leuctra.Game("crossings").analyze(visits=300, seed=3)
+    check("analyze returns a legal best move and its visits", res["best"] in moves and
+          sum(res["visit_counts"].values()) <= res["visits"] and 0 <= res["value"] <= 1, res)
+    check("analyze is reproducible from its seed", res["best"] == res2["best"] and res["visit_counts"] == res2["visit_counts"])
+
+
+def raises(kind, f, *args, **kw):
+    try:
+        f(*args, **kw)
+    except kind as e:
+        return str(e) or True
+    except Exception as e:      # the wrong exception
+        return False if not isinstance(e, kind) else True
+    return False
+
+
+def test_errors():
+    g = leuctra.Game()
+    cases = [
+        ("a bad variant", lambda: leuctra.Game("chess"), "unknown variant"),
+        ("a bad size", lambda: leuctra.Game(size="2x2"), "out of range"),
+        ("a bad position", lambda: leuctra.Game(position="BBB/3/3 w"), "position"),
+        ("a size unlike the position's", lambda: leuctra.Game(size="5x5", position="BBB/3/3/3/WWW w"), "board"),
+        ("a bad move", lambda: g.play("a1-a5"), "move"),
+        ("a move of no square", lambda: g.play("zz"), "move"),
+        ("an action out of range", lambda: g.move_of(10 ** 6), "out of range"),
+        ("an action that is no legal move", lambda: g.move_of(0), "no legal move"),
+        ("a negative action", lambda: g.play(-1), "out of range"),
+        ("a missing weights file", lambda: g.analyze(visits=10, weights="/nonexistent.lwt"), "nonexistent"),
+        ("a weights file of another game", lambda: g.analyze(visits=10, weights=os.path.join(ROOT, "data/weights/reversi.txt")), ""),
+        ("undo with no move", lambda: leuctra.Game().undo(), "no move"),
+        ("a NUL in a move", lambda: g.play("a1\0"), "NUL"),
+        ("a bad perft depth", lambda: g.perft(-1), "depth"),
+    ]
+    for what, f, text in cases:
+        got = raises(leuctra.InputError, f)
+        check("%s raises InputError" % what, got and (text in got if isinstance(got, str) else True), got)
+    check("a move of the wrong type raises TypeError", raises(TypeError, g.play, 3.5) is not False)
+    check("the interpreter is still here, the game unharmed", g.status() == "ongoing" and len(g.legal_moves()) == 114)
+
+
+# --------------------------------------------------------------------------- tensors (numpy)
+
+def fresh_records(tmp, variant, games, visits, name):
+    path = os.path.join(tmp, name)
+    rc, _, err = run("selfplay", "--variant", variant, "--games", games, "--visits", visits, "--threads", 2,
+                     "--quiet", "--out", path)
+    check("selfplay for %s" % name, rc == 0, err)
+    return path
+
+
+def mirror_position(text, s, variant):
+    """The position string under symmetry s (core/tensors.h: bit 0 files, bit 1 rows, bit 2
+    transpose first), on the board as drawn."""
+    board, side = text.split()
+    rows = [agree.expand(r) for r in board.split("/")]
+    h, w = len(rows), len(rows[0])
+    out = [[None] * w for _ in range(h)]
+    for y in range(h):
+        for x in range(w):
+            ty, tx = (x, y) if s & 4 else (y, x)
+            if s & 1:
+                tx = w - 1 - tx
+            if s & 2:
+                ty = h - 1 - ty
+            out[ty][tx] = rows[y][x]
+    return "/".join(agree.compress(r) for r in out) + " " + side
+
+
+def replay_check(path, data, variant, copies):
+    """Every row against the package and the standard-library records reader."""
+    meta = data["meta"]
+    start = np.concatenate([[0], np.cumsum(data["legal_count"].astype(np.int64))])
+    row, problems, visited, off_legal = 0, [], 0, 0
+    with leuctra_records.RecordsFile(path) as f:
+        for rec in f.games():
+            g = leuctra.Game(variant, position=rec.start)
+            for ply, move in enumerate(rec.moves):
+                for k in range(copies):
+                    s = int(data["symmetry"][row])
+                    view = g if s == 0 else leuctra.Game(variant, position=mirror_position(g.position(), s, variant))
+                    legal = data["legal"][start[row]:start[row + 1]].tolist()
+                    visits = data["visits"][start[row]:start[row + 1]].tolist()
+                    if legal != view.legal_actions():
+                        problems.append("game %d ply %d sym %d: legal actions differ" % (rec.index, ply, s))
+                    if not np.array_equal(data["planes"][row], view.planes()):
+                        problems.append("game %d ply %d sym %d: planes differ" % (rec.index, ply, s))
+                    want = {}
+                    for m, c in (rec.visits[ply].moves if rec.visits[ply] else []):
+                        a = g.action_of(m)
+                        if s:
+                            a = view.action_of(mirror_move(m, s, g, view))
+                        want[a] = c
+                    got = {a: v for a, v in zip(legal, visits) if v}
+                    visited += len(got)
+                    off_legal += sum(1 for a in want if a not in legal)
+                    if got != want:
+                        problems.append("game %d ply %d sym %d: visits differ" % (rec.index, ply, s))
+                    played = g.action_of(move) if s == 0 else view.action_of(mirror_move(move, s, g, view))
+                    if int(data["played"][row]) != played or int(data["ply"][row]) != ply or \
+                            int(data["game"][row]) != rec.index:
+                        problems.append("game %d ply %d sym %d: played/ply/game differ" % (rec.index, ply, s))
+                    result = 0.5 if rec.result == "draw" else float((rec.result == "white-wins") == (g.side_to_move() == "w"))
+                    value = rec.values[ply]
+                    if data["result"][row] != result or not (np.isnan(data["value"][row]) if value is None
+                                                             else abs(data["value"][row] - value) < 1e-4):
+                        problems.append("game %d ply %d: result/value differ" % (rec.index, ply))
+                    row += 1
+                g.play(move)
+    problems += [] if row == len(data["played"]) else ["rows %d, positions %d" % (len(data["played"]), row)]
+    return problems, visited, off_legal, meta
+
+
+def mirror_move(move, s, g, view):
+    """A move's notation under symmetry s: map its squares through the drawn board."""
+    if move == "pass":
+        return move
+    h, w = g.height, g.width
+    reversi = g.variant == "reversi"
+
+    def square(name):
+        f, n = ord(name[0]) - 97, int(name[1:])
+        y = n - 1 if reversi else h - n
+        ty, tx = (f, y) if s & 4 else (y, f)
+        if s & 1:
+            tx = w - 1 - tx
+        if s & 2:
+            ty = h - 1 - ty
+        return "%s%d" % (chr(97 + tx), ty + 1 if reversi else h - ty)
+    if reversi:
+        return square(move)
+    sep = "x" if "x" in move else "-"
+    a, b = move.split(sep)
+    return square(a) + sep + square(b)
+
+
+def test_export(tmp):
+    for variant, games, visits, copies in (("crossings", 6, 60, 2), ("reversi", 4, 40, 8), ("epaminondas", 3, 40, 2)):
+        lrec = fresh_records(tmp, variant, games, visits, variant + ".lrec")
+        out = os.path.join(tmp, variant + ".npz")
+        rc, _, err = run("records", "export", lrec, "--format", "npz", "-o", out, "--quiet")
+        check("%s: export --format npz" % variant, rc == 0 and os.path.exists(out), err)
+        with zipfile.ZipFile(out) as z:
+            check("%s: the zip tests whole" % variant, z.testzip() is None)
+        d = leuctra.load_npz(out)
+        check("%s: planes uint8 [N, 9, H, W], visits int16" % variant, d["planes"].dtype == np.uint8 and
+              d["visits"].dtype == np.int16 and
+              d["planes"].shape[1:] == (9, d["meta"]["height"], d["meta"]["width"]))
+        check("%s: the description" % variant, d["meta"]["variant"] == variant and d["meta"]["planes_version"] == 1 and
+              d["meta"]["num_actions"] == leuctra.Game(variant).num_actions)
+        problems, visited, off_legal, _ = replay_check(lrec, d, variant, 1)
+        check("%s: every row replays (planes, legal actions, visits, played, result, value)" % variant,
+              not problems, problems[:3])
+        check("%s: every visit lands on a legal move (%d visited entries)" % (variant, visited),
+              visited > 0 and off_legal == 0)
+        r = leuctra.read_records(lrec)
+        same = all(np.array_equal(r[k], d[k], equal_nan=(k == "value")) for k in r if k != "meta")
+        check("%s: read_records gives the export's arrays" % variant, same)
+        aug = os.path.join(tmp, variant + "-aug.npz")
+        rc, _, err = run("records", "export", lrec, "-o", aug, "--augment", "--quiet")
+        a = leuctra.load_npz(aug)
+        check("%s: --augment gives %d copies" % (variant, copies), rc == 0 and len(a["played"]) == copies * len(d["played"])
+              and sorted(set(a["symmetry"].tolist())) == sorted({0, 1} if copies == 2 else set(range(8))), err)
+        problems, visited, off_legal, _ = replay_check(lrec, a, variant, copies)
+        check("%s: every symmetric copy is the mapped position's" % variant, not problems and off_legal == 0, problems[:3])
+        ds = leuctra.Dataset(a)
+        b = ds.batch(np.arange(min(50, len(ds))))
+        sums = b["policy"].sum(axis=1)
+        check("%s: dense batches: policy rows sum to 1, only on legal actions" % variant,
+              np.allclose(sums[sums > 0], 1, atol=1e-5) and not (b["policy"] > 0)[~b["legal_mask"]].any())
+    return lrec, d
+
+
+def test_dense_and_shards(tmp, lrec, sparse):
+    out = os.path.join(tmp, "dense.npz")
+    rc, _, err = run("records", "export", lrec, "-o", out, "--dense", "--quiet")
+    d = leuctra.load_npz(out)
+    ds = leuctra.Dataset(sparse).batch(np.arange(len(sparse["played"])))
+    check("--dense: policy and legal_mask equal the sparse lists'", rc == 0 and
+          np.array_equal(d["legal_mask"].astype(bool), ds["legal_mask"]) and np.allclose(d["policy"], ds["policy"]), err)
+    stem = os.path.join(tmp, "shard.npz")
+    per = max(1, len(sparse["played"]) // 3)
+    rc, _, err = run("records", "export", lrec, "-o", stem, "--shard-positions", per, "--quiet")
+    shards = sorted(p for p in os.listdir(tmp) if p.startswith("shard-"))
+    parts = [leuctra.load_npz(os.path.join(tmp, p)) for p in shards]
+    games = [set(p["game"].tolist()) for p in parts]
+    split = any(games[i] & games[j] for i in range(len(games)) for j in range(i + 1, len(games)))
+    check("--shard-positions: files of at most N positions, games whole", rc == 0 and len(parts) >= 2 and not split and
+          all(len(p["played"]) <= per or len(games[i]) == 1 for i, p in enumerate(parts)), (err, shards))
+    joined = {k: np.concatenate([p[k] for p in parts]) for k in ("planes", "legal", "visits", "played", "game")}
+    check("shards joined are the whole export", all(np.array_equal(joined[k], sparse[k]) for k in joined))
+    packed = os.path.join(tmp, "packed.npz")
+    rc, _, err = run("records", "export", lrec, "-o", packed, "--packed", "--quiet")
+    with np.load(packed) as f:
+        raw = f["planes_packed"]
+    p = leuctra.load_npz(packed)
+    b = leuctra.Dataset(packed).batch(np.arange(len(sparse["played"])))
+    check("--packed: planes as bits that unpack to the planes", rc == 0 and raw.dtype == np.uint8 and
+          raw.shape[1] * 8 >= sparse["planes"][0].size and np.array_equal(p["planes"], sparse["planes"]) and
+          np.array_equal(b["planes"], sparse["planes"]) and p["meta"]["planes_packed"] is True, err)
+
+
+def test_wide_visits(tmp):
+    lrec = os.path.join(tmp, "wide.lrec")
+    rc, _, err = run("selfplay", "--variant", "crossings", "--size", "5x5", "--games", 1, "--visits", 40000,
+                     "--max-plies", 3, "--threads", 1, "--quiet", "--out", lrec)
+    folder = os.path.join(tmp, "wide")
+    os.mkdir(folder)
+    out = os.path.join(folder, "w.npz")
+    rc2, _, err2 = run("records", "export", lrec, "-o", out, "--shard-positions", 1, "--quiet")
+    files = sorted(os.listdir(folder))
+    parts = [leuctra.load_npz(os.path.join(folder, f)) for f in files]
+    ok = rc == 0 and rc2 == 0 and files == ["w-00000.npz"]   # one game: never split
+    check("visit counts past int16: the export starts again with int32 visits, shards and all",
+          ok and all(p["visits"].dtype == np.int32 and p["meta"]["visits"] == "int32" for p in parts) and
+          max(int(p["visits"].max()) for p in parts) > 32767, (err, err2, files))
+    whole = {k: np.concatenate([p[k] for p in parts]) for k in ("planes", "legal_count", "legal", "visits", "played",
+                                                                "result", "value", "game", "ply", "side", "symmetry")}
+    whole["meta"] = parts[0]["meta"] if parts else {}
+    problems, _, off, _ = replay_check(lrec, whole, "crossings", 1) if parts else (["no parts"], 0, 0, None)
+    check("the wide export replays", not problems and off == 0, problems[:2])
+
+
+def test_export_failures(tmp, lrec):
+    out = os.path.join(tmp, "fail.npz")
+    rc, _, err = run("records", "export", os.path.join(tmp, "missing.lrec"), "-o", out)
+    check("a missing input: exit 2, no output", rc == 2 and not os.path.exists(out), err)
+    rc, _, err = run("records", "export", lrec, "-o", os.path.join(tmp, "x.csv"), "--augment")
+    check("--augment with CSV: exit 2", rc == 2 and "npz" in err, err)
+    data = bytearray(open(lrec, "rb").read())
+    data[len(data) // 2] ^= 0xFF
+    bad = os.path.join(tmp, "bad.lrec")
+    open(bad, "wb").write(bytes(data))
+    rc, _, err = run("records", "export", bad, "-o", out, "--shard-positions", 20)
+    left = [p for p in os.listdir(tmp) if p.startswith("fail") or ".leuctra-npz" in p or ".tmp." in p]
+    check("a damaged input: exit 1, no output, no shard, no spool", rc == 1 and not left, (rc, err, left))
+    rc, _, err = run("records", "export", lrec, os.path.join(tmp, "reversi.lrec"), "-o", out)
+    check("files of different games: exit 2", rc == 2 and "one game and board" in err and not os.path.exists(out), err)
+    before = open(lrec, "rb").read()
+    rc, _, err = run("records", "export", lrec, "-o", lrec, "--format", "npz")
+    check("-o naming the input: exit 2, the input untouched", rc == 2 and open(lrec, "rb").read() == before, err)
+    victim = os.path.join(tmp, "cut-00001.npz")
+    shutil.copy(lrec, victim)
+    rc, _, err = run("records", "export", lrec, victim, "-o", os.path.join(tmp, "cut.npz"), "--shard-positions", 1)
+    check("a shard that would be an input: exit 2, no shard left, the input untouched",
+          rc == 2 and not os.path.exists(os.path.join(tmp, "cut-00000.npz")) and open(victim, "rb").read() == before, err)
+    check("read_records of a missing file raises InputError",
+          raises(leuctra.InputError, leuctra.read_records, "/nonexistent.lrec") is not False)
+
+
+def test_fixtures():
+    for name in ("sample.npz", "sample-zip64.npz"):
+        path = os.path.join(FIXTURES, name)
+        if not os.path.exists(path):
+            check("the unit tests left %s" % name, False, path)
+            continue
+        with zipfile.ZipFile(path) as z:
+            ok = z.testzip() is None
+        with np.load(path) as f:
+            planes, value, game = f["planes"], f["value"], f["game"]
+            good = (planes.shape == (5000, 3, 4, 5) and value[4] == 1.0 and game[-1] == 4999 * 1000000007 and
+                    f["meta"].item() == b'{"a": 1}' and f["index"][7].tolist() == [7, -7, 1, 2])
+        check("numpy and zipfile read the writer's %s" % name, ok and good)
+
+
+def test_train_example(tmp):
+    lrec = fresh_records(tmp, "crossings", 40, 60, "train.lrec")
+    out = os.path.join(tmp, "train.npz")
+    rc, _, err = run("records", "export", lrec, "-o", out, "--augment", "--quiet")
+    script = os.path.join(ROOT, "scripts", "train_example.py")
+    try:
+        import torch  # noqa: F401
+        backends = [[], ["--torch"]]
+    except ImportError:
+        backends = [[]]
+        print("skip: PyTorch not installed (apt-get install python3-torch), so only the numpy example runs")
+    for extra in backends:
+        p = subprocess.run([sys.executable, script, out, "--epochs", "3"] + extra, capture_output=True, text=True)
+        line = [l for l in p.stdout.splitlines() if l.startswith("held out:")]
+        words = line[0].replace("(", " ").replace(")", " ").split() if line else []
+        top1 = float(words[words.index("top-1") + 1]) if "top-1" in words else 0
+        uniform = float(words[words.index("moves") + 1]) if "moves" in words else 1
+        check("scripts/train_example.py %s: held-out top-1 beats the uniform choice" % (extra[0] if extra else "numpy"),
+              rc == 0 and p.returncode == 0 and top1 > 2 * uniform, (p.stdout[-300:], p.stderr[-300:]))
+
+
+def test_pip_install(tmp):
+    target = os.path.join(tmp, "site")
+    p = subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--quiet", "--target", target,
+                        os.path.join(ROOT, "python")], capture_output=True, text=True)
+    if p.returncode != 0 and "No module named pip" in p.stderr:
+        print("skip: no pip for %s, so no install test" % sys.executable)
+        return
+    env = dict(os.environ)
+    env.pop("LEUCTRA_LIB", None)
+    env["PYTHONPATH"] = target
+    q = subprocess.run([sys.executable, "-c", "import leuctra; print(leuctra.library_path); print(leuctra.Game().perft(2))"],
+                       capture_output=True, text=True, env=env, cwd=tmp)
+    check("pip install ./python (no network): the package and its library", p.returncode == 0 and
+          q.stdout.split()[-1:] == ["12996"] and q.stdout.startswith(target), (p.stderr[-300:], q.stdout, q.stderr[-300:]))
+
+
+def main():
+    test_agreement()
+    test_game_api()
+    test_errors()
+    tmp = tempfile.mkdtemp(prefix="leuctra-python-")
+    try:
+        test_pip_install(tmp)
+        if np is None:
+            print("skip: numpy not installed for %s (apt-get install python3-numpy), so no tensor tests" % sys.executable)
+            return summary()
+        if FIXTURES:
+            test_fixtures()
+        lrec, sparse = test_export(tmp)
+        test_dense_and_shards(tmp, lrec, sparse)
+        test_export_failures(tmp, lrec)
+        test_wide_visits(tmp)
+        test_train_example(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
