@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_LINE = 64 };
+/* Beyond this many empties a solve without --time-limit is refused: at ~3x the time per empty
+ * square, 30 already take hours and the 60 of the start would never end. */
+enum { MAX_LINE = 64, MAX_UNLIMITED_EMPTIES = 30 };
 
 typedef struct {
     const Game *game;
@@ -31,7 +33,7 @@ static SolveResult solve_or_fail(SolveRun *run, const Position *p)
     const double left = run->deadline > 0 ? run->deadline - clock_seconds() : 0;
     SolveResult r = {.stopped = true};
     if (run->deadline == 0 || left > 0)
-        r = solver_run(run->solver, p, run->mode, &(SolveLimits){NULL, left});
+        r = solver_run(run->solver, p, run->mode, &(SolveLimits){NULL, left, 0});
     run->nodes += r.nodes;
     if (r.stopped)
         fail_exit("solve", EXIT_FAILURE_RUN, "stopped by --time-limit before the position was solved");
@@ -199,6 +201,10 @@ static int run_solve(int argc, char **argv)
     if (!run.solver)
         fail_exit("solve", EXIT_FAILURE_RUN, "out of memory for a %ld MiB table", hash_mb);
     SolveReport rep = {.empties = solve_empties(g, &root)};
+    if (rep.empties > MAX_UNLIMITED_EMPTIES && time_limit == 0)
+        fail_exit("solve", EXIT_USAGE, "%d empties is beyond an exact solve's reach (hours from %d on): "
+                  "give --time-limit SECONDS, or a position with at most %d empties",
+                  rep.empties, MAX_UNLIMITED_EMPTIES, MAX_UNLIMITED_EMPTIES);
     rep.moves = malloc(MAX_MOVES * sizeof *rep.moves);
     if (!rep.moves)
         fail_exit("solve", EXIT_FAILURE_RUN, "out of memory");
@@ -233,7 +239,7 @@ const Command command_solve = {
     "  --wld           only win, loss or draw (several times faster)\n"
     "  --moves         also the exact score of every legal move, best first\n"
     "  --hash MB       transposition table size (default 64; 0 for none)\n"
-    "  --time-limit S  give up after S seconds (exit 1)\n"
+    "  --time-limit S  give up after S seconds (exit 1); required above 30 empties\n"
     "  --json          one JSON object on stdout: empties, mode, score, best, line, moves, nodes, seconds\n"
     "  --variant V     reversi (the default here; the phalanx games have no solver)\n"
     "  --position POS  a position string, or 'start'\n\n"

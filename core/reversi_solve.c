@@ -55,6 +55,7 @@ typedef struct {
     uint64_t nodes;
     const atomic_bool *stop;
     double deadline;            /* monotonic seconds; 0: none */
+    uint64_t max_nodes;         /* 0: none */
     bool stopped;
 } ReversiSolver;
 
@@ -103,6 +104,8 @@ static bool poll_stop(ReversiSolver *s)
     if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
         s->stopped = true;
     if (s->deadline > 0 && (s->nodes & CLOCK_POLL_MASK) == 0 && clock_seconds() >= s->deadline)
+        s->stopped = true;
+    if (s->max_nodes > 0 && s->nodes >= s->max_nodes)
         s->stopped = true;
     return s->stopped;
 }
@@ -268,7 +271,7 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
             }
         }
     }
-    OrderedMove list[32];
+    OrderedMove list[64];   /* a move per square at most: a position can have 33 or more */
     const int n = order_moves(own, opp, moves, hint, list);
     /* Enhanced transposition cutoff: a child the table already knows to be bad enough for the
      * opponent ends the node before any search. */
@@ -361,6 +364,7 @@ static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode m
     s->nodes = 0;
     s->stop = limits->stop;
     s->deadline = limits->seconds > 0 ? clock_seconds() + limits->seconds : 0;
+    s->max_nodes = limits->max_nodes;
     s->stopped = false;
     const int alpha = mode == SOLVE_WLD ? -1 : -SQUARES, beta = mode == SOLVE_WLD ? 1 : SQUARES;
     const int empties = SQUARES - popcount64(b.own | b.opp);

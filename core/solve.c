@@ -52,6 +52,6 @@ void solver_clear(Solver *s)
 
 SolveResult solver_run(Solver *s, const Position *p, SolveMode mode, const SolveLimits *limits)
 {
-    static const SolveLimits none = {NULL, 0};
+    static const SolveLimits none = {NULL, 0, 0};
     return s->ops->run(s->impl, p, mode, limits ? limits : &none);
 }

@@ -30,11 +30,12 @@ typedef struct {
     bool stopped;           /* a limit ended the search: score and best mean nothing */
 } SolveResult;
 
-/* When to give up: a flag another thread may set (NULL: none) and a time limit in seconds
- * (0: none), both checked every few thousand nodes. */
+/* When to give up: a flag another thread may set (NULL: none), a time limit in seconds (0:
+ * none) and a node budget (0: none), all checked every few thousand nodes. */
 typedef struct {
     const atomic_bool *stop;
     double seconds;
+    uint64_t max_nodes;
 } SolveLimits;
 
 /* What a game module that has a solver puts in GameOps.solver (core/game.h). */

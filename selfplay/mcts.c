@@ -57,6 +57,11 @@ struct Mcts {
     _Alignas(64) char padding;
     atomic_bool done;
     double start_time;
+    /* What the solves of this search may spend: its stop flag, deadline (0: none) and solver
+     * nodes (a visit budget buys SOLVER_NODES_PER_VISIT each; INT64_MAX without one). */
+    const atomic_bool *stop;
+    double deadline;
+    _Atomic int64_t solver_nodes_left;
     /* The exact solver of the root, made on first use (the leaves' are the workers'). */
     Solver *root_solver;
     Worker *workers;                /* [0] prepares the root, [1 + t] is search thread t's */
@@ -66,6 +71,12 @@ struct Mcts {
 
 /* Transposition tables: the root's solves reach ~18 empties, the leaves' ~12. */
 enum { ROOT_SOLVER_BYTES = 8 << 20, LEAF_SOLVER_BYTES = 1 << 20 };
+
+/* Solver nodes a visit of the budget pays for: a visit costs some microseconds, a solver node some
+ * tens of nanoseconds, so a search of V visits spends at most ~V visits' time again in its solves
+ * (`solve=64,visits=100` then ends like any 100-visit search), while the default solves (12 and
+ * 18 empties) stay well inside it. */
+#define SOLVER_NODES_PER_VISIT 16384
 
 size_t mcts_node_bytes(void) { return sizeof(Node); }
 
@@ -324,11 +335,38 @@ static double prove_leaf(Node *node, int result, int plies)
 }
 
 /* The solver's result for the player who moved into pos, or PROVEN_NONE when pos is not for it. */
-static int solved_result(const Mcts *m, Worker *w, const Position *pos)
+/* The limits of a solve now: false when the search has nothing left to give it. */
+static bool solve_limits(Mcts *m, SolveLimits *out)
+{
+    const int64_t nodes = atomic_load_explicit(&m->solver_nodes_left, memory_order_relaxed);
+    const double seconds = m->deadline > 0 ? m->deadline - clock_seconds() : 0;
+    if (nodes <= 0 || (m->deadline > 0 && seconds <= 0))
+        return false;
+    *out = (SolveLimits){m->stop, seconds, nodes == INT64_MAX ? 0 : (uint64_t)nodes};
+    return true;
+}
+
+/* A solve within the search's limits: stopped when they run out (its result then means nothing). */
+static SolveResult limited_solve(Mcts *m, Solver *s, const Position *pos)
+{
+    SolveLimits limits;
+    if (!solve_limits(m, &limits))
+        return (SolveResult){.stopped = true};
+    const SolveResult r = solver_run(s, pos, SOLVE_WLD, &limits);
+    if (limits.max_nodes > 0)
+        atomic_fetch_sub_explicit(&m->solver_nodes_left, (int64_t)r.nodes, memory_order_relaxed);
+    return r;
+}
+
+/* The solver's result for the player who moved into pos, or PROVEN_NONE when pos is not for it
+ * or the search's limits stopped the solve. */
+static int solved_result(Mcts *m, Worker *w, const Position *pos)
 {
     if (!w->solver || solve_empties(m->game, pos) > m->cfg.solve_empties)
         return PROVEN_NONE;
-    const SolveResult r = solver_run(w->solver, pos, SOLVE_WLD, NULL);
+    const SolveResult r = limited_solve(m, w->solver, pos);
+    if (r.stopped)
+        return PROVEN_NONE;
     return r.score > 0 ? PROVEN_LOSS : r.score < 0 ? PROVEN_WIN : PROVEN_DRAW;
 }
 
@@ -782,7 +820,7 @@ static void prepare_root(Mcts *m)
 /* The root solved win/loss/draw before any visit, when it is in the solver's reach: true with
  * *out filled when it is won or drawn (the move is then known); false to search (too many
  * empties, out of time, or lost: the search may still find the opponent's mistakes). */
-static bool solve_root(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, MctsResult *out)
+static bool solve_root(Mcts *m, MctsResult *out)
 {
     if (m->cfg.root_solve_empties <= 0 || !solve_available(m->game) ||
         solve_empties(m->game, &m->root_pos) > m->cfg.root_solve_empties ||
@@ -790,7 +828,7 @@ static bool solve_root(Mcts *m, const MctsLimits *limits, const atomic_bool *sto
         return false;
     if (!m->root_solver && !(m->root_solver = solver_new(m->game, ROOT_SOLVER_BYTES)))
         return false;
-    const SolveResult r = solver_run(m->root_solver, &m->root_pos, SOLVE_WLD, &(SolveLimits){stop, limits->seconds});
+    const SolveResult r = limited_solve(m, m->root_solver, &m->root_pos);
     if (r.stopped || r.score < 0 || r.best == MOVE_NONE)
         return false;
     const Proven proven = r.score > 0 ? PROVEN_WIN : PROVEN_DRAW;
@@ -836,8 +874,12 @@ MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *
     atomic_store(&m->started, 0);
     atomic_store(&m->completed, 0);
     atomic_store(&m->done, false);
+    m->stop = stop;
+    m->deadline = limits.seconds > 0 ? m->start_time + limits.seconds : 0;
+    const bool counted = limits.visits > 0 && limits.visits < INT64_MAX / SOLVER_NODES_PER_VISIT;
+    atomic_store(&m->solver_nodes_left, counted ? limits.visits * SOLVER_NODES_PER_VISIT : INT64_MAX);
     MctsResult solved;
-    if (solve_root(m, &limits, stop, &solved))
+    if (solve_root(m, &solved))
         return solved;
     reopen_solved_root(m);
     prepare_root(m);

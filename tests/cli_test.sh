@@ -586,6 +586,9 @@ assert d["line"][0] == d["best"], d
     expect_error "no exact solver" solve --variant epaminondas
     expect_error "position" solve --position 'WWWW/8 b'
     expect_error "--hash" solve --hash -1
+    # The start's 60 empties would never end: refused unless a time limit is given.
+    expect_error "--time-limit" solve
+    expect_error "--time-limit" solve --position start --wld
     run solve --time-limit 0.05 --position '1WWWWW2/2WWWWB1/1WWWWWW1/BBBBBWW1/1BBWWB2/WWBWBB2/2WBBW2/1WWW2W1 b'
     if [ "$rc" -eq 1 ] && grep -q "time-limit" "$err" && [ ! -s "$out" ]; then pass; else
         fail "solve --time-limit on a 22-empty position" "exit 1 naming --time-limit" "exit $rc: $(file_oneline "$err")"

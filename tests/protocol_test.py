@@ -395,6 +395,28 @@ def test_reversi():
     e.finish("reversi")
 
 
+def test_solves_honour_limits():
+    """Solves inside a search end with it: leaf solves of ~60 empties stop at `go time`'s
+    deadline and at `stop`, and a root solve under a visit budget alone ends with the visits."""
+    e = Engine("--variant", "reversi")
+    e.send("setoption name solve value 64")
+    e.send("setoption name rootsolve value 64")
+    t0 = time.monotonic()
+    _, best = search(e, "go time 0.3")
+    check("solve 64, go time 0.3: answers near its deadline", time.monotonic() - t0 < 3, time.monotonic() - t0)
+    check("solve 64, go time 0.3: a legal move", legal_after([best], "reversi"), best)
+    e.send("go infinite")
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    e.send("stop")
+    lines = e.read_until("bestmove", PROMPT)
+    check("solve 64, stop: bestmove promptly", time.monotonic() - t0 < PROMPT, time.monotonic() - t0)
+    t0 = time.monotonic()
+    search(e, "go visits 100")
+    check("rootsolve 64, go visits 100: ends", time.monotonic() - t0 < 10, time.monotonic() - t0)
+    e.finish("solves honour limits")
+
+
 def test_crossings_and_boards():
     e = Engine("--variant", "crossings")
     e.send("position start moves b1-b3 c8-c6")
@@ -542,6 +564,7 @@ def main():
         return 1
     tests = [test_handshake, test_docs_match_engine, test_setoption, test_nodes_within_budget, test_search_and_reuse, test_stop_and_infinite,
              test_infinite_waits_for_stop, test_quit_during_search, test_bad_lines, test_reversi,
+             test_solves_honour_limits,
              test_crossings_and_boards, test_igfip, test_repetition_history, test_end_of_input, test_clock,
              test_help]
     for test in tests:

@@ -4,6 +4,7 @@
  * (reversi_endgames.h, 6-18 empties), fresh random positions solved by both here, published FFO
  * scores, and the solver's edges: passes, finished games, its stop flag and table sizes.
  */
+#include "core/clock.h"
 #include "core/solve.h"
 #include "core/rng.h"
 #include "selfplay/mcts.h"
@@ -172,14 +173,70 @@ static void test_stop_flag(TestContext *t)
     Error err;
     CHECK(t, game_parse_position(g, FFO_40.position, &p, &err));
     atomic_bool stop = true;
-    SolveResult r = solver_run(s, &p, SOLVE_EXACT, &(SolveLimits){&stop, 0});
+    SolveResult r = solver_run(s, &p, SOLVE_EXACT, &(SolveLimits){&stop, 0, 0});
     CHECK(t, r.stopped);
     CHECK(t, r.nodes < 10000);
     /* A time limit far below FFO #40's second: stopped after a few clock polls. */
-    r = solver_run(s, &p, SOLVE_EXACT, &(SolveLimits){NULL, 0.001});
+    r = solver_run(s, &p, SOLVE_EXACT, &(SolveLimits){NULL, 0.001, 0});
     CHECK(t, r.stopped);
     CHECK(t, r.nodes < 5000000);
     solver_free(s);
+    game_free(g);
+}
+
+/* A node budget ends a solve within a poll (4,096 nodes) of it. */
+static void test_node_budget(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Solver *s = solver_new(g, 1 << 20);
+    Position p;
+    Error err;
+    CHECK(t, game_parse_position(g, FFO_40.position, &p, &err));
+    const SolveResult r = solver_run(s, &p, SOLVE_EXACT, &(SolveLimits){NULL, 0, 100000});
+    CHECK(t, r.stopped && r.nodes >= 100000 && r.nodes < 100000 + 5000);
+    solver_free(s);
+    game_free(g);
+}
+
+/* The most moves known in a Reversi position (33 and more; the solver once held 32 and wrote
+ * past its list): the solver and the search take them. */
+static void test_most_moves(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Solver *s = solver_new(g, 1 << 20);
+    Position p;
+    Error err;
+    CHECK(t, game_parse_position(g, "7B/1WB1WWB1/BBB1BBW1/1WB1WB2/2W2BW1/1BB2B2/1WBWWWW1/2B3B1 b", &p, &err));
+    Move moves[MAX_MOVES];
+    CHECK(t, game_gen_moves(g, &p, moves) == 34);
+    const SolveResult r = solver_run(s, &p, SOLVE_WLD, &(SolveLimits){NULL, 0, 200000});
+    CHECK(t, r.nodes > 0);
+    solver_free(s);
+    game_free(g);
+}
+
+/* Solves inside a search honour its limits: with the solvers reaching every position, a
+ * 100-visit search ends (its visits buy the solves a node budget) and a 0.2 s one ends near its
+ * deadline (the leaves' solves of ~30 empties would each take hours). */
+static void test_search_solves_within_limits(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    MctsConfig cfg;
+    mcts_default_config(&cfg);
+    cfg.solve_empties = cfg.root_solve_empties = 64;
+    Mcts *m = mcts_new(g, NULL, &cfg);
+    Position p;
+    game_start(g, &p);
+    mcts_set_position(m, &p);
+    MctsResult r = mcts_search(m, &(MctsLimits){.visits = 100}, NULL, NULL, 0, NULL);
+    CHECK(t, r.visits == 100 && r.best != MOVE_NONE);
+    const double start = clock_seconds();
+    r = mcts_search(m, &(MctsLimits){.seconds = 0.2}, NULL, NULL, 0, NULL);
+    CHECK(t, r.best != MOVE_NONE && clock_seconds() - start < 3.0);
+    atomic_bool stop = true;
+    r = mcts_search(m, &(MctsLimits){.visits = 1000000}, &stop, NULL, 0, NULL);
+    CHECK(t, r.visits == 0);
+    mcts_free(m);
     game_free(g);
 }
 
@@ -284,6 +341,9 @@ const TestCase solve_tests[] = {
     {"pass_and_finished", test_pass_and_finished},
     {"stop_flag", test_stop_flag},
     {"table_sizes", test_table_sizes},
+    {"node_budget", test_node_budget},
+    {"most_moves", test_most_moves},
+    {"search_solves_within_limits", test_search_solves_within_limits},
     {"phalanx_games_have_none", test_phalanx_games_have_none},
     {"search_solves", test_search_solves},
     TEST_END,
