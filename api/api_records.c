@@ -66,7 +66,7 @@ LtRecords *lt_records_open(const char *path, int augment, char *err, size_t err_
     for (int i = 0; i < NUM_COLUMNS; i++)
         r->col[i].size = sizes[i];
     game_record_init(&r->record);
-    RecordsError rerr = {0};
+    Error rerr = {0};
     Error e;
     r->reader = records_open(path ? path : "", &rerr);
     if (!r->reader) {
@@ -76,7 +76,7 @@ LtRecords *lt_records_open(const char *path, int augment, char *err, size_t err_
     }
     r->game = records_header_game(records_reader_header(r->reader), &e);
     if (!r->game) {
-        char msg[600];
+        char msg[ERROR_LEN + 400];
         snprintf(msg, sizeof msg, "%s: the header's board: %s", path, e.msg);
         fail(err, err_len, LT_ERR_FAILED, msg);
         lt_records_close(r);
@@ -132,13 +132,13 @@ int lt_records_read(LtRecords *r, long max_rows, long *rows, long *entries, char
     for (int i = 0; i < NUM_COLUMNS; i++)
         r->col[i].count = 0;
     *rows = *entries = 0;
-    RecordsError rerr = {0};
+    Error rerr = {0};
     int rc = 0;
     while (r->col[C_PLAYED].count < (size_t)(max_rows > 0 ? max_rows : 1) &&
            (rc = records_next(r->reader, &r->record, &rerr)) == 1) {
         Error e;
         if (!record_tensors_game(r->rt, &r->record, add_row, r, &e)) {
-            char msg[600];
+            char msg[ERROR_LEN + 400];
             snprintf(msg, sizeof msg, "%s", e.msg);
             return fail(err, err_len, LT_ERR_FAILED, msg);
         }

@@ -219,7 +219,7 @@ static void check_options(MatchOptions *o, const char **names, bool json)
         fail_exit("match", EXIT_USAGE, "--pgn needs a file: stdout carries the match report");
     if (o->pgn_path)
         cli_output_check("match", "--pgn", o->pgn_path);
-    RecordsError records_err;
+    Error records_err;
     if (o->out_path && !records_path_check(o->out_path, &records_err))
         fail_exit("match", EXIT_USAGE, "--out %s", records_err.msg);
     if (o->players < 2)

@@ -21,9 +21,9 @@ enum { NUM_SUBCOMMANDS = sizeof subcommands / sizeof subcommands[0] };
 static bool verify_one(const char *path)
 {
     RecordsVerifyReport rep;
-    RecordsError err = {0};
+    Error err = {0};
     if (!records_verify(path, &rep, &err))
-        records_fail("records verify", &err);
+        fail_with("records verify", &err);
     for (int i = 0; i < rep.num_damaged; i++)
         printf("%s\n", rep.damaged[i].msg);
     if (rep.num_damaged == 0)
@@ -69,9 +69,9 @@ static void report_written(const char *command, const char *path)
     if (cli_output_is_stdout(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return;
     RecordsVerifyReport rep;
-    RecordsError err = {0};
+    Error err = {0};
     if (!records_verify(path, &rep, &err))
-        records_fail(command, &err);
+        fail_with(command, &err);
     printf("%s: %llu games in %llu chunk%s\n", path, (unsigned long long)rep.games, (unsigned long long)rep.chunks,
            rep.chunks == 1 ? "" : "s");
     bool damaged = rep.num_damaged > 0;
@@ -91,9 +91,9 @@ static int run_merge(int argc, char **argv)
      * stdout, though, when stdout is an input's file: that would be written as it is read. */
     if (cli_output_is_stdout(argv[0]))
         cli_output_apart("records merge", "OUT", argv[0], argv + 1, n - 1);
-    RecordsError err = {0};
+    Error err = {0};
     if (!records_merge(argv[0], (const char *const *)argv + 1, n - 1, &err))
-        records_fail("records merge", &err);
+        fail_with("records merge", &err);
     report_written("records merge", argv[0]);
     return 0;
 }
@@ -118,9 +118,9 @@ static int run_canonicalize(int argc, char **argv)
     if (n == 0)
         fail_exit("records canonicalize", EXIT_USAGE, "missing FILE (see leuctra records canonicalize --help)");
     for (int i = 0; i < n; i++) {
-        RecordsError err = {0};
+        Error err = {0};
         if (!records_canonicalize(argv[i], &err))
-            records_fail("records canonicalize", &err);
+            fail_with("records canonicalize", &err);
         report_written("records canonicalize", argv[i]);
     }
     return 0;

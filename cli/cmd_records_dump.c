@@ -115,7 +115,7 @@ static int run_dump(int argc, char **argv)
     const RecordsHeader *h = records_reader_header(rd);
     GameRecord r;
     game_record_init(&r);
-    RecordsError err = {0};
+    Error err = {0};
     bool found = false;
     int rc = 0;
     /* Output lost (a full disk, cli/main.c says so at exit) ends the dump: the rest would be too. */
@@ -129,7 +129,7 @@ static int run_dump(int argc, char **argv)
     }
     fflush(stdout);
     if (rc < 0)
-        records_fail("records dump", &err);
+        fail_with("records dump", &err);
     game_record_free(&r);
     records_close(rd);
     if (o.one_game && !found)

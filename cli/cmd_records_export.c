@@ -56,7 +56,7 @@ static void export_game(Export *x, const Game *g, const GameRecord *r, const cha
 {
     Position pos;
     Error err;
-    char msg[600], position[RECORD_MAX_POSITION];
+    char msg[ERROR_LEN + 400], position[RECORD_MAX_POSITION];
     if (!game_parse_position(g, r->start, &pos, &err)) {
         snprintf(msg, sizeof msg, "%s: game %llu: bad start position: %s", path, (unsigned long long)r->index, err.msg);
         export_fail(x, EXIT_FAILURE_RUN, msg);
@@ -76,14 +76,14 @@ static void export_game(Export *x, const Game *g, const GameRecord *r, const cha
 
 static void export_file(Export *x, const char *path)
 {
-    RecordsError rerr = {0};
+    Error rerr = {0};
     RecordsReader *rd = records_open(path, &rerr);
     if (!rd)
-        export_fail(x, records_exit_status(&rerr), rerr.msg);
+        export_fail(x, rerr.failure ? EXIT_FAILURE_RUN : EXIT_USAGE, rerr.msg);
     Error err;
     Game *g = records_header_game(records_reader_header(rd), &err);
     if (!g) {
-        char msg[600];
+        char msg[ERROR_LEN + 400];
         snprintf(msg, sizeof msg, "%s: the header's board: %s", path, err.msg);
         export_fail(x, EXIT_FAILURE_RUN, msg);
     }

@@ -89,7 +89,7 @@ static void collect(const char *path, Stats *s, RecordsHeader *header)
     RecordsReader *rd = records_open_or_fail("records info", path);
     GameRecord r;
     game_record_init(&r);
-    RecordsError err = {0};
+    Error err = {0};
     uint64_t last_chunk = 0;
     int rc;
     while ((rc = records_next(rd, &r, &err)) == 1) {
@@ -99,7 +99,7 @@ static void collect(const char *path, Stats *s, RecordsHeader *header)
         stats_add_game(s, &r);
     }
     if (rc < 0)
-        records_fail("records info", &err);
+        fail_with("records info", &err);
     s->bytes = records_reader_file_size(rd);
     const RecordsHeader *h = records_reader_header(rd);
     *header = *h;

@@ -243,12 +243,12 @@ static void parse_options(int argc, char **argv, SelfplayOptions *o)
 /* The end on every rank: MPI stopped first (a rank that exits without it makes mpirun abort the
  * others), then the failing rank's message, or rank 0's summary. */
 static void finish(MpiEnv *env, const SelfplayOptions *o, const SelfplayProgress *done, bool ok, bool all_ok,
-                   const RecordsError *err)
+                   const Error *err)
 {
     int rank = env->rank, ranks = env->size;
     mpi_env_stop(env);
     if (!ok)
-        records_fail(NAME, err);
+        fail_with(NAME, err);
     if (!all_ok) {
         if (rank == 0)
             fail_exit(NAME, EXIT_FAILURE_RUN, "another process failed (its message is above); the finished games "
@@ -269,9 +269,9 @@ static int run_selfplay(int argc, char **argv)
     make_config(g, &o, &cfg);
     Weights weights;
     load_weights(g, o.weights_path, &weights);
-    RecordsError path_err;
+    Error path_err;
     if (!records_path_check(o.out, &path_err))
-        records_fail(NAME, &path_err);
+        fail_with(NAME, &path_err);
     if (!o.resume && access(o.out, F_OK) == 0)
         fail_exit(NAME, EXIT_USAGE, "%s already exists (--resume completes it; or choose another name)", o.out);
     char *command_line = recorded_command_line(argc, argv);
@@ -286,7 +286,7 @@ static int run_selfplay(int argc, char **argv)
                        .path = o.out, .games = (uint64_t)o.games, .threads = o.threads, .resume = o.resume,
                        .progress = live ? show_progress : NULL, .progress_ctx = &line};
     SelfplayProgress done;
-    RecordsError err = {0};
+    Error err = {0};
     bool all_ok, ok = selfplay_mpi_run(&env, &run, &done, &all_ok, &err);
     if (live && tty && done.played > 0 && env.rank == 0)
         fputc('\n', stderr);

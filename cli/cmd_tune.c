@@ -126,16 +126,13 @@ static void check_out(const TuneOptions *o)
 
 /* --- the run ------------------------------------------------------------------------------------ */
 
-/* How a failed run ends on this process: the process whose error it is says it (a records
- * error as the records commands do); the others, which another's failure stopped, end with its
- * status and say nothing. */
-_Noreturn static void fail_tune(const TuneError *e)
+/* How a failed run ends on this process: the process whose error it is says it; the others,
+ * which another's failure stopped, end with its status and say nothing. */
+_Noreturn static void fail_tune(const Error *e)
 {
     if (e->elsewhere)
-        exit(e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN);
-    if (e->from_records)
-        records_fail(NAME, &e->records);
-    fail_exit(NAME, e->bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", e->msg);
+        exit(e->failure ? EXIT_FAILURE_RUN : EXIT_USAGE);
+    fail_with(NAME, e);
 }
 
 /* What the run chose to fit that the user may not have asked for, on stderr. */
@@ -158,7 +155,7 @@ static int run_tune(int argc, char **argv)
     gsl_set_error_handler_off();
     MpiEnv env = mpi_env_start();
     TuneWork work;
-    TuneError err = {0};
+    Error err = {0};
     bool ok = tune_run(&o, &env, &work, &err);
     if (ok && env.rank == 0) {
         note_choices(&work.summary);

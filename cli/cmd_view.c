@@ -137,13 +137,13 @@ static int write_games(FILE *out, RecordsReader *rd, const ViewOptions *o)
     game_free(g);
     GameRecord r;
     game_record_init(&r);
-    RecordsError rerr = {0};
+    Error rerr = {0};
     int rc, count = 0;
     while ((rc = records_next(rd, &r, &rerr)) == 1)
         if (r.index >= o->first && r.index <= o->last)
             write_game(out, h, &r, count++ == 0);
     if (rc < 0)
-        records_fail("view", &rerr);
+        fail_with("view", &rerr);
     game_record_free(&r);
     fputs("]}\n", out);
     return count;

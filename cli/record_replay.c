@@ -32,12 +32,12 @@ void replay_ply(const char *command, const Game *g, Position *pos, const GameRec
 
 bool replay_find_game(const char *command, RecordsReader *rd, uint64_t index, GameRecord *out)
 {
-    RecordsError err = {0};
+    Error err = {0};
     int rc;
     while ((rc = records_next(rd, out, &err)) == 1)
         if (out->index == index)
             return true;
     if (rc < 0)
-        records_fail(command, &err);
+        fail_with(command, &err);
     return false;
 }

@@ -13,14 +13,8 @@
 extern const Command records_info_command, records_verify_command, records_dump_command, records_export_command,
     records_merge_command, records_canonicalize_command;
 
-/* 2 when the path names no readable records file (missing, empty, foreign, another version) or
- * files that do not go together (merge): bad input; 1 for damage and I/O failures. */
-int records_exit_status(const RecordsError *e);
-
-/* Prints "leuctra records SUB: message" and exits with records_exit_status. */
-_Noreturn void records_fail(const char *command, const RecordsError *e);
-
-/* Opens a records file or fails as above. */
+/* Opens a records file or fails with its error (cli/fail.h's fail_with: exit 2 when the path
+ * names no readable records file, 1 for damage and I/O failures). */
 RecordsReader *records_open_or_fail(const char *command, const char *path);
 
 /* For subcommands with no options but --help: the remaining arguments, which must be paths, are

@@ -227,10 +227,10 @@ static bool add_game(Export *x, const GameRecord *r, const char *path)
 
 static bool export_file(Export *x, const char *path)
 {
-    RecordsError rerr = {0};
+    Error rerr = {0};
     RecordsReader *rd = records_open(path, &rerr);
     if (!rd)
-        fail(x, records_exit_status(&rerr), rerr.msg);
+        fail(x, rerr.failure ? EXIT_FAILURE_RUN : EXIT_USAGE, rerr.msg);
     take_header(x, path, records_reader_header(rd));
     GameRecord r;
     game_record_init(&r);

@@ -93,14 +93,14 @@ static void step_selfplay(TrainRun *run, int k)
                       .path = out, .games = (uint64_t)o->games, .threads = o->threads, .resume = true,
                       .progress = run->tty ? selfplay_progress : NULL, .progress_ctx = &line};
     SelfplayProgress done;
-    RecordsError err = {0};
+    Error err = {0};
     bool all_ok, ok = selfplay_mpi_run(run->env, &sr, &done, &all_ok, &err);
     if (run->tty && done.played > 0 && run->env->rank == 0)
         fputc('\n', stderr);
     free(settings);
     weights_dispose(&w);
     if (!ok)
-        records_fail(NAME, &err);
+        fail_with(NAME, &err);
     if (!all_ok)
         fail_exit(NAME, EXIT_FAILURE_RUN, "another process failed (its message is above): run again with --resume");
     char took[32], text[256];
@@ -183,7 +183,7 @@ static void step_tune(TrainRun *run, int k)
     train_log(run, "gen %d: fit of the %s model to the self-play of generations %d-%d", k,
               o->linear_only ? "linear" : "whole", first, k);
     TuneWork work;
-    TuneError err = {0};
+    Error err = {0};
     bool ok = tune_run(&t, run->env, &work, &err);
     if (ok && run->env->rank == 0) {
         char path[TRAIN_PATH];
@@ -202,10 +202,10 @@ static void step_tune(TrainRun *run, int k)
     free(paths);
     if (!ok) {
         if (err.elsewhere)
-            exit(err.bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN);
-        if (err.from_records)
-            records_fail(NAME, &err.records);
-        fail_exit(NAME, err.bad_input ? EXIT_USAGE : EXIT_FAILURE_RUN, "gen %d's fit: %s", k, err.msg);
+            exit(err.failure ? EXIT_FAILURE_RUN : EXIT_USAGE);
+        if (err.kind != 0)      /* a records file's error names its file */
+            fail_with(NAME, &err);
+        fail_exit(NAME, err.failure ? EXIT_FAILURE_RUN : EXIT_USAGE, "gen %d's fit: %s", k, err.msg);
     }
     mpi_env_all(run->env, true);
 }

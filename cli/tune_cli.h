@@ -81,7 +81,7 @@ typedef struct {
  * weights file written by rank 0.  False with *err at the first step that fails; under mpirun
  * every rank returns false, err->elsewhere on all but the one whose error it is.  w is valid
  * either way (the summary for the report) until tune_work_free. */
-bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, TuneError *err);
+bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err);
 void tune_work_free(TuneWork *w);
 
 /* Why a run that holds learned priors did not refit them (s->fit_priors false). */

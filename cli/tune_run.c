@@ -26,7 +26,7 @@ enum { MIN_POSITIONS_PER_FEATURE = 10 };
  * Otherwise the first failing process in rank order (whose data come first: what one process
  * reading all the data would have said) keeps its error, and the others get one that says another
  * process failed, with its kind.  Collective. */
-static bool step_agree(const MpiEnv *env, bool ok, TuneError *err)
+static bool step_agree(const MpiEnv *env, bool ok, Error *err)
 {
     if (env->size <= 1)
         return ok;
@@ -35,7 +35,7 @@ static bool step_agree(const MpiEnv *env, bool ok, TuneError *err)
         tune_error_set(err, false, "out of memory");
         return false;
     }
-    mpi_env_gather_u64(env, ok || err->elsewhere ? 0 : err->bad_input ? 2 : 1, status);
+    mpi_env_gather_u64(env, ok || err->elsewhere ? 0 : err->failure ? 1 : 2, status);
     int first = 0;
     while (first < env->size && status[first] == 0)
         first++;
@@ -51,7 +51,7 @@ static bool step_agree(const MpiEnv *env, bool ok, TuneError *err)
 }
 
 /* A failure that every process meets alike (the same options, the same sums): rank 0 says it. */
-static bool fail_alike(const MpiEnv *env, TuneError *err)
+static bool fail_alike(const MpiEnv *env, Error *err)
 {
     err->elsewhere = env->rank != 0;
     return false;
@@ -59,7 +59,7 @@ static bool fail_alike(const MpiEnv *env, TuneError *err)
 
 /* The game of the first data file, the start weights for it, and what to fit: the start's tables
  * and priors unless the options keep them, plus any the options add. */
-static bool prepare(const TuneOptions *o, const MpiEnv *env, TuneWork *w, TuneError *err)
+static bool prepare(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
 {
     TuneSummary *s = &w->summary;
     if (!tune_check_headers(o->data, o->num_data, &w->game, err))
@@ -85,7 +85,7 @@ static bool prepare(const TuneOptions *o, const MpiEnv *env, TuneWork *w, TuneEr
 
 /* A table file under a .txt name would look like text weights and read as binary: refused
  * before the fit, which may take minutes, rather than a surprise after it. */
-static bool check_out_kind(const TuneOptions *o, const MpiEnv *env, const TuneWork *w, TuneError *err)
+static bool check_out_kind(const TuneOptions *o, const MpiEnv *env, const TuneWork *w, Error *err)
 {
     const TuneSummary *s = &w->summary;
     size_t n = strlen(o->out);
@@ -101,7 +101,7 @@ static bool check_out_kind(const TuneOptions *o, const MpiEnv *env, const TuneWo
     return fail_alike(env, err);
 }
 
-static bool check_enough(const MpiEnv *env, const TuneSummary *s, TuneError *err)
+static bool check_enough(const MpiEnv *env, const TuneSummary *s, Error *err)
 {
     uint64_t need = (uint64_t)MIN_POSITIONS_PER_FEATURE * (uint64_t)s->init.count;
     if (s->data.positions_train >= need)
@@ -113,7 +113,7 @@ static bool check_enough(const MpiEnv *env, const TuneSummary *s, TuneError *err
 }
 
 /* Both sets' fixed table part of the log-odds under wt (no tables: none). */
-static bool set_offsets(const MpiEnv *env, TuneWork *w, const Weights *wt, TuneError *err)
+static bool set_offsets(const MpiEnv *env, TuneWork *w, const Weights *wt, Error *err)
 {
     const TuneSummary *s = &w->summary;
     if (tune_set_offsets(&w->train, w->game, wt, s->threads) && tune_set_offsets(&w->valid, w->game, wt, s->threads))
@@ -124,7 +124,7 @@ static bool set_offsets(const MpiEnv *env, TuneWork *w, const Weights *wt, TuneE
 
 /* The fit: the tables and the linear weights together, or the linear weights by Newton with
  * any tables of the start held fixed (--linear-only). */
-static bool fit_and_measure(const TuneOptions *o, const MpiEnv *env, TuneWork *w, TuneError *err)
+static bool fit_and_measure(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
 {
     TuneSummary *s = &w->summary;
     s->init_tables_fixed = !s->fit_tables && s->init.tables;
@@ -148,7 +148,7 @@ static bool fit_and_measure(const TuneOptions *o, const MpiEnv *env, TuneWork *w
 /* The move priors fitted to the games' visit lists, into the weights to save.  Where the run
  * refits a table file's priors without being asked (--priors) and the data cannot fit them (no
  * search made enough visits), the start's priors are kept, and the report says so. */
-static bool fit_priors(const TuneOptions *o, const MpiEnv *env, TuneWork *w, TuneError *err)
+static bool fit_priors(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
 {
     TuneSummary *s = &w->summary;
     if (!s->fit_priors)
@@ -158,11 +158,11 @@ static bool fit_priors(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Tun
     po.validation = o->data_opts.validation;
     po.threads = o->data_opts.threads;
     if (!tune_fit_policy(w->game, &w->games, &s->init, &po, &s->policy, err)) {
-        if (o->priors || !err->bad_input)
+        if (o->priors || err->failure)
             return fail_alike(env, err);
         s->fit_priors = false;
         snprintf(s->priors_kept, sizeof s->priors_kept, "%s", err->msg);
-        *err = (TuneError){0};
+        *err = (Error){0};
         return true;
     }
     Weights *wt = &s->fit.weights;
@@ -174,7 +174,7 @@ static bool fit_priors(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Tun
     return true;
 }
 
-static bool save(const TuneOptions *o, TuneSummary *s, TuneError *err)
+static bool save(const TuneOptions *o, TuneSummary *s, Error *err)
 {
     if (o->date)
         snprintf(s->date, sizeof s->date, "%s", o->date);
@@ -193,7 +193,7 @@ static bool save(const TuneOptions *o, TuneSummary *s, TuneError *err)
     return ok || tune_error_set(err, false, "%s", e.msg);
 }
 
-bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, TuneError *err)
+bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
 {
     memset(w, 0, sizeof *w);
     tune_games_init(&w->games);

@@ -30,11 +30,16 @@ void error_one_line(char *text)
     }
 }
 
+static void error_vset(Error *err, bool failure, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+
 static void error_vset(Error *err, bool failure, const char *fmt, va_list ap)
 {
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     error_one_line(err->msg);
     err->failure = failure;
+    err->kind = 0;
+    err->offset = 0;
+    err->elsewhere = false;
 }
 
 void error_set(Error *err, const char *fmt, ...)

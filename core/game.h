@@ -39,11 +39,16 @@ typedef struct { _Alignas(8) unsigned char bytes[24]; } Undo;
 
 /* The library's one error: one line saying what and where, and whose fault it was.  Library code
  * fills it and returns; only the command line (cli/) prints it and exits, with status 2 for bad
- * input and 1 for a failure. */
-enum { ERROR_LEN = 200 };
+ * input and 1 for a failure.  Modules that say more fill the rest: the records files their
+ * kind of damage and where it is (data/records.h), an MPI run that the error is another
+ * process's. */
+enum { ERROR_LEN = 600 };
 typedef struct {
     char msg[ERROR_LEN];
     bool failure;           /* the run failed (I/O, memory); false: the input was wrong */
+    unsigned kind;          /* a module's finer kind (RecordsErrorKind); 0: none */
+    uint64_t offset;        /* the byte offset of a damaged chunk (the records' damage kinds) */
+    bool elsewhere;         /* another process of an MPI run failed (and says why); not this one */
 } Error;
 
 typedef struct Game Game;

@@ -187,14 +187,33 @@ uint32_t crc32_of(const unsigned char *p, size_t n)
     return (uint32_t)crc;
 }
 
-void records_error(RecordsError *e, RecordsErrorKind kind, uint64_t offset, const char *fmt, ...)
+static bool records_kind_is_failure(RecordsErrorKind kind, const char *msg)
+{
+    switch (kind) {
+    case RECORDS_ERR_EMPTY:
+    case RECORDS_ERR_FOREIGN:
+    case RECORDS_ERR_VERSION:
+    case RECORDS_ERR_MISMATCH:
+    case RECORDS_ERR_PATH:
+        return false;
+    case RECORDS_ERR_IO:    /* the errno text the message ends with says whose fault it is */
+        return !strstr(msg, "No such file") && !strstr(msg, "is a directory");
+    default:
+        return true;
+    }
+}
+
+void records_error(Error *e, RecordsErrorKind kind, uint64_t offset, const char *fmt, ...)
 {
     if (!e)
         return;
-    e->kind = kind;
-    e->offset = offset;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
+    error_one_line(e->msg);
+    e->failure = records_kind_is_failure(kind, e->msg);
+    e->kind = (unsigned)kind;
+    e->offset = offset;
+    e->elsewhere = false;
 }

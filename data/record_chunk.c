@@ -78,7 +78,7 @@ void scanner_free(ChunkScanner *s)
     game_record_free(&s->scratch);
 }
 
-static ScanResult io_failure(ChunkScanner *s, RecordsError *err)
+static ScanResult io_failure(ChunkScanner *s, Error *err)
 {
     records_error(err, RECORDS_ERR_IO, s->offset, "%s: read error at offset %llu: %s", s->path,
                   (unsigned long long)s->offset, strerror(errno));
@@ -121,7 +121,7 @@ static uint64_t resync(ChunkScanner *s, uint64_t from)
 }
 
 /* Reports damage as "PATH: WHAT at offset N DETAIL" and sets where scanning goes on. */
-static ScanResult damage(ChunkScanner *s, RecordsError *err, RecordsErrorKind kind, uint64_t resume_at,
+static ScanResult damage(ChunkScanner *s, Error *err, RecordsErrorKind kind, uint64_t resume_at,
                          const char *what, const char *detail)
 {
     records_error(err, kind, s->offset, "%s: %s at offset %llu%s", s->path, what, (unsigned long long)s->offset,
@@ -130,7 +130,7 @@ static ScanResult damage(ChunkScanner *s, RecordsError *err, RecordsErrorKind ki
     return SCAN_DAMAGE;
 }
 
-static ScanResult read_header(ChunkScanner *s, RecordsError *err)
+static ScanResult read_header(ChunkScanner *s, Error *err)
 {
     unsigned char b[CHUNK_HEADER_BYTES];
     size_t got;
@@ -195,7 +195,7 @@ static bool check_games(ChunkScanner *s, char *why, size_t why_len)
     return count == s->header.games;
 }
 
-static ScanResult read_payload(ChunkScanner *s, RecordsError *err)
+static ScanResult read_payload(ChunkScanner *s, Error *err)
 {
     uint64_t end = s->offset + CHUNK_HEADER_BYTES + s->header.stored_bytes;
     size_t got;
@@ -220,7 +220,7 @@ static ScanResult read_payload(ChunkScanner *s, RecordsError *err)
     return SCAN_CHUNK;
 }
 
-ScanResult scanner_next(ChunkScanner *s, RecordsError *err)
+ScanResult scanner_next(ChunkScanner *s, Error *err)
 {
     if (s->pos >= s->size)
         return SCAN_END;
@@ -229,7 +229,7 @@ ScanResult scanner_next(ChunkScanner *s, RecordsError *err)
     return r == SCAN_CHUNK ? read_payload(s, err) : r;
 }
 
-ScanResult scanner_next_header(ChunkScanner *s, RecordsError *err)
+ScanResult scanner_next_header(ChunkScanner *s, Error *err)
 {
     if (s->pos >= s->size)
         return SCAN_END;

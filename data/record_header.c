@@ -17,7 +17,7 @@
 /* PNG's trick: a high-bit byte catches 7-bit transfers, CR LF catches newline conversion. */
 const unsigned char records_file_magic[FILE_MAGIC_BYTES] = {0x89, 'L', 'R', 'E', 'C', '\r', '\n', 0x1A};
 
-bool records_header_init(RecordsHeader *h, const Game *g, const char *settings, RecordsError *err)
+bool records_header_init(RecordsHeader *h, const Game *g, const char *settings, Error *err)
 {
     memset(h, 0, sizeof *h);
     h->version = RECORDS_VERSION_FIRST;
@@ -89,7 +89,7 @@ bool header_encode(const RecordsHeader *h, ByteBuf *out)
 
 /* The magic, version and body length; the checks that tell what kind of file this is. */
 static bool check_fixed_part(const unsigned char *b, size_t got, const char *path, uint32_t *body_len,
-                             int *version_out, RecordsError *err)
+                             int *version_out, Error *err)
 {
     if (got == 0) {
         records_error(err, RECORDS_ERR_EMPTY, 0, "%s: empty file (no records header)", path);
@@ -148,7 +148,7 @@ static bool parse_body(const unsigned char *body, uint32_t len, RecordsHeader *h
     return read_text(&r, settings, h->settings, (size_t)settings + 1) && h->width > 0 && h->height > 0;
 }
 
-bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, RecordsError *err)
+bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Error *err)
 {
     memset(h, 0, sizeof *h);
     unsigned char fixed[FILE_HEADER_FIXED];
@@ -189,7 +189,7 @@ bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Reco
 
 /* ---------------------------------------------------------------- opening a file */
 
-bool open_records_file(const char *path, OpenedFile *f, RecordsError *err)
+bool open_records_file(const char *path, OpenedFile *f, Error *err)
 {
     memset(f, 0, sizeof *f);
     f->fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -94,7 +94,7 @@ bool record_peek(const unsigned char *p, size_t avail, uint64_t *index, size_t *
 
 bool header_encode(const RecordsHeader *h, ByteBuf *out);
 /* Reads and checks the header at the start of fd; *end is where the first chunk begins. */
-bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, RecordsError *err);
+bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Error *err);
 bool header_copy(RecordsHeader *dst, const RecordsHeader *src);
 /* The same variant and board (settings aside). */
 bool header_same_board(const RecordsHeader *a, const RecordsHeader *b);
@@ -134,9 +134,9 @@ void scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chun
                   const RecordsHeader *h);
 void scanner_free(ChunkScanner *s);
 /* SCAN_DAMAGE and SCAN_FATAL (I/O, memory) describe themselves in *err. */
-ScanResult scanner_next(ChunkScanner *s, RecordsError *err);
+ScanResult scanner_next(ChunkScanner *s, Error *err);
 /* The next chunk's header only (s->header, s->offset), checked; the payload is skipped. */
-ScanResult scanner_next_header(ChunkScanner *s, RecordsError *err);
+ScanResult scanner_next_header(ChunkScanner *s, Error *err);
 
 /* ---------------------------------------------------------------- files (record_io.c) */
 
@@ -152,7 +152,7 @@ typedef struct {
     RecordsHeader header;
 } OpenedFile;
 
-bool open_records_file(const char *path, OpenedFile *f, RecordsError *err);
+bool open_records_file(const char *path, OpenedFile *f, Error *err);
 void close_records_file(OpenedFile *f);
 
 #endif

@@ -15,10 +15,10 @@ struct RecordsReader {
     ByteReader games;           /* the games of the current chunk not yet returned */
     uint64_t chunk_offset;
     bool stopped;               /* an I/O or memory failure: nothing more can be read */
-    RecordsError stop_error;
+    Error stop_error;
 };
 
-RecordsReader *records_open(const char *path, RecordsError *err)
+RecordsReader *records_open(const char *path, Error *err)
 {
     RecordsReader *r = calloc(1, sizeof *r);
     if (r)
@@ -51,7 +51,7 @@ void records_close(RecordsReader *r)
     free(r);
 }
 
-int records_next(RecordsReader *r, GameRecord *out, RecordsError *err)
+int records_next(RecordsReader *r, GameRecord *out, Error *err)
 {
     for (;;) {
         if (r->stopped) {
@@ -103,7 +103,7 @@ static bool add_chunk(RecordsChunk **list, size_t *n, size_t *cap, uint64_t offs
     return true;
 }
 
-bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, RecordsError *err)
+bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Error *err)
 {
     *chunks = NULL;
     *count = 0;
@@ -132,7 +132,7 @@ bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Reco
 
 /* ---------------------------------------------------------------- verify */
 
-static bool add_damage(RecordsVerifyReport *rep, const RecordsError *e)
+static bool add_damage(RecordsVerifyReport *rep, const Error *e)
 {
     RecordsDamage *d = realloc(rep->damaged, (size_t)(rep->num_damaged + 1) * sizeof *d);
     if (!d)
@@ -145,7 +145,7 @@ static bool add_damage(RecordsVerifyReport *rep, const RecordsError *e)
     return true;
 }
 
-bool records_verify(const char *path, RecordsVerifyReport *report, RecordsError *err)
+bool records_verify(const char *path, RecordsVerifyReport *report, Error *err)
 {
     memset(report, 0, sizeof *report);
     OpenedFile f;

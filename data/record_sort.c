@@ -52,7 +52,7 @@ static int entry_order(const void *a, const void *b)
 /* ---------------------------------------------------------------- inputs */
 
 /* Readers take a shared lock, so that a file that a writer holds is not rewritten under it. */
-static bool open_input(Rewrite *rw, int i, RecordsError *err)
+static bool open_input(Rewrite *rw, int i, Error *err)
 {
     if (!open_records_file(rw->paths[i], &rw->files[i], err))
         return false;
@@ -103,7 +103,7 @@ static bool index_chunk(Rewrite *rw, int input, const ChunkScanner *s)
 }
 
 /* Indexes every game of one input; any damage refuses the rewrite (nothing is dropped silently). */
-static bool index_input(Rewrite *rw, int input, RecordsError *err)
+static bool index_input(Rewrite *rw, int input, Error *err)
 {
     ChunkScanner *s = &rw->scans[input];
     for (;;) {
@@ -123,7 +123,7 @@ static bool index_input(Rewrite *rw, int input, RecordsError *err)
 }
 
 /* The encoded bytes of an indexed game, through the input's one-chunk cache. */
-static const unsigned char *game_bytes(Rewrite *rw, const Entry *e, RecordsError *err)
+static const unsigned char *game_bytes(Rewrite *rw, const Entry *e, Error *err)
 {
     ChunkScanner *s = &rw->scans[e->input];
     if (s->raw.len == 0 || s->offset != e->chunk || s->pos != s->next) {
@@ -153,7 +153,7 @@ typedef struct {
     ByteBuf chunk;
 } Output;
 
-static bool flush_batch(Output *o, RecordsError *err)
+static bool flush_batch(Output *o, Error *err)
 {
     if (o->games == 0)
         return true;
@@ -171,7 +171,7 @@ static bool flush_batch(Output *o, RecordsError *err)
     return true;
 }
 
-static bool output_game(Output *o, uint64_t index, const unsigned char *bytes, size_t len, RecordsError *err)
+static bool output_game(Output *o, uint64_t index, const unsigned char *bytes, size_t len, Error *err)
 {
     if (o->games == 0)
         o->first_index = index;
@@ -186,7 +186,7 @@ static bool output_game(Output *o, uint64_t index, const unsigned char *bytes, s
 
 /* A later game with the index of the one kept: dropped if equal; for a merge, refused if not. */
 static bool check_duplicate(Rewrite *rw, const Entry *kept, const ByteBuf *kept_bytes, const Entry *e,
-                            RecordsError *err)
+                            Error *err)
 {
     if (!rw->refuse_different_duplicates)
         return true;
@@ -200,7 +200,7 @@ static bool check_duplicate(Rewrite *rw, const Entry *kept, const ByteBuf *kept_
     return false;
 }
 
-static bool write_games(Rewrite *rw, Output *o, RecordsError *err)
+static bool write_games(Rewrite *rw, Output *o, Error *err)
 {
     ByteBuf kept_bytes = {0};
     const Entry *kept = NULL;
@@ -221,7 +221,7 @@ static bool write_games(Rewrite *rw, Output *o, RecordsError *err)
     return ok && flush_batch(o, err);
 }
 
-static bool write_output(Rewrite *rw, const char *out, const RecordsHeader *h, RecordsError *err)
+static bool write_output(Rewrite *rw, const char *out, const RecordsHeader *h, Error *err)
 {
     OutputFile file;
     Error why;
@@ -265,7 +265,7 @@ static void free_rewrite(Rewrite *rw)
 }
 
 /* Opens and indexes every input and sorts the index. */
-static bool prepare(Rewrite *rw, RecordsError *err)
+static bool prepare(Rewrite *rw, Error *err)
 {
     rw->files = calloc((size_t)rw->num_inputs, sizeof *rw->files);
     rw->scans = calloc((size_t)rw->num_inputs, sizeof *rw->scans);
@@ -281,7 +281,7 @@ static bool prepare(Rewrite *rw, RecordsError *err)
     return true;
 }
 
-bool records_canonicalize(const char *path, RecordsError *err)
+bool records_canonicalize(const char *path, Error *err)
 {
     /* rewritten in place: a file to read back and rename over, not stdout, a device or a FIFO */
     if (!records_path_check(path, err))
@@ -320,7 +320,7 @@ static char *merged_settings(const Rewrite *rw)
     return b.failed ? (buf_free(&b), NULL) : (char *)b.data;
 }
 
-bool records_merge(const char *out, const char *const *inputs, int num_inputs, RecordsError *err)
+bool records_merge(const char *out, const char *const *inputs, int num_inputs, Error *err)
 {
     if (num_inputs < 1) {
         records_error(err, RECORDS_ERR_INVALID, 0, "merge: no input files");

@@ -30,7 +30,7 @@ struct RecordsWriter {
     bool broken;            /* a failed append could not be cut back: no more appends */
 };
 
-static RecordsWriter *new_writer(int fd, const char *path, const RecordsHeader *h, uint64_t end, RecordsError *err)
+static RecordsWriter *new_writer(int fd, const char *path, const RecordsHeader *h, uint64_t end, Error *err)
 {
     RecordsWriter *w = calloc(1, sizeof *w);
     bool ok = w && (w->path = strdup(path)) != NULL && header_copy(&w->header, h);
@@ -50,7 +50,7 @@ static RecordsWriter *new_writer(int fd, const char *path, const RecordsHeader *
 }
 
 /* One writer per file: a second process (or a second writer here) fails instead of interleaving. */
-static bool lock_file(int fd, const char *path, RecordsError *err)
+static bool lock_file(int fd, const char *path, Error *err)
 {
     if (flock(fd, LOCK_EX | LOCK_NB) == 0)
         return true;
@@ -63,7 +63,7 @@ static bool lock_file(int fd, const char *path, RecordsError *err)
 
 /* ---------------------------------------------------------------- create */
 
-static bool header_fits(const RecordsHeader *h, RecordsError *err)
+static bool header_fits(const RecordsHeader *h, Error *err)
 {
     size_t name = strlen(h->variant), board = strlen(h->board);
     if (name == 0 || name >= RECORD_MAX_VARIANT || board == 0 || board >= RECORD_MAX_POSITION || h->width < 1 ||
@@ -76,7 +76,7 @@ static bool header_fits(const RecordsHeader *h, RecordsError *err)
 
 /* Puts the finished temporary file at path unless something is there already.  link() does
  * that atomically; file systems without hard links get a check followed by a rename. */
-static bool place_new_file(const char *temp, const char *target, const char *path, RecordsError *err)
+static bool place_new_file(const char *temp, const char *target, const char *path, Error *err)
 {
     int rc = link(temp, target);
     if (rc != 0 && errno != EEXIST) {
@@ -99,7 +99,7 @@ static bool place_new_file(const char *temp, const char *target, const char *pat
     return true;
 }
 
-static bool not_regular(const char *path, mode_t mode, RecordsError *err)
+static bool not_regular(const char *path, mode_t mode, Error *err)
 {
     records_error(err, RECORDS_ERR_PATH, 0, "%s is %s, not a regular file (a records file must be one)", path,
                   output_file_type_name(mode));
@@ -108,7 +108,7 @@ static bool not_regular(const char *path, mode_t mode, RecordsError *err)
 
 /* records_path_check's, with the name a new file would be linked at: where path's symbolic links
  * lead. */
-static bool check_path(const char *path, char *target, RecordsError *err)
+static bool check_path(const char *path, char *target, Error *err)
 {
     bool exists;
     mode_t mode;
@@ -124,13 +124,13 @@ static bool check_path(const char *path, char *target, RecordsError *err)
     return !exists || S_ISREG(mode) || not_regular(path, mode, err);
 }
 
-bool records_path_check(const char *path, RecordsError *err)
+bool records_path_check(const char *path, Error *err)
 {
     char target[OUTPUT_PATH_MAX];
     return check_path(path, target, err);
 }
 
-RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsError *err)
+RecordsWriter *records_create(const char *path, const RecordsHeader *h, Error *err)
 {
     char target[OUTPUT_PATH_MAX];
     if (!header_fits(h, err) || !check_path(path, target, err))
@@ -206,9 +206,9 @@ static void sort_unique(RecordsResumeInfo *info)
 
 /* Scans every chunk: games of good chunks into info, *good_end after the last good chunk.
  * Damage followed by a good chunk is real damage, not a killed write: refused. */
-static bool scan_for_resume(ChunkScanner *s, RecordsResumeInfo *info, uint64_t *good_end, RecordsError *err)
+static bool scan_for_resume(ChunkScanner *s, RecordsResumeInfo *info, uint64_t *good_end, Error *err)
 {
-    RecordsError first_damage = {0};
+    Error first_damage = {0};
     size_t cap = 0;
     for (;;) {
         ScanResult r = scanner_next(s, err);
@@ -236,7 +236,7 @@ static bool scan_for_resume(ChunkScanner *s, RecordsResumeInfo *info, uint64_t *
 }
 
 static bool cut_tail(int fd, const char *path, uint64_t good_end, uint64_t size, RecordsResumeInfo *info,
-                     RecordsError *err)
+                     Error *err)
 {
     info->truncated_at = good_end;
     info->truncated_bytes = size - good_end;
@@ -251,7 +251,7 @@ static bool cut_tail(int fd, const char *path, uint64_t good_end, uint64_t size,
 }
 
 /* The file opened read-write and locked, its header read and checked against `expected`. */
-static bool open_for_resume(const char *path, const RecordsHeader *expected, OpenedFile *f, RecordsError *err)
+static bool open_for_resume(const char *path, const RecordsHeader *expected, OpenedFile *f, Error *err)
 {
     memset(f, 0, sizeof *f);
     struct stat st;
@@ -285,7 +285,7 @@ static bool open_for_resume(const char *path, const RecordsHeader *expected, Ope
 }
 
 RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, RecordsResumeInfo *info,
-                              RecordsError *err)
+                              Error *err)
 {
     memset(info, 0, sizeof *info);
     OpenedFile f;
@@ -314,7 +314,7 @@ RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, R
     return w;
 }
 
-bool records_indices(const char *path, RecordsResumeInfo *info, RecordsError *err)
+bool records_indices(const char *path, RecordsResumeInfo *info, Error *err)
 {
     memset(info, 0, sizeof *info);
     OpenedFile f;
@@ -351,7 +351,7 @@ void records_resume_info_free(RecordsResumeInfo *info)
 /* ---------------------------------------------------------------- append and close */
 
 /* Writes and syncs one chunk at the end; on failure cuts the file back to its last whole chunk. */
-static bool write_chunk_locked(RecordsWriter *w, const ByteBuf *chunk, RecordsError *err)
+static bool write_chunk_locked(RecordsWriter *w, const ByteBuf *chunk, Error *err)
 {
     if (w->broken) {
         records_error(err, RECORDS_ERR_IO, w->end, "%s: an earlier append failed and could not be undone", w->path);
@@ -368,7 +368,7 @@ static bool write_chunk_locked(RecordsWriter *w, const ByteBuf *chunk, RecordsEr
     return false;
 }
 
-bool records_append(RecordsWriter *w, const GameRecord *game, RecordsError *err)
+bool records_append(RecordsWriter *w, const GameRecord *game, Error *err)
 {
     ByteBuf raw = {0}, chunk = {0};
     char why[200];
@@ -389,7 +389,7 @@ bool records_append(RecordsWriter *w, const GameRecord *game, RecordsError *err)
     return ok;
 }
 
-bool records_writer_close(RecordsWriter *w, RecordsError *err)
+bool records_writer_close(RecordsWriter *w, Error *err)
 {
     if (!w)
         return true;

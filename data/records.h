@@ -154,14 +154,11 @@ typedef enum {
     RECORDS_ERR_PATH,       /* a path that cannot be the file asked for (a folder, a device) */
 } RecordsErrorKind;
 
-typedef struct {
-    RecordsErrorKind kind;
-    uint64_t offset;        /* the byte offset of the damaged chunk (damage kinds only) */
-    char msg[400];          /* one line: "PATH: what, at offset N" */
-} RecordsError;
-
-/* Fills *e (for the layers above too: self-play reports its file errors this way). */
-void records_error(RecordsError *e, RecordsErrorKind kind, uint64_t offset, const char *fmt, ...)
+/* Fills *e (core/game.h's Error: one line, "PATH: what, at offset N") with its kind and offset;
+ * whether it is the input's fault or a failure follows from the kind: a file that is not
+ * records, of another version or board, a missing file or a folder are the input's; damage,
+ * memory and other I/O are failures. */
+void records_error(Error *e, RecordsErrorKind kind, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* ---------------------------------------------------------------- the file header */
@@ -178,7 +175,7 @@ typedef struct {
 /* A header for the games of g (its start position as the board) with a copy of `settings`
  * (NULL for none), of format version 1 (set h->version to 2 for games with clocks).  False when
  * memory runs out or settings is too long (1 MiB). */
-bool records_header_init(RecordsHeader *h, const Game *g, const char *settings, RecordsError *err);
+bool records_header_init(RecordsHeader *h, const Game *g, const char *settings, Error *err);
 void records_header_free(RecordsHeader *h);
 /* The game that the header's variant and board describe (NULL plus *err if none). */
 Game *records_header_game(const RecordsHeader *h, Error *err);
@@ -188,12 +185,12 @@ Game *records_header_game(const RecordsHeader *h, Error *err);
 typedef struct RecordsReader RecordsReader;
 
 /* Opens a file and reads its header; NULL plus *err (EMPTY, FOREIGN, VERSION, HEADER, IO). */
-RecordsReader *records_open(const char *path, RecordsError *err);
+RecordsReader *records_open(const char *path, Error *err);
 const RecordsHeader *records_reader_header(const RecordsReader *r);
 /* The next game into *out (an initialised record, reused): 1 a game, 0 the end of the file,
  * -1 damage or an I/O error described in *err.  After damage the next call goes on with the
  * first good chunk after it, so a caller may skip damage or stop at it. */
-int records_next(RecordsReader *r, GameRecord *out, RecordsError *err);
+int records_next(RecordsReader *r, GameRecord *out, Error *err);
 /* The file's size, and the offset of the chunk the last game came from. */
 uint64_t records_reader_file_size(const RecordsReader *r);
 uint64_t records_reader_chunk_offset(const RecordsReader *r);
@@ -207,7 +204,7 @@ typedef struct {
     uint32_t games;
 } RecordsChunk;
 
-bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, RecordsError *err);
+bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Error *err);
 /* The next records_next starts with the chunk at `offset` (an offset records_chunks gave). */
 void records_seek(RecordsReader *r, uint64_t offset);
 
@@ -225,7 +222,7 @@ typedef struct {
 
 /* Checks every chunk (CRC, inflate, decode).  False only when the file cannot be checked at all
  * (*err: IO, EMPTY, FOREIGN, VERSION, HEADER, MEMORY); damage goes into the report. */
-bool records_verify(const char *path, RecordsVerifyReport *report, RecordsError *err);
+bool records_verify(const char *path, RecordsVerifyReport *report, Error *err);
 void records_verify_report_free(RecordsVerifyReport *report);
 
 /* ---------------------------------------------------------------- writing */
@@ -236,12 +233,12 @@ typedef struct RecordsWriter RecordsWriter;
  * (PATH) for "-" and for anything there that is not a regular file (a device, a FIFO, a
  * folder).  Symbolic links are followed; a name not there yet passes.  create and resume check
  * it themselves; a command may check it before any work. */
-bool records_path_check(const char *path, RecordsError *err);
+bool records_path_check(const char *path, Error *err);
 
 /* Creates a new file holding only the header; fails (IO, "exists") if path exists.  The file
  * appears complete or not at all: the header is written to a temporary file, synced and linked.
  * A symbolic link at path is followed: the file is made where it leads, and the link stays. */
-RecordsWriter *records_create(const char *path, const RecordsHeader *h, RecordsError *err);
+RecordsWriter *records_create(const char *path, const RecordsHeader *h, Error *err);
 
 typedef struct {
     RecordsHeader header;       /* the file's header (free with records_resume_info_free) */
@@ -260,31 +257,31 @@ typedef struct {
  * `expected` (may be NULL; settings are the caller's to compare).  Takes a lock on the file so
  * that a second writer fails. */
 RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, RecordsResumeInfo *info,
-                              RecordsError *err);
+                              Error *err);
 void records_resume_info_free(RecordsResumeInfo *info);
 /* The same report of a finished file, read only (no lock, nothing removed): its header and the
  * indices of its games, ascending and distinct, read from the chunks without decoding the games.
  * Damage anywhere is refused. */
-bool records_indices(const char *path, RecordsResumeInfo *info, RecordsError *err);
+bool records_indices(const char *path, RecordsResumeInfo *info, Error *err);
 
 /* Appends one game as its own chunk and syncs it to disk before returning.  Thread-safe.
  * On failure the file is cut back to its last whole chunk.  A game that needs a newer format
  * version than the file's (game_record_version) is refused (INVALID). */
-bool records_append(RecordsWriter *w, const GameRecord *game, RecordsError *err);
+bool records_append(RecordsWriter *w, const GameRecord *game, Error *err);
 /* Closes the file; false if the final close failed (every appended game was already synced). */
-bool records_writer_close(RecordsWriter *w, RecordsError *err);
+bool records_writer_close(RecordsWriter *w, Error *err);
 
 /* ---------------------------------------------------------------- rewriting */
 
 /* Rewrites path with its games sorted by index, duplicate indices dropped (the first in file
  * order kept), packed into chunks of about 64 KiB: the canonical file, whose bytes depend only on
  * the header and the games.  Atomic: temporary file, fsync, rename.  A damaged file is refused. */
-bool records_canonicalize(const char *path, RecordsError *err);
+bool records_canonicalize(const char *path, Error *err);
 
 /* Writes the games of every input into `out` in canonical form (atomically; out may be one of
  * the inputs).  Inputs must share variant and board; a game present in several inputs with
  * identical bytes is kept once, two different games with one index are refused (DUPLICATE).
  * The settings are the inputs' if they all agree, else each input's lines prefixed "shardN.". */
-bool records_merge(const char *out, const char *const *inputs, int num_inputs, RecordsError *err);
+bool records_merge(const char *out, const char *const *inputs, int num_inputs, Error *err);
 
 #endif

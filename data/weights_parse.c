@@ -181,8 +181,8 @@ static bool check_complete(Parser *p)
         error_set(p->err, "%s: missing 'game' line (expected 'game %s' before the weights)", p->source, p->g->name);
         return false;
     }
-    /* the list gets half the message, the source name and the count the rest */
-    char list[ERROR_LEN / 2] = "";
+    /* at most ~100 characters of names: the message stays a line a terminal shows whole */
+    char list[100] = "";
     size_t used = 0;
     int missing = 0;
     bool full = false;

@@ -52,7 +52,7 @@ static bool check_resumed(const char *path, const char *file_settings, const cha
 }
 
 /* A records error as the match's error: a path that cannot be the file is the input's fault. */
-static bool records_failed(const RecordsError *e, Error *err)
+static bool records_failed(const Error *e, Error *err)
 {
     if (e->kind == RECORDS_ERR_PATH)
         error_set(err, "%s", e->msg);
@@ -64,7 +64,7 @@ static bool records_failed(const RecordsError *e, Error *err)
 /* The games an interrupted run left in the file, marked done with their results. */
 static bool read_played(MatchRun *run, Error *err)
 {
-    RecordsError e;
+    Error e;
     RecordsReader *r = records_open(run->options->out_path, &e);
     if (!r)
         return records_failed(&e, err);
@@ -93,7 +93,7 @@ RecordsWriter *match_open_records(MatchRun *run, Error *err)
     char settings[4096];
     settings_text(run, settings, sizeof settings);
     RecordsHeader h;
-    RecordsError e;
+    Error e;
     if (!records_header_init(&h, run->game, settings, &e)) {
         records_failed(&e, err);
         return NULL;
@@ -114,7 +114,7 @@ RecordsWriter *match_open_records(MatchRun *run, Error *err)
             records_resume_info_free(&info);
             if (!same) {
                 records_header_free(&h);
-                RecordsError ignored;
+                Error ignored;
                 records_writer_close(w, &ignored);
                 return NULL;
             }
@@ -128,7 +128,7 @@ RecordsWriter *match_open_records(MatchRun *run, Error *err)
         return NULL;
     }
     if (run->options->resume && !read_played(run, err)) {
-        RecordsError ignored;
+        Error ignored;
         records_writer_close(w, &ignored);
         return NULL;
     }
@@ -137,7 +137,7 @@ RecordsWriter *match_open_records(MatchRun *run, Error *err)
 
 bool match_close_records(MatchRun *run, RecordsWriter *w, Error *err)
 {
-    RecordsError e;
+    Error e;
     if (!records_writer_close(w, &e) || !records_canonicalize(run->options->out_path, &e))
         return records_failed(&e, err);
     return true;

@@ -165,7 +165,7 @@ static void put_moves(FILE *out, const MatchRun *run, const GameRecord *r)
 
 bool match_write_pgn(const MatchRun *run, Error *err)
 {
-    RecordsError e;
+    Error e;
     RecordsReader *reader = records_open(run->options->out_path, &e);
     if (!reader) {
         error_failed(err, "%s", e.msg);

@@ -95,7 +95,7 @@ static bool save_record(MatchWorker *w, const MatchRun *run, int k, Error *err)
     if (!run->options->timed)      /* noise in a match of visits, whose file is reproducible */
         for (int i = 0; i < w->record.plies; i++)
             w->record.ply[i].time_ms = RECORD_NO_TIME;
-    RecordsError e;
+    Error e;
     if (!records_append(run->writer, &w->record, &e)) {
         error_failed(err, "%s", e.msg);
         return false;

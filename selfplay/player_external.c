@@ -205,7 +205,7 @@ static bool build_argv(ExternalState *s, Error *err)
 static void trouble(Trouble *t, IncidentKind kind, const char *what, const char *line)
 {
     t->kind = kind;
-    snprintf(t->detail, sizeof t->detail, "%s%s%.120s%s", what, line ? " '" : "", line ? line : "", line ? "'" : "");
+    snprintf(t->detail, sizeof t->detail, "%.150s%s%.120s%s", what, line ? " '" : "", line ? line : "", line ? "'" : "");
 }
 
 /* Reads the next line into s->line; false with *t when the engine has crashed, is too slow,

@@ -28,7 +28,7 @@ static bool file_exists(const char *path)
 /* Closes a writer that a failure abandons (its games are synced already; *err says why). */
 static void abandon(RecordsWriter *w)
 {
-    RecordsError ignored;
+    Error ignored;
     records_writer_close(w, &ignored);
 }
 
@@ -71,7 +71,7 @@ static uint64_t *missing_games(const SelfplayRun *run, const uint64_t *present, 
 /* Opens an existing file for more games: same board, same settings.  *present gets how many of
  * the run's games it holds and *todo the others. */
 static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *header, uint64_t **todo,
-                                  uint64_t *num_todo, uint64_t *owned, SelfplayProgress *progress, RecordsError *err)
+                                  uint64_t *num_todo, uint64_t *owned, SelfplayProgress *progress, Error *err)
 {
     RecordsResumeInfo info;
     RecordsWriter *w = records_resume(run->path, header, &info, err);
@@ -92,7 +92,7 @@ static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *h
         progress->beyond += info.indices[i] >= run->games;
     records_resume_info_free(&info);
     if (!*todo) {
-        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
+        error_failed(err, "%s: out of memory", run->path);
         abandon(w);
         return NULL;
     }
@@ -101,7 +101,7 @@ static RecordsWriter *resume_file(const SelfplayRun *run, const RecordsHeader *h
 
 /* A new file, or the existing one when resuming; NULL plus *err otherwise. */
 static RecordsWriter *open_file(const SelfplayRun *run, uint64_t **todo, uint64_t *num_todo, uint64_t *owned,
-                                SelfplayProgress *progress, RecordsError *err)
+                                SelfplayProgress *progress, Error *err)
 {
     RecordsHeader header;
     if (!records_header_init(&header, run->game, run->settings, err))
@@ -111,7 +111,7 @@ static RecordsWriter *open_file(const SelfplayRun *run, uint64_t **todo, uint64_
         w = resume_file(run, &header, todo, num_todo, owned, progress, err);
     } else if ((w = records_create(run->path, &header, err)) != NULL &&
                !(*todo = missing_games(run, NULL, 0, num_todo, owned))) {
-        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
+        error_failed(err, "%s: out of memory", run->path);
         abandon(w);
         w = NULL;
     }
@@ -128,17 +128,18 @@ typedef struct {
     SelfplayProgress progress;      /* updated in the critical section only */
     double start_time;
     atomic_bool failed;
-    RecordsError error;             /* the first failure's */
+    Error error;             /* the first failure's */
 } RunState;
 
-static void fail_run(RunState *s, RecordsErrorKind kind, const RecordsError *cause, const char *what)
+/* The run's first failure: the file's own error (cause), or running out of memory. */
+static void fail_run(RunState *s, const Error *cause)
 {
 #pragma omp critical(selfplay_failure)
     if (!atomic_exchange(&s->failed, true)) {
         if (cause)
             s->error = *cause;
         else
-            records_error(&s->error, kind, 0, "%s: %s", s->run->path, what);
+            error_failed(&s->error, "%s: out of memory while playing", s->run->path);
     }
 }
 
@@ -167,11 +168,11 @@ static void play_share(RunState *s, SelfplayGame *sg, GameRecord *record)
         if (atomic_load(&s->failed))
             continue;
         uint64_t index = s->todo[i];
-        RecordsError err = {0};
+        Error err = {0};
         if (!selfplay_game_play(sg, run->start, index, selfplay_game_seed(run->config->seed, index), record))
-            fail_run(s, RECORDS_ERR_MEMORY, NULL, "out of memory while playing a game");
+            fail_run(s, NULL);
         else if (!records_append(s->writer, record, &err))
-            fail_run(s, err.kind, &err, NULL);
+            fail_run(s, &err);
         else
             count_game(s, record);
     }
@@ -189,7 +190,7 @@ static void play_games(RunState *s)
         GameRecord record;
         game_record_init(&record);
         if (!sg)
-            fail_run(s, RECORDS_ERR_MEMORY, NULL, "out of memory");
+            fail_run(s, NULL);
         /* Every thread reaches the loop (an omp for must be met by all); one without a player
          * has failed the run, and the loop then skips every game. */
         play_share(s, sg, &record);
@@ -199,7 +200,7 @@ static void play_games(RunState *s)
     s->progress.seconds = clock_seconds() - s->start_time;
 }
 
-bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, RecordsError *err)
+bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, Error *err)
 {
     RunState s = {.run = run};
     atomic_init(&s.failed, false);
@@ -217,15 +218,15 @@ bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, RecordsError 
     if (num_todo > 0)
         play_games(&s);
     free(todo);
-    RecordsError close_err = {0};
+    Error close_err = {0};
     bool closed = records_writer_close(w, &close_err);
     if (!atomic_load(&s.failed) && !closed)
-        fail_run(&s, close_err.kind, &close_err, NULL);
+        fail_run(&s, &close_err);
     /* Canonical form even when nothing was played: a run killed after its last game but before
      * this rewrite leaves a complete file that is not yet sorted. */
-    RecordsError sort_err = {0};
+    Error sort_err = {0};
     if (!atomic_load(&s.failed) && !records_canonicalize(run->path, &sort_err))
-        fail_run(&s, sort_err.kind, &sort_err, NULL);
+        fail_run(&s, &sort_err);
     *final = s.progress;
     if (atomic_load(&s.failed))
         *err = s.error;

@@ -138,7 +138,7 @@ typedef struct {
  * refused (RECORDS_ERR_MISMATCH), and so is damage that no killed run leaves.  *final gets the
  * counts (also on failure, for what was played).  False plus *err on any failure; every game
  * appended before it stays in the file, ready for a resume. */
-bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, RecordsError *err);
+bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, Error *err);
 
 /* ---------------------------------------------------------------- across processes (MPI) */
 
@@ -154,6 +154,6 @@ void selfplay_shard_path(const char *out, int rank, int ranks, char *buf, size_t
  * rank 0, this rank's elsewhere.  Every rank returns; false plus *err on a rank that failed, and
  * *all_ok false on every rank when any failed (its shard stays, ready for --resume). */
 bool selfplay_mpi_run(const MpiEnv *env, const SelfplayRun *run, SelfplayProgress *final, bool *all_ok,
-                      RecordsError *err);
+                      Error *err);
 
 #endif

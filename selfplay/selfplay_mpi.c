@@ -141,7 +141,7 @@ static void finish_messages(Tracker *t, const SelfplayProgress *mine, bool ok)
 /* --- the finished file that a resume extends ------------------------------------------------------ */
 
 /* Whether the existing run->path holds this run's games: same board and settings. */
-static bool same_run(const SelfplayRun *run, const RecordsHeader *h, RecordsError *err)
+static bool same_run(const SelfplayRun *run, const RecordsHeader *h, Error *err)
 {
     RecordsHeader mine;
     if (!records_header_init(&mine, run->game, NULL, err))
@@ -164,7 +164,7 @@ static bool same_run(const SelfplayRun *run, const RecordsHeader *h, RecordsErro
 /* The indices in run->path (a finished file being extended), and its settings text, which
  * the shards then take so that the merge keeps one settings text. */
 static bool read_existing(const SelfplayRun *run, uint64_t **indices, size_t *count, char **settings,
-                          RecordsError *err)
+                          Error *err)
 {
     RecordsResumeInfo present;
     if (!records_indices(run->path, &present, err))
@@ -172,7 +172,7 @@ static bool read_existing(const SelfplayRun *run, uint64_t **indices, size_t *co
     bool ok = same_run(run, &present.header, err);
     *settings = ok ? strdup(present.header.settings) : NULL;
     if (ok && !*settings) {
-        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
+        error_failed(err, "%s: out of memory", run->path);
         ok = false;
     }
     if (ok) {
@@ -186,14 +186,14 @@ static bool read_existing(const SelfplayRun *run, uint64_t **indices, size_t *co
 
 /* Shards of a run with another number of ranks: a resume with this many would leave their
  * games aside (and play them again), so it is refused. */
-static bool no_foreign_shards(const SelfplayRun *run, int ranks, RecordsError *err)
+static bool no_foreign_shards(const SelfplayRun *run, int ranks, Error *err)
 {
     size_t len = strlen(run->path) + 32;
     char *pattern = malloc(len), *want = malloc(len);
     if (!pattern || !want) {
         free(pattern);
         free(want);
-        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
+        error_failed(err, "%s: out of memory", run->path);
         return false;
     }
     snprintf(pattern, len, "%s.rank*-of-*", run->path);
@@ -223,7 +223,7 @@ static bool no_foreign_shards(const SelfplayRun *run, int ranks, RecordsError *e
 /* --- the run ----------------------------------------------------------------------------------------- */
 
 /* Rank 0: the existing file (if resumed) and every shard into run->path, then the shards go. */
-static bool merge_shards(const MpiEnv *env, const SelfplayRun *run, bool with_existing, RecordsError *err)
+static bool merge_shards(const MpiEnv *env, const SelfplayRun *run, bool with_existing, Error *err)
 {
     int n = env->size + (with_existing ? 1 : 0);
     char **names = calloc((size_t)n, sizeof *names);
@@ -240,7 +240,7 @@ static bool merge_shards(const MpiEnv *env, const SelfplayRun *run, bool with_ex
         for (int r = with_existing ? 1 : 0; ok && r < n; r++)
             unlink(names[r]);
     } else {
-        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
+        error_failed(err, "%s: out of memory", run->path);
     }
     for (int i = 0; names && i < n; i++)
         free(names[i]);
@@ -251,7 +251,7 @@ static bool merge_shards(const MpiEnv *env, const SelfplayRun *run, bool with_ex
 /* Before any game: stray shards, and the finished file a resume extends.  Run on every rank
  * (each reads the file itself: it needs the indices to skip). */
 static bool prepare(const MpiEnv *env, const SelfplayRun *run, SelfplayRun *shard, char **settings,
-                    uint64_t **existing, size_t *num_existing, RecordsError *err)
+                    uint64_t **existing, size_t *num_existing, Error *err)
 {
     if (run->resume && !no_foreign_shards(run, env->size, err))
         return false;
@@ -275,7 +275,7 @@ static void existing_counts(const SelfplayRun *run, const uint64_t *v, size_t n,
 }
 
 static bool play_shard(const MpiEnv *env, const SelfplayRun *run, Tracker *t, SelfplayProgress *final,
-                       RecordsError *err)
+                       Error *err)
 {
     char *settings = NULL;
     uint64_t *existing = NULL;
@@ -286,7 +286,7 @@ static bool play_shard(const MpiEnv *env, const SelfplayRun *run, Tracker *t, Se
     memset(final, 0, sizeof *final);
     bool ok = path != NULL;
     if (!ok)
-        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
+        error_failed(err, "%s: out of memory", run->path);
     else
         selfplay_shard_path(run->path, env->rank, env->size, path, len);
     ok = ok && prepare(env, run, &shard, &settings, &existing, &num_existing, err);
@@ -307,7 +307,7 @@ static bool play_shard(const MpiEnv *env, const SelfplayRun *run, Tracker *t, Se
 }
 
 bool selfplay_mpi_run(const MpiEnv *env, const SelfplayRun *run, SelfplayProgress *final, bool *all_ok,
-                      RecordsError *err)
+                      Error *err)
 {
     if (env->size <= 1) {
         SelfplayRun plain = *run;
@@ -318,7 +318,7 @@ bool selfplay_mpi_run(const MpiEnv *env, const SelfplayRun *run, SelfplayProgres
     Tracker t = {env, run, NULL, {0}, clock_seconds(), run->progress != NULL && env->serialized};
     t.latest = calloc((size_t)env->size, sizeof *t.latest);
     if (!t.latest) {
-        records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", run->path);
+        error_failed(err, "%s: out of memory", run->path);
         *all_ok = mpi_env_all(env, false);
         return false;
     }

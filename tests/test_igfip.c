@@ -24,7 +24,7 @@ static const char *after_move(const Game *g, const Position *pos, const char *te
     Position copy = *pos;
     Undo undo;
     if (!game_parse_move(g, pos, text, &m, &err)) {
-        snprintf(buf, len, "illegal: %s", err.msg);
+        snprintf(buf, len, "illegal: %.200s", err.msg);
         return buf;
     }
     game_make(g, &copy, m, &undo);

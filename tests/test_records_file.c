@@ -113,7 +113,7 @@ static bool write_games(TestContext *t, const Game *g, const char *path, const u
                         const SampleOptions *o)
 {
     RecordsHeader h;
-    RecordsError err = {0};
+    Error err = {0};
     CHECK(t, records_header_init(&h, g, "seed=1\nvisits=800\n", &err));
     RecordsWriter *w = records_create(path, &h, &err);
     CHECK(t, w != NULL);
@@ -135,7 +135,7 @@ static bool write_games(TestContext *t, const Game *g, const char *path, const u
 static void check_games(TestContext *t, const Game *g, const char *path, const uint64_t *indices, int n,
                         const SampleOptions *o)
 {
-    RecordsError err = {0};
+    Error err = {0};
     RecordsReader *rd = records_open(path, &err);
     CHECK(t, rd != NULL);
     if (!rd) {
@@ -180,7 +180,7 @@ static void test_write_read(TestContext *t)
         if (g && write_games(t, g, path, indices, 6, &FULL))
             check_games(t, g, path, indices, 6, &FULL);
         CHECK(t, g && write_games(t, g, again, indices, 6, &FULL) && files_equal(path, again));  /* same games, same bytes */
-        RecordsError err = {0};
+        Error err = {0};
         RecordsReader *rd = records_open(path, &err);
         if (rd) {
             const RecordsHeader *h = records_reader_header(rd);
@@ -208,7 +208,7 @@ static void test_create_refuses_existing(TestContext *t)
     uint64_t one = 0;
     write_games(t, g, path, &one, 1, &FULL);
     RecordsHeader h;
-    RecordsError err = {0};
+    Error err = {0};
     records_header_init(&h, g, "", &err);
     CHECK(t, records_create(path, &h, &err) == NULL);
     CHECK(t, strstr(err.msg, "already exists") != NULL);
@@ -238,7 +238,7 @@ static void test_second_writer_refused(TestContext *t)
     char path[PATH_LEN];
     temp_path(&d, "a.lrec", path);
     RecordsHeader h;
-    RecordsError err = {0};
+    Error err = {0};
     records_header_init(&h, g, "", &err);
     RecordsWriter *w = records_create(path, &h, &err);
     RecordsResumeInfo info;
@@ -263,7 +263,7 @@ static void resume_after_cut(TestContext *t, const Game *g, const char *path, co
 {
     CHECK(t, write_file(path, whole, last_chunk + cut));
     RecordsHeader h;
-    RecordsError err = {0};
+    Error err = {0};
     RecordsResumeInfo info;
     records_header_init(&h, g, "", &err);
     RecordsWriter *w = records_resume(path, &h, &info, &err);
@@ -304,7 +304,7 @@ static void test_resume_every_cut(TestContext *t)
     free(read_file(before, &last_chunk));
     unlink(before);
     write_games(t, g, path, indices, 3, &FULL);
-    RecordsError err = {0};
+    Error err = {0};
     RecordsResumeInfo info;
     RecordsWriter *w = records_resume(path, NULL, &info, &err);
     GameRecord r;
@@ -344,7 +344,7 @@ static int chunk_offsets(const unsigned char *b, size_t len, size_t *out, int ma
 /* Reads a damaged file to the end; returns the games read and the damage met. */
 static int read_through(const char *path, int *damage, uint64_t *first_offset, RecordsErrorKind *kind)
 {
-    RecordsError err = {0};
+    Error err = {0};
     RecordsReader *rd = records_open(path, &err);
     GameRecord r;
     game_record_init(&r);
@@ -366,7 +366,7 @@ static int read_through(const char *path, int *damage, uint64_t *first_offset, R
 static void check_verify(TestContext *t, const char *path, uint64_t offset, RecordsErrorKind kind)
 {
     RecordsVerifyReport rep;
-    RecordsError err = {0};
+    Error err = {0};
     CHECK(t, records_verify(path, &rep, &err));
     CHECK(t, rep.num_damaged == 1);
     if (rep.num_damaged >= 1) {
@@ -392,7 +392,7 @@ static void damage_byte(TestContext *t, const char *path, const unsigned char *w
     RecordsErrorKind got = RECORDS_OK;
     CHECK(t, read_through(path, &damage, &offset, &got) == 4);   /* every game but the damaged one */
     CHECK(t, damage == 1 && offset == chunk && got == kind);
-    RecordsError err = {0};
+    Error err = {0};
     RecordsResumeInfo info;
     CHECK(t, records_resume(path, NULL, &info, &err) == NULL && err.offset == chunk);
     CHECK(t, !records_canonicalize(path, &err) && err.offset == chunk);
@@ -447,7 +447,7 @@ static void test_indices(TestContext *t)
     temp_path(&d, "damaged.lrec", damaged);
     uint64_t indices[5] = {7, 3, 9, 3, 0};
     write_games(t, g, path, indices, 5, &FULL);
-    RecordsError err = {0};
+    Error err = {0};
     RecordsResumeInfo info;
     CHECK(t, records_indices(path, &info, &err));
     CHECK(t, info.count == 4 && info.games == 5 && strcmp(info.header.variant, "crossings") == 0);
@@ -506,7 +506,7 @@ static void test_random_damage(TestContext *t)
             at_chunk = at_chunk || offset == at[c];
         CHECK(t, at_chunk || kind == RECORDS_ERR_CHUNK || kind == RECORDS_ERR_TRUNCATED);
         RecordsVerifyReport rep;
-        RecordsError err = {0};
+        Error err = {0};
         if (records_verify(bad, &rep, &err))
             CHECK(t, rep.games == (uint64_t)games);
         records_verify_report_free(&rep);
@@ -523,9 +523,13 @@ static void check_open_fails(TestContext *t, const char *path, const unsigned ch
                              RecordsErrorKind kind, const char *words)
 {
     CHECK(t, write_file(path, b, len));
-    RecordsError err = {0};
+    Error err = {0};
     RecordsReader *rd = records_open(path, &err);
     CHECK(t, rd == NULL && err.kind == kind && strstr(err.msg, words) && strstr(err.msg, path));
+    /* The one Error says whose fault it is: a file that is not records (or not yet readable
+     * ones) is the input's (exit 2), damage a failure (exit 1). */
+    const bool input = kind == RECORDS_ERR_EMPTY || kind == RECORDS_ERR_FOREIGN || kind == RECORDS_ERR_VERSION;
+    CHECK(t, err.failure == !input);
     if (rd || err.kind != kind || !strstr(err.msg, words))
         fprintf(stderr, "  got '%s' (kind %d) for %s\n", err.msg, (int)err.kind, words);
     records_close(rd);
@@ -556,6 +560,10 @@ static void test_bad_files(TestContext *t)
         game_free(g);
         return;
     }
+    Error missing = {0};
+    char nowhere[PATH_LEN];
+    temp_path(&d, "missing.lrec", nowhere);
+    CHECK(t, !records_open(nowhere, &missing) && missing.kind == RECORDS_ERR_IO && !missing.failure);
     check_open_fails(t, bad, whole, 0, RECORDS_ERR_EMPTY, "empty file");
     check_open_fails(t, bad, (const unsigned char *)"# leuctra weights\n", 18, RECORDS_ERR_FOREIGN, "not a leuctra records file");
     check_open_fails(t, bad, whole, 5, RECORDS_ERR_HEADER, "cut short");
@@ -597,7 +605,7 @@ static void *append_job(void *arg)
     AppendJob *j = arg;
     GameRecord r;
     game_record_init(&r);
-    RecordsError err;
+    Error err;
     j->ok = true;
     for (int i = j->first; i < j->count; i += j->step)
         j->ok = j->ok && sample_game(j->g, 1, (uint64_t)i, &FULL, &r) && records_append(j->w, &r, &err);
@@ -609,7 +617,7 @@ static void *append_job(void *arg)
 static bool write_threaded(TestContext *t, const Game *g, const char *path, int count, int threads)
 {
     RecordsHeader h;
-    RecordsError err = {0};
+    Error err = {0};
     records_header_init(&h, g, "seed=1\n", &err);
     RecordsWriter *w = records_create(path, &h, &err);
     records_header_free(&h);
@@ -644,7 +652,7 @@ static void test_threads_canonical(TestContext *t)
     temp_path(&d, "four.lrec", four);
     write_threaded(t, g, one, 40, 1);
     write_threaded(t, g, four, 40, 4);
-    RecordsError err = {0};
+    Error err = {0};
     CHECK(t, records_canonicalize(one, &err));
     CHECK(t, records_canonicalize(four, &err));
     CHECK(t, files_equal(one, four));
@@ -677,7 +685,7 @@ static void test_canonicalize_sorts_and_drops(TestContext *t)
     temp_path(&d, "a.lrec", path);
     uint64_t written[7] = {30, 4, 17, 4, 0, 30, 9}, sorted[5] = {0, 4, 9, 17, 30};
     write_games(t, g, path, written, 7, &FULL);
-    RecordsError err = {0};
+    Error err = {0};
     CHECK(t, records_canonicalize(path, &err));
     check_games(t, g, path, sorted, 5, &FULL);
     RecordsVerifyReport rep;
@@ -707,7 +715,7 @@ static void test_merge(TestContext *t)
     write_games(t, g, a, even, 3, &FULL);
     write_games(t, g, b, odd, 3, &FULL);      /* game 4 in both shards, the same game */
     write_games(t, other, x, other_games, 1, &FULL);
-    RecordsError err = {0};
+    Error err = {0};
     const char *ins[2] = {a, b};
     CHECK(t, records_merge(out, ins, 2, &err));
     check_games(t, g, out, all, 5, &FULL);
@@ -757,7 +765,7 @@ static void test_fixtures(TestContext *t)
     write_fixture(t, dir, "crossings", "moves-only.lrec", &moves_only, 20);
     char path[PATH_LEN];
     snprintf(path, sizeof path, "%s/crossings.lrec", dir);
-    RecordsError err = {0};
+    Error err = {0};
     CHECK(t, records_canonicalize(path, &err));
 }
 
@@ -819,7 +827,7 @@ static void test_resume_removes_stale_temps(TestContext *t)
         close(fd);
     }
     RecordsHeader h;
-    RecordsError err = {0};
+    Error err = {0};
     RecordsResumeInfo info;
     records_header_init(&h, g, "seed=1\nvisits=800\n", &err);
     RecordsWriter *w = records_resume(path, &h, &info, &err);

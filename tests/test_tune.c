@@ -62,7 +62,7 @@ static bool fit(TestContext *t, const TuneSet *s, int threads, TuneFit *out)
     o.l2 = 1e-9;
     o.threads = threads;
     Weights init = zero_weights(s->num_features);
-    TuneError err;
+    Error err;
     bool ok = tune_fit(s, &init, &o, out, &err);
     if (!ok)
         fprintf(stderr, "  fit: %s\n", err.msg);
@@ -81,7 +81,7 @@ static void test_recovers_known_weights(TestContext *t)
     CHECK(t, synthetic_set(&s, F, N, w, 11));
     TuneFit r;
     TuneWeightStat st[F];
-    TuneError err;
+    Error err;
     if (s.features && fit(t, &s, 0, &r) && tune_weight_stats(&s, &r.weights, 0, st, &err)) {
         double sum_z2 = 0;
         for (int j = 0; j < F; j++) {
@@ -114,7 +114,7 @@ static void test_standard_errors_match_spread(TestContext *t)
         TuneSet s;
         TuneFit res;
         TuneWeightStat st[F];
-        TuneError err;
+        Error err;
         bool ok = synthetic_set(&s, F, N, w, 100 + (uint64_t)r) && fit(t, &s, 0, &res) &&
                   tune_weight_stats(&s, &res.weights, 0, st, &err);
         CHECK(t, ok);
@@ -149,7 +149,7 @@ static void test_threads_same_bits(TestContext *t)
     CHECK(t, synthetic_set(&s, F, N, w, 5));
     TuneFit one, two, three;
     TuneWeightStat st1[F], st2[F];
-    TuneError err;
+    Error err;
     if (s.features && fit(t, &s, 1, &one) && fit(t, &s, 2, &two) && fit(t, &s, 3, &three)) {
         CHECK(t, same_bits(one.weights.w, two.weights.w, sizeof one.weights.w));
         CHECK(t, same_bits(one.weights.w, three.weights.w, sizeof one.weights.w));
@@ -201,7 +201,7 @@ static void test_unidentifiable_flagged(TestContext *t)
         init.w[2] = 0.75;           /* a weight the data cannot move */
         TuneFit r;
         TuneWeightStat st[6];
-        TuneError err;
+        Error err;
         bool ok = tune_fit(&s, &init, &o, &r, &err) && tune_weight_stats(&s, &r.weights, 0, st, &err);
         CHECK(t, ok);
         if (!ok)
@@ -222,12 +222,12 @@ static void test_fit_refuses(TestContext *t)
     empty.num_features = 3;
     Weights w = zero_weights(3);
     TuneFit r;
-    TuneError err;
-    CHECK(t, !tune_fit(&empty, &w, &FIT_10, &r, &err) && err.bad_input);
+    Error err;
+    CHECK(t, !tune_fit(&empty, &w, &FIT_10, &r, &err) && !err.failure);
     TuneSet s;
     const double truth[2] = {1, -1};
     CHECK(t, synthetic_set(&s, 2, 100, truth, 3));
-    CHECK(t, !tune_fit(&s, &w, &FIT_10, &r, &err) && err.bad_input);
+    CHECK(t, !tune_fit(&s, &w, &FIT_10, &r, &err) && !err.failure);
     CHECK(t, strstr(err.msg, "3 features") != NULL);
     TuneLoss l = tune_loss(&empty, &w, 1);
     CHECK(t, isnan(l.target) && isnan(tune_baseline_loss(&s, &empty).target));
@@ -258,7 +258,7 @@ static void test_losses(TestContext *t)
     double sp = log1p(exp(-2.0)), expected = sp + 0.5;
     CHECK(t, fabs(l.target - expected) < 1e-12);
     TuneFit r;
-    TuneError err;
+    Error err;
     const TuneFitOptions no_steps = {.l2 = 0, .max_iterations = 0, .tolerance = 1e-8, .threads = 1};
     CHECK(t, tune_fit(&s, &w, &no_steps, &r, &err) && r.iterations == 0);
     CHECK(t, r.weights.w[0] == 2);

@@ -54,7 +54,7 @@ static void free_records(GameRecord *recs, int n)
 
 static bool add_records(const Game *g, const GameRecord *recs, int n, TuneGames *games)
 {
-    TuneError err;
+    Error err;
     int source = tune_games_add_source(games, "memory", &err);
     bool ok = source >= 0;
     for (int i = 0; ok && i < n; i++)
@@ -132,7 +132,7 @@ static void check_against_reference(TestContext *t, const Game *g, const GameRec
 {
     TuneSet want[2] = {{0}}, train, valid;
     TuneDataStats st;
-    TuneError err;
+    Error err;
     CHECK(t, reference(g, recs, NUM_GAMES + 2, o, want));
     bool ok = tune_extract(g, games, o, &train, &valid, &st, &err);
     CHECK(t, ok);
@@ -186,7 +186,7 @@ static void test_extract_threads_same_bits(TestContext *t)
     CHECK(t, g && sample_records(g, recs) && add_records(g, recs, NUM_GAMES + 2, &games));
     TuneSet train[2], valid[2];
     TuneDataStats st[2];
-    TuneError err;
+    Error err;
     for (int i = 0; g && i < 2; i++) {
         TuneDataOptions o = {2, 0.25, 0.5, i + 1, NULL, false};
         CHECK(t, tune_extract(g, &games, &o, &train[i], &valid[i], &st[i], &err));
@@ -254,12 +254,12 @@ static void test_illegal_move(TestContext *t)
     CHECK(t, g && add_records(g, recs, NUM_GAMES + 2, &games));
     TuneSet train, valid;
     TuneDataStats st;
-    TuneError err;
+    Error err;
     TuneDataOptions o = tune_data_defaults();
     for (int threads = 1; g && threads <= 2; threads++) {
         o.threads = threads;
         CHECK(t, !tune_extract(g, &games, &o, &train, &valid, &st, &err));
-        CHECK(t, err.bad_input && strstr(err.msg, "memory: game 7, ply 4: move 'a1-a8'") != NULL);
+        CHECK(t, !err.failure && strstr(err.msg, "memory: game 7, ply 4: move 'a1-a8'") != NULL);
     }
     tune_games_free(&games);
     free_records(recs, NUM_GAMES + 2);
@@ -307,7 +307,7 @@ static void temp_path(const TempDir *d, const char *name, char *out)
 static bool write_records(const Game *g, const char *path, int n, uint64_t seed, const SampleOptions *o)
 {
     RecordsHeader h;
-    RecordsError err = {0};
+    Error err = {0};
     if (!records_header_init(&h, g, "generator=test_tune_data\n", &err))
         return false;
     RecordsWriter *w = records_create(path, &h, &err);
@@ -323,7 +323,7 @@ static bool write_records(const Game *g, const char *path, int n, uint64_t seed,
 }
 
 /* Reads the files; true when that fails, with the error in *err. */
-static bool read_fails(const char *const *paths, int n, TuneError *err)
+static bool read_fails(const char *const *paths, int n, Error *err)
 {
     TuneGames games;
     tune_games_init(&games);
@@ -352,7 +352,7 @@ static void check_read_good(TestContext *t, const char *a, const char *b)
     TuneGames games;
     tune_games_init(&games);
     Game *g = NULL;
-    TuneError err;
+    Error err;
     CHECK(t, tune_read_records(paths, 2, 2, &games, &g, &err));
     CHECK(t, g && g->width == 8 && strcmp(g->name, "epaminondas") == 0);
     CHECK(t, games.count == 10 && games.num_sources == 2 && games.source[1].games == 4);
@@ -372,24 +372,24 @@ static void check_read_good(TestContext *t, const char *a, const char *b)
 static void check_read_errors(TestContext *t, const TempDir *d, const char *good)
 {
     char path[PATH_LEN];
-    TuneError err;
-    CHECK(t, read_fails(NULL, 0, &err) && err.bad_input && strstr(err.msg, "no data files"));
+    Error err;
+    CHECK(t, read_fails(NULL, 0, &err) && !err.failure && strstr(err.msg, "no data files"));
     temp_path(d, "empty.lrec", path);
     FILE *f = fopen(path, "wb");
     if (f)
         fclose(f);
     const char *empty[2] = {good, path};
-    CHECK(t, read_fails(empty, 2, &err) && err.from_records && err.records.kind == RECORDS_ERR_EMPTY);
+    CHECK(t, read_fails(empty, 2, &err) && err.kind == RECORDS_ERR_EMPTY && !err.failure);
     CHECK(t, strstr(err.msg, path) != NULL);
     temp_path(d, "missing.lrec", path);
     const char *missing[1] = {path};
-    CHECK(t, read_fails(missing, 1, &err) && err.from_records && strstr(err.msg, path) != NULL);
+    CHECK(t, read_fails(missing, 1, &err) && err.kind == RECORDS_ERR_IO && !err.failure && strstr(err.msg, path) != NULL);
 }
 
 static void check_mismatch(TestContext *t, const TempDir *d, const char *good)
 {
     char crossings[PATH_LEN], big[PATH_LEN], none[PATH_LEN];
-    TuneError err;
+    Error err;
     Game *c8 = small_game(t, "crossings", 8), *e10 = small_game(t, "epaminondas", 10);
     temp_path(d, "crossings.lrec", crossings);
     temp_path(d, "e10.lrec", big);
@@ -397,10 +397,10 @@ static void check_mismatch(TestContext *t, const TempDir *d, const char *good)
     CHECK(t, c8 && e10 && write_records(c8, crossings, 2, 1, &SAMPLE) && write_records(e10, big, 2, 1, &SAMPLE));
     CHECK(t, e10 && write_records(e10, none, 0, 1, &SAMPLE));
     const char *variant[2] = {good, crossings}, *board[2] = {good, big}, *no_games[1] = {none};
-    CHECK(t, read_fails(variant, 2, &err) && err.bad_input && strstr(err.msg, "crossings 8x8 records, but") &&
+    CHECK(t, read_fails(variant, 2, &err) && !err.failure && strstr(err.msg, "crossings 8x8 records, but") &&
                  strstr(err.msg, good));
-    CHECK(t, read_fails(board, 2, &err) && err.bad_input && strstr(err.msg, "epaminondas 10x10 records"));
-    CHECK(t, read_fails(no_games, 1, &err) && err.bad_input && strstr(err.msg, "no games"));
+    CHECK(t, read_fails(board, 2, &err) && !err.failure && strstr(err.msg, "epaminondas 10x10 records"));
+    CHECK(t, read_fails(no_games, 1, &err) && !err.failure && strstr(err.msg, "no games"));
     game_free(c8);
     game_free(e10);
 }
@@ -408,14 +408,14 @@ static void check_mismatch(TestContext *t, const TempDir *d, const char *good)
 static void check_damaged(TestContext *t, const TempDir *d, const Game *g)
 {
     char path[PATH_LEN];
-    TuneError err;
+    Error err;
     temp_path(d, "damaged.lrec", path);
     CHECK(t, write_records(g, path, 6, 3, &SAMPLE));
     struct stat sb;
     CHECK(t, stat(path, &sb) == 0);
     flip_byte(path, (long)sb.st_size / 2);
     const char *paths[1] = {path};
-    CHECK(t, read_fails(paths, 1, &err) && err.from_records && !err.bad_input);
+    CHECK(t, read_fails(paths, 1, &err) && err.kind != 0 && err.failure);
     CHECK(t, strstr(err.msg, path) != NULL && strstr(err.msg, "offset") != NULL);
 }
 

@@ -91,7 +91,7 @@ static void test_tables_fit(TestContext *t)
     Weights zero;
     weights_zero(g, &zero);
     TuneFit fits[3];
-    TuneError err;
+    Error err;
     for (int k = 0; k < 3; k++) {
         const TuneFitOptions o = table_options(k + 1);
         CHECK(t, tune_fit_tables(g, &train, &valid, &zero, &o, &fits[k], &err));
@@ -144,7 +144,7 @@ static void test_set_offsets(TestContext *t)
 /* ---------------------------------------------------------------- priors */
 
 /* Games of random play whose every ply records 1000 visits spread by a hidden policy. */
-static bool synthetic_games(const Game *g, const float *hidden, int num_games, TuneGames *games, TuneError *err)
+static bool synthetic_games(const Game *g, const float *hidden, int num_games, TuneGames *games, Error *err)
 {
     const PolicySet *set = policy_set_of(g);
     tune_games_init(games);
@@ -208,7 +208,7 @@ static void test_policy_fit(TestContext *t)
     for (uint32_t i = 0; i < set->column_offset[3]; i++)    /* square, flips, replies matter */
         hidden[i] = (float)(3 * rng_double(&rng) - 1.5);
     TuneGames games;
-    TuneError err;
+    Error err;
     CHECK(t, synthetic_games(g, hidden, 100, &games, &err));
     TunePolicyOptions o = tune_policy_defaults();
     o.validation = 0.25;

@@ -34,17 +34,11 @@
 
 /* ---------------------------------------------------------------- errors */
 
-typedef struct {
-    bool bad_input;         /* the inputs are wrong (exit status 2); else a failure (exit 1) */
-    bool from_records;      /* the records reader's error, kept whole in `records` */
-    RecordsError records;
-    char msg[600];          /* one line saying what and where */
-    bool elsewhere;         /* another process failed (and says why); this one did not */
-} TuneError;
-
-/* Fill *err and return false, so that a failing step ends with `return tune_error_set(...)`. */
-bool tune_error_set(TuneError *err, bool bad_input, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-bool tune_error_records(TuneError *err, const RecordsError *e);
+/* Fill *err (core/game.h's Error) and return false, so that a failing step ends with
+ * `return tune_error_set(...)`: bad input, or a failure (I/O, memory). */
+bool tune_error_set(Error *err, bool bad_input, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* *err = *e (the records reader's error, kept whole), and false. */
+bool tune_error_pass(Error *err, const Error *e);
 
 /* ---------------------------------------------------------------- games (tune_games.c) */
 
@@ -90,13 +84,13 @@ typedef struct {
 void tune_games_init(TuneGames *games);
 void tune_games_free(TuneGames *games);
 /* Registers a file (or an in-memory source) by name; its index, or -1 when memory runs out. */
-int tune_games_add_source(TuneGames *games, const char *name, TuneError *err);
+int tune_games_add_source(TuneGames *games, const char *name, Error *err);
 /* Appends one record of game g from source `source`.  Refuses a start position that g cannot
  * parse and a result that is not a finished game's. */
-bool tune_games_add(TuneGames *games, const Game *g, const GameRecord *record, int source, TuneError *err);
+bool tune_games_add(TuneGames *games, const Game *g, const GameRecord *record, int source, Error *err);
 /* Appends every game and source of src (games of the same Game) to dst, in their order.  With
  * continues_last, src's first source is dst's last one (another piece of the same file). */
-bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last, TuneError *err);
+bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last, Error *err);
 
 /* ---------------------------------------------------------------- reading files (tune_read.c) */
 
@@ -107,16 +101,16 @@ bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last
  * message names the file and offset) and a file with no games; the first failing file in the
  * order given is the one reported. */
 bool tune_read_records(const char *const *paths, int num_paths, int threads, TuneGames *games, Game **game,
-                       TuneError *err);
+                       Error *err);
 /* The files' headers alone, as tune_read_records checks them: *game for the first file's variant
  * and board (free with game_free), every other file of the same. */
-bool tune_check_headers(const char *const *paths, int num_paths, Game **game, TuneError *err);
+bool tune_check_headers(const char *const *paths, int num_paths, Game **game, Error *err);
 /* Share `rank` of `ranks` of the same games: the numbered games (all files, in order) cut into
  * `ranks` contiguous ranges at chunk boundaries; share r holds the chunks whose first game is in
  * range r, in order, so the shares joined in rank order are what tune_read_records reads.  Each
  * source's game count is the whole file's.  One share of one is tune_read_records. */
 bool tune_read_share(const char *const *paths, int num_paths, int threads, int rank, int ranks, TuneGames *games,
-                     Game **game, TuneError *err);
+                     Game **game, Error *err);
 
 /* ---------------------------------------------------------------- positions (tune_extract.c) */
 
@@ -185,7 +179,7 @@ bool tune_in_validation(uint64_t index, uint64_t seed, double fraction);
  * allocated here; free with tune_set_free).  A move that is illegal where it was played fails
  * the whole extraction with the file, game and ply. */
 bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *opts, TuneSet *train,
-                  TuneSet *validation, TuneDataStats *stats, TuneError *err);
+                  TuneSet *validation, TuneDataStats *stats, Error *err);
 
 /* The notation of a stored move, as record_move_format writes it but several times faster
  * (tune_notation.c); false for a code that names no move. */
@@ -202,7 +196,7 @@ bool tune_dedup(const uint64_t *hash, size_t n, uint8_t *keep, int threads);
  * (on every rank) when memory runs out or a count is too large for MPI. */
 /* Whether `ok` holds on every rank (collective).  A rank where it holds but not everywhere gets
  * *err saying that another process failed (err->elsewhere). */
-bool tune_agree(const MpiEnv *env, bool ok, TuneError *err);
+bool tune_agree(const MpiEnv *env, bool ok, Error *err);
 
 bool tune_dedup_ranks(const MpiEnv *env, const uint64_t *hash, size_t n, uint8_t *keep, int threads);
 
@@ -255,14 +249,14 @@ typedef struct {
 
 /* Fits the weights to `train`, starting at `init` (which also names the game and its features).
  * Fails on an empty set, features that do not match, or a loss that is not finite. */
-bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *opts, TuneFit *out, TuneError *err);
+bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *opts, TuneFit *out, Error *err);
 
 /* Fits the linear weights and the pattern tables together (tune_tables.c) by Adam on
  * mini-batches, keeping the weights with the best loss on `validation` (sets with entries).
  * Starts from init's weights and its tables where it has some for g's pattern set, else from
  * zero tables.  The same bits whatever the threads and processes.  out->weights owns its tables. */
 bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validation, const Weights *init,
-                     const TuneFitOptions *opts, TuneFit *out, TuneError *err);
+                     const TuneFitOptions *opts, TuneFit *out, Error *err);
 
 /* Sets set->offset to each row's table sum under w's tables (canonical, through the entries),
  * on `threads` threads; frees it (NULL) when w has none.  False when memory runs out. */
@@ -306,7 +300,7 @@ typedef struct {
 /* Fits the game's learned priors to the visit lists of `games` (read with keep_visits), from
  * init's priors where it has some, else from zero (uniform).  One process. */
 bool tune_fit_policy(const Game *g, const TuneGames *games, const Weights *init, const TunePolicyOptions *opts,
-                     TunePolicyFit *out, TuneError *err);
+                     TunePolicyFit *out, Error *err);
 
 /* ---------------------------------------------------------------- statistics (tune_stats.c) */
 
@@ -341,6 +335,6 @@ typedef struct {
 /* Per weight: the standard error (the square root of the diagonal of the inverse Fisher
  * information, the Hessian of the unpenalised log-likelihood at `w`) and whether the data
  * identify it.  out has w->count entries.  False only when GSL fails. */
-bool tune_weight_stats(const TuneSet *train, const Weights *w, int threads, TuneWeightStat *out, TuneError *err);
+bool tune_weight_stats(const TuneSet *train, const Weights *w, int threads, TuneWeightStat *out, Error *err);
 
 #endif

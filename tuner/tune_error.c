@@ -1,5 +1,5 @@
 /*
- * tune_error.c - filling a TuneError: one line, flagged as bad input or as a failure.
+ * tune_error.c - the tuner's ways to fill the library's Error (core/game.h) and return false.
  */
 #include "tune.h"
 
@@ -7,22 +7,23 @@
 #include <stdio.h>
 #include <string.h>
 
-bool tune_error_set(TuneError *err, bool bad_input, const char *fmt, ...)
+bool tune_error_set(Error *err, bool bad_input, const char *fmt, ...)
 {
-    memset(err, 0, sizeof *err);
-    err->bad_input = bad_input;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    error_one_line(err->msg);
+    err->failure = !bad_input;
+    err->kind = 0;
+    err->offset = 0;
+    err->elsewhere = false;
     return false;
 }
 
-bool tune_error_records(TuneError *err, const RecordsError *e)
+bool tune_error_pass(Error *err, const Error *e)
 {
-    memset(err, 0, sizeof *err);
-    err->from_records = true;
-    err->records = *e;
-    snprintf(err->msg, sizeof err->msg, "%s", e->msg);
+    if (err != e)
+        *err = *e;
     return false;
 }

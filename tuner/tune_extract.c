@@ -133,7 +133,7 @@ static bool replay_game(const Extraction *x, size_t i, int *bad_ply, Error *why)
 
 /* Replays every game; names the first bad game (in game order, so the message is the same
  * whatever the threads). */
-static bool replay_all(Extraction *x, TuneError *err)
+static bool replay_all(Extraction *x, Error *err)
 {
     long n = (long)x->games->count;
 #pragma omp parallel for schedule(dynamic, 8) num_threads(x->opts.threads)
@@ -255,7 +255,7 @@ static void sum_stats(const MpiEnv *env, TuneDataStats *s)
 }
 
 /* Repeats: within this process's games, or across every process's (spread). */
-static bool mark_repeats(const Extraction *x, size_t candidates, bool spread, TuneDataStats *stats, TuneError *err)
+static bool mark_repeats(const Extraction *x, size_t candidates, bool spread, TuneDataStats *stats, Error *err)
 {
     double t = omp_get_wtime();
     bool ok = spread ? tune_dedup_ranks(x->opts.mpi, x->hash, candidates, x->keep, x->opts.threads)
@@ -266,7 +266,7 @@ static bool mark_repeats(const Extraction *x, size_t candidates, bool spread, Tu
 
 /* Spread: the counts summed, the rows moved into whole blocks per process. */
 static bool spread_sets(const MpiEnv *env, TuneSet *train, TuneSet *validation, TuneDataStats *stats,
-                        TuneError *err)
+                        Error *err)
 {
     double t = omp_get_wtime();
     sum_stats(env, stats);
@@ -276,7 +276,7 @@ static bool spread_sets(const MpiEnv *env, TuneSet *train, TuneSet *validation, 
 }
 
 bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *opts, TuneSet *train,
-                  TuneSet *validation, TuneDataStats *stats, TuneError *err)
+                  TuneSet *validation, TuneDataStats *stats, Error *err)
 {
     double t0 = omp_get_wtime();
     memset(stats, 0, sizeof *stats);

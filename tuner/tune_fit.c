@@ -110,7 +110,7 @@ static bool line_search(const Problem *pb, double *w, const double *d, double j0
     return false;
 }
 
-static bool check_inputs(const TuneSet *train, const Weights *init, TuneError *err)
+static bool check_inputs(const TuneSet *train, const Weights *init, Error *err)
 {
     if (tune_set_total(train) == 0)
         return tune_error_set(err, true, "no training positions");
@@ -121,7 +121,7 @@ static bool check_inputs(const TuneSet *train, const Weights *init, TuneError *e
 }
 
 /* Newton iterations from out->weights; fills the iteration count, decrement and objective. */
-static bool iterate(const Problem *pb, TuneFit *out, TuneError *err)
+static bool iterate(const Problem *pb, TuneFit *out, Error *err)
 {
     double *w = out->weights.w, grad[MAX_FEATURES], hess[PACKED_MAX], step[MAX_FEATURES], j;
     out->decrement = INFINITY;
@@ -145,7 +145,7 @@ static bool iterate(const Problem *pb, TuneFit *out, TuneError *err)
     }
 }
 
-bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *opts, TuneFit *out, TuneError *err)
+bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *opts, TuneFit *out, Error *err)
 {
     double t0 = omp_get_wtime();
     memset(out, 0, sizeof *out);

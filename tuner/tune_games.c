@@ -27,7 +27,7 @@ void tune_games_free(TuneGames *games)
     tune_games_init(games);
 }
 
-static bool out_of_memory(TuneError *err) { return tune_error_set(err, false, "out of memory reading the games"); }
+static bool out_of_memory(Error *err) { return tune_error_set(err, false, "out of memory reading the games"); }
 
 /* Makes room for `need` items of `size` bytes in *array (capacity doubling). */
 static bool reserve(void **array, size_t *capacity, size_t need, size_t size)
@@ -45,7 +45,7 @@ static bool reserve(void **array, size_t *capacity, size_t need, size_t size)
     return true;
 }
 
-int tune_games_add_source(TuneGames *games, const char *name, TuneError *err)
+int tune_games_add_source(TuneGames *games, const char *name, Error *err)
 {
     char *copy = strdup(name);
     size_t need = (size_t)games->num_sources + 1;
@@ -60,7 +60,7 @@ int tune_games_add_source(TuneGames *games, const char *name, TuneError *err)
 
 /* The index of the record's start position, parsing it only when it differs from the last. */
 static bool start_index(TuneGames *games, const Game *g, const GameRecord *r, const char *source, uint32_t *out,
-                        TuneError *err)
+                        Error *err)
 {
     if (games->num_starts > 0 && strcmp(r->start, games->last_start) == 0) {
         *out = (uint32_t)(games->num_starts - 1);
@@ -98,7 +98,7 @@ static bool add_visits(TuneGames *games, const GameRecord *record)
     return true;
 }
 
-bool tune_games_add(TuneGames *games, const Game *g, const GameRecord *record, int source, TuneError *err)
+bool tune_games_add(TuneGames *games, const Game *g, const GameRecord *record, int source, Error *err)
 {
     const char *name = games->source[source].name;
     if (record->result != STATUS_WHITE_WINS && record->result != STATUS_BLACK_WINS && record->result != STATUS_DRAW) {
@@ -135,7 +135,7 @@ static bool append_items(void **array, size_t *capacity, size_t count, const voi
     return true;
 }
 
-bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last, TuneError *err)
+bool tune_games_append(TuneGames *dst, const TuneGames *src, bool continues_last, Error *err)
 {
     size_t game_base = dst->count, ply_base = dst->plies, start_base = dst->num_starts;
     int merged = continues_last && dst->num_sources > 0 && src->num_sources > 0;

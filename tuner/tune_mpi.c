@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool tune_agree(const MpiEnv *env, bool ok, TuneError *err)
+bool tune_agree(const MpiEnv *env, bool ok, Error *err)
 {
     bool all = mpi_env_all(env, ok);
     if (ok && !all) {

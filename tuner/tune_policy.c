@@ -115,7 +115,7 @@ static void start_priors(const Extract *x, const Position *pos, int n)
 }
 
 /* One position's rows: its moves, their entries, visit shares and start priors. */
-static bool add_position(const Extract *x, const Position *pos, size_t ply, PolicyRows *s, TuneError *err)
+static bool add_position(const Extract *x, const Position *pos, size_t ply, PolicyRows *s, Error *err)
 {
     const int n = game_gen_moves(x->g, pos, x->moves);
     if (n < 2)
@@ -157,7 +157,7 @@ static bool add_position(const Extract *x, const Position *pos, size_t ply, Poli
     return true;
 }
 
-static bool extract_game(const Extract *x, size_t i, PolicyRows sets[2], TuneError *err)
+static bool extract_game(const Extract *x, size_t i, PolicyRows sets[2], Error *err)
 {
     const TuneGame *tg = &x->games->game[i];
     PolicyRows *s = &sets[tune_in_validation(tg->index, tg->seed, x->opts->validation)];
@@ -247,7 +247,7 @@ static size_t count_eligible(const Extract *x)
     return n;
 }
 
-static bool fit_rows(const PolicyRows sets[2], const TunePolicyOptions *o, TunePolicyFit *out, TuneError *err)
+static bool fit_rows(const PolicyRows sets[2], const TunePolicyOptions *o, TunePolicyFit *out, Error *err)
 {
     SparseModel model = {.num_sparse = out->size, .sparse_w = out->weights};
     SparseFitOptions so = sparse_fit_defaults();
@@ -272,7 +272,7 @@ static bool fit_rows(const PolicyRows sets[2], const TunePolicyOptions *o, TuneP
 }
 
 bool tune_fit_policy(const Game *g, const TuneGames *games, const Weights *init, const TunePolicyOptions *o,
-                     TunePolicyFit *out, TuneError *err)
+                     TunePolicyFit *out, Error *err)
 {
     double t0 = omp_get_wtime();
     memset(out, 0, sizeof *out);

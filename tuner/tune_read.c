@@ -23,7 +23,7 @@
 
 /* The first file's header makes the game; later headers must describe the same game and board. */
 static bool check_header(const RecordsHeader *h, const RecordsHeader *first, const char *path, const char *first_path,
-                         TuneError *err)
+                         Error *err)
 {
     char what[160], want[160];
     snprintf(what, sizeof what, "%s: %s %dx%d records", path, h->variant, h->width, h->height);
@@ -47,14 +47,14 @@ static void remember_header(RecordsHeader *first, const RecordsHeader *h)
 
 /* Opens every file once, in order, to check the headers before any game is read; the first
  * file's header makes *game. */
-bool tune_check_headers(const char *const *paths, int n, Game **game, TuneError *err)
+bool tune_check_headers(const char *const *paths, int n, Game **game, Error *err)
 {
     RecordsHeader first = {0};
     for (int i = 0; i < n; i++) {
-        RecordsError e = {0};
+        Error e = {0};
         RecordsReader *rd = records_open(paths[i], &e);
         if (!rd)
-            return tune_error_records(err, &e);
+            return tune_error_pass(err, &e);
         const RecordsHeader *h = records_reader_header(rd);
         bool ok = true;
         if (i == 0) {
@@ -92,13 +92,13 @@ static uint64_t share_bound(uint64_t a, int r, int n)
 
 /* Every file's chunk list from the chunk headers; a file without games is refused here, as the
  * one-process reader refuses it. */
-static bool list_chunks(const char *const *paths, int n, FileChunks *fc, TuneError *err)
+static bool list_chunks(const char *const *paths, int n, FileChunks *fc, Error *err)
 {
     uint64_t first = 0;
     for (int i = 0; i < n; i++) {
-        RecordsError e = {0};
+        Error e = {0};
         if (!records_chunks(paths[i], &fc[i].chunk, &fc[i].count, &e))
-            return tune_error_records(err, &e);
+            return tune_error_pass(err, &e);
         for (size_t c = 0; c < fc[i].count; c++)
             fc[i].games += fc[i].chunk[c].games;
         if (fc[i].games == 0)
@@ -112,13 +112,13 @@ static bool list_chunks(const char *const *paths, int n, FileChunks *fc, TuneErr
 /* The chunks of one file whose first game falls in [lo, hi) of the global numbering, into its
  * own part; the part's source counts every game of the file, as the report lists files whole. */
 static bool read_file_share(const char *path, const Game *g, const FileChunks *fc, uint64_t lo, uint64_t hi,
-                            TuneGames *part, TuneError *err)
+                            TuneGames *part, Error *err)
 {
-    RecordsError e = {0};
+    Error e = {0};
     int source = tune_games_add_source(part, path, err);
     RecordsReader *rd = source >= 0 ? records_open(path, &e) : NULL;
     if (!rd)
-        return source >= 0 ? tune_error_records(err, &e) : false;
+        return source >= 0 ? tune_error_pass(err, &e) : false;
     GameRecord r;
     game_record_init(&r);
     bool ok = true;
@@ -130,7 +130,7 @@ static bool read_file_share(const char *path, const Game *g, const FileChunks *f
         for (uint32_t k = 0; ok && k < fc->chunk[c].games; k++) {
             int rc = records_next(rd, &r, &e);
             ok = rc == 1 ? tune_games_add(part, g, &r, source, err)
-                         : rc < 0 ? tune_error_records(err, &e)
+                         : rc < 0 ? tune_error_pass(err, &e)
                                   : tune_error_set(err, false, "%s: chunk at offset %llu ended early", path,
                                                    (unsigned long long)fc->chunk[c].offset);
         }
@@ -145,12 +145,12 @@ static bool read_file_share(const char *path, const Game *g, const FileChunks *f
  * decoding, not the disk, is the slow part, so one big file uses every thread); the parts are
  * joined in file and piece order, so the games come out as one sequential read gives them. */
 static bool read_share(const char *const *paths, int n, int threads, int rank, int ranks, const Game *g,
-                       TuneGames *games, TuneError *err)
+                       TuneGames *games, Error *err)
 {
     int pieces = threads_or_default(threads), tasks = n * pieces;
     FileChunks *fc = calloc((size_t)n, sizeof *fc);
     TuneGames *part = calloc((size_t)tasks, sizeof *part);
-    TuneError *errs = calloc((size_t)tasks, sizeof *errs);
+    Error *errs = calloc((size_t)tasks, sizeof *errs);
     uint8_t *failed = calloc((size_t)tasks, 1);
     bool ok = fc && part && errs && failed ? list_chunks(paths, n, fc, err) : tune_error_set(err, false, "out of memory");
     for (int k = 0; ok && k < tasks; k++)
@@ -187,13 +187,13 @@ static bool read_share(const char *const *paths, int n, int threads, int rank, i
 }
 
 bool tune_read_records(const char *const *paths, int num_paths, int threads, TuneGames *games, Game **game,
-                       TuneError *err)
+                       Error *err)
 {
     return tune_read_share(paths, num_paths, threads, 0, 1, games, game, err);
 }
 
 bool tune_read_share(const char *const *paths, int num_paths, int threads, int rank, int ranks, TuneGames *games,
-                     Game **game, TuneError *err)
+                     Game **game, Error *err)
 {
     *game = NULL;
     if (num_paths <= 0)

@@ -115,7 +115,7 @@ static bool information(const TuneSums *s, int n, TuneWeightStat *out)
     return true;
 }
 
-bool tune_weight_stats(const TuneSet *train, const Weights *w, int threads, TuneWeightStat *out, TuneError *err)
+bool tune_weight_stats(const TuneSet *train, const Weights *w, int threads, TuneWeightStat *out, Error *err)
 {
     int n = w->count;
     for (int j = 0; j < n; j++)

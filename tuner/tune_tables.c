@@ -81,7 +81,7 @@ static void log_epoch(const SparseEpoch *e, void *ctx)
 }
 
 static bool check_sets(const PatternSet *ps, const TuneSet *train, const TuneSet *validation, const Weights *init,
-                       TuneError *err)
+                       Error *err)
 {
     if (!ps)
         return tune_error_set(err, true, "this game has no pattern tables to fit");
@@ -95,7 +95,7 @@ static bool check_sets(const PatternSet *ps, const TuneSet *train, const TuneSet
 }
 
 bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validation, const Weights *init,
-                     const TuneFitOptions *opts, TuneFit *out, TuneError *err)
+                     const TuneFitOptions *opts, TuneFit *out, Error *err)
 {
     double t0 = omp_get_wtime();
     memset(out, 0, sizeof *out);
