@@ -176,7 +176,7 @@ static void print_ratings(const MatchRun *run)
         unplaced = unplaced || p->status != RATING_FINITE;
         printf("%-32s %9s %7s %7.0f %6.1f%%  %s\n", results_name(table, i), elo, error, games,
                games > 0 ? 100 * ((double)c.wins + 0.5 * (double)c.draws) / games : 0,
-               p->status == RATING_FINITE ? "" : rating_status_name(p->status));
+               p->status == RATING_FINITE ? "" : ratings_status_name(p->status));
     }
     if (unplaced)
         printf("above / below: won / lost every game linking it to %s, so the games give no finite rating;\n"

@@ -220,7 +220,7 @@ static void json_player(const ResultTable *t, const Ratings *r, const Row *row)
     json_string(results_name(t, row->player));
     json_number("elo", p->elo);
     json_number("error", p->error);
-    printf(",\"status\":\"%s\",\"games\":%lld,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld", rating_status_name(p->status),
+    printf(",\"status\":\"%s\",\"games\":%lld,\"wins\":%lld,\"draws\":%lld,\"losses\":%lld", ratings_status_name(p->status),
            (long long)games, (long long)c.wins, (long long)c.draws, (long long)c.losses);
     json_number("score", games ? ((double)c.wins + 0.5 * (double)c.draws) / (double)games : NAN);
     json_number("draw_ratio", games ? (double)c.draws / (double)games : NAN);

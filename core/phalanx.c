@@ -79,7 +79,7 @@ void phalanx_teardown(Game *g)
 {
     PhalanxTables *t = g->impl;
     if (t) {
-        line_table_free(t->line_table);
+        phalanx_line_table_free(t->line_table);
         phalanx_patterns_free(t->patterns);
     }
     free(g->impl);
@@ -101,16 +101,16 @@ static void ops_start(const Game *g, Position *pos)
     const PhalanxTables *t = tables_of(g);
     PhalanxPos *p = pos_of(pos);
     memset(pos, 0, sizeof *pos);
-    clear_position(t, p, WHITE);
+    phalanx_clear_position(t, p, WHITE);
     for (int f = 0; f < t->width; f++)
         for (int i = 0; i < 2; i++) {
             int white = make_sq(f, i), black = make_sq(f, t->height - 1 - i);
-            if (!is_obstacle(t, white)) {
-                toggle_stone(t, p, WHITE, white);
+            if (!phalanx_is_obstacle(t, white)) {
+                phalanx_toggle_stone(t, p, WHITE, white);
                 p->stones[WHITE]++;
             }
-            if (!is_obstacle(t, black)) {
-                toggle_stone(t, p, BLACK, black);
+            if (!phalanx_is_obstacle(t, black)) {
+                phalanx_toggle_stone(t, p, BLACK, black);
                 p->stones[BLACK]++;
             }
         }
@@ -147,12 +147,12 @@ static char ops_square(const Game *g, const Position *p, int file, int rank)
 {
     const PhalanxTables *t = tables_of(g);
     int sq = make_sq(file, rank);
-    if (is_obstacle(t, sq))
+    if (phalanx_is_obstacle(t, sq))
         return 'x';
-    int c = colour_at(cpos_of(p), sq);
+    int c = phalanx_colour_at(cpos_of(p), sq);
     if (c < 0)
         return '.';
-    if (is_frozen(t, c, sq))
+    if (phalanx_is_frozen(t, c, sq))
         return c == WHITE ? 'T' : 't';
     return c == WHITE ? 'W' : 'B';
 }

@@ -110,25 +110,25 @@ void phalanx_find_regions(PhalanxTables *t);
 bool phalanx_walled(const PhalanxTables *t, const PhalanxPos *p);
 
 /* phalanx_board.c */
-bool on_board(const PhalanxTables *t, int file, int rank);
-bool is_obstacle(const PhalanxTables *t, int sq);
-int colour_at(const PhalanxPos *p, int sq);             /* WHITE, BLACK or -1 for none */
-void toggle_stone(const PhalanxTables *t, PhalanxPos *p, int colour, int sq);
-void clear_position(const PhalanxTables *t, PhalanxPos *p, int side);
+bool phalanx_on_board(const PhalanxTables *t, int file, int rank);
+bool phalanx_is_obstacle(const PhalanxTables *t, int sq);
+int phalanx_colour_at(const PhalanxPos *p, int sq);             /* WHITE, BLACK or -1 for none */
+void phalanx_toggle_stone(const PhalanxTables *t, PhalanxPos *p, int colour, int sq);
+void phalanx_clear_position(const PhalanxTables *t, PhalanxPos *p, int side);
 void phalanx_make(const PhalanxTables *t, PhalanxPos *p, Move m, int *captured);
 void phalanx_unmake(const PhalanxTables *t, PhalanxPos *p, Move m, int captured, uint64_t hash);
 uint64_t phalanx_hash_fresh(const PhalanxTables *t, const PhalanxPos *p);
-int home_rank_count(const PhalanxPos *p, int colour, int rank);
+int phalanx_home_rank_count(const PhalanxPos *p, int colour, int rank);
 /* Stones a legal move whose front lands on `land` going `dir` removes: the enemy run from there
  * on along dir (Epaminondas, Igfip), or the struck stone alone (Crossings); 0 for a plain move. */
 int phalanx_stones_captured(const PhalanxTables *t, const PhalanxPos *p, int land, int dir);
-bool is_mirror_symmetric(const PhalanxTables *t, const PhalanxPos *p);
+bool phalanx_is_mirror_symmetric(const PhalanxTables *t, const PhalanxPos *p);
 /* A stone of `colour` on sq never moves again (a Crossings tower, an Igfip crossing). */
-bool is_frozen(const PhalanxTables *t, int colour, int sq);
+bool phalanx_is_frozen(const PhalanxTables *t, int colour, int sq);
 /* A stone of `colour` on sq cannot be captured (a Crossings tower). */
-bool is_shielded(const PhalanxTables *t, int colour, int sq);
+bool phalanx_is_shielded(const PhalanxTables *t, int colour, int sq);
 /* Igfip: neither colour has a stone off its far rank, so no stone can ever move again. */
-bool no_free_stones(const PhalanxTables *t, const PhalanxPos *p);
+bool phalanx_no_free_stones(const PhalanxTables *t, const PhalanxPos *p);
 
 /* phalanx_movegen.c */
 int phalanx_gen(const PhalanxTables *t, const PhalanxPos *p, Move *moves);
@@ -136,12 +136,12 @@ int phalanx_count(const PhalanxTables *t, const PhalanxPos *p);
 /* The moves along line l for colour us (both directions; upwards first), rules not applied. */
 int phalanx_gen_line(const PhalanxTables *t, const PhalanxPos *p, int us, int l, Move *out);
 GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p);
-bool wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p);
-bool must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p);
-bool symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p);
+bool phalanx_wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p);
+bool phalanx_must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p);
+bool phalanx_symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p);
 /* Any of the three: the side to move has won, or must answer, or the symmetry rule may bite
  * (the Igfip draw needs no special care: it leaves no stone that can move). */
-bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p);
+bool phalanx_special_rules_apply(const PhalanxTables *t, const PhalanxPos *p);
 /* Why the rules forbid a move the lines allow (symmetry, answering), or NULL if they do not. */
 const char *phalanx_forbidden_reason(const PhalanxTables *t, const PhalanxPos *p, Move m);
 uint64_t phalanx_perft(const PhalanxTables *t, PhalanxPos *p, int depth);

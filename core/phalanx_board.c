@@ -7,17 +7,17 @@
 
 #include <string.h>
 
-bool on_board(const PhalanxTables *t, int file, int rank)
+bool phalanx_on_board(const PhalanxTables *t, int file, int rank)
 {
     return file >= 0 && file < t->width && rank >= 0 && rank < t->height;
 }
 
-bool is_obstacle(const PhalanxTables *t, int sq)
+bool phalanx_is_obstacle(const PhalanxTables *t, int sq)
 {
     return !(t->valid[ROW0 + sq_rank(sq)] >> sq_file(sq) & 1);
 }
 
-int colour_at(const PhalanxPos *p, int sq)
+int phalanx_colour_at(const PhalanxPos *p, int sq)
 {
     uint16_t bit = (uint16_t)(1u << sq_file(sq));
     if (p->lines[WHITE][ROW0 + sq_rank(sq)] & bit)
@@ -27,25 +27,25 @@ int colour_at(const PhalanxPos *p, int sq)
     return -1;
 }
 
-bool is_frozen(const PhalanxTables *t, int colour, int sq)
+bool phalanx_is_frozen(const PhalanxTables *t, int colour, int sq)
 {
     return t->frozen && sq_rank(sq) == t->far_rank[colour];
 }
 
-bool is_shielded(const PhalanxTables *t, int colour, int sq)
+bool phalanx_is_shielded(const PhalanxTables *t, int colour, int sq)
 {
     return t->crossings && sq_rank(sq) == t->far_rank[colour];
 }
 
-bool no_free_stones(const PhalanxTables *t, const PhalanxPos *p)
+bool phalanx_no_free_stones(const PhalanxTables *t, const PhalanxPos *p)
 {
     for (int c = 0; c < 2; c++)
-        if (p->stones[c] != home_rank_count(p, c, t->far_rank[c]))
+        if (p->stones[c] != phalanx_home_rank_count(p, c, t->far_rank[c]))
             return false;
     return true;
 }
 
-void toggle_stone(const PhalanxTables *t, PhalanxPos *p, int colour, int sq)
+void phalanx_toggle_stone(const PhalanxTables *t, PhalanxPos *p, int colour, int sq)
 {
     int f = sq_file(sq), r = sq_rank(sq);
     uint16_t *lines = p->lines[colour];
@@ -56,7 +56,7 @@ void toggle_stone(const PhalanxTables *t, PhalanxPos *p, int colour, int sq)
     p->hash ^= t->zobrist[colour][sq];
 }
 
-void clear_position(const PhalanxTables *t, PhalanxPos *p, int side)
+void phalanx_clear_position(const PhalanxTables *t, PhalanxPos *p, int side)
 {
     memset(p, 0, sizeof *p);
     p->side = (uint8_t)side;
@@ -69,15 +69,15 @@ static int step_of(int dir) { return dir_rank[dir] * 16 + dir_file[dir]; }
  * the struck stone alone in Crossings); returns how many. */
 static int remove_captured(const PhalanxTables *t, PhalanxPos *p, int enemy, int land, int dir)
 {
-    if (colour_at(p, land) != enemy)
+    if (phalanx_colour_at(p, land) != enemy)
         return 0;
     if (t->crossings) {
-        toggle_stone(t, p, enemy, land);
+        phalanx_toggle_stone(t, p, enemy, land);
         return 1;
     }
     int n = 0, f = sq_file(land), r = sq_rank(land);
-    while (on_board(t, f, r) && colour_at(p, make_sq(f, r)) == enemy) {
-        toggle_stone(t, p, enemy, make_sq(f, r));
+    while (phalanx_on_board(t, f, r) && phalanx_colour_at(p, make_sq(f, r)) == enemy) {
+        phalanx_toggle_stone(t, p, enemy, make_sq(f, r));
         n++;
         f += dir_file[dir];
         r += dir_rank[dir];
@@ -91,8 +91,8 @@ static void shift_group(const PhalanxTables *t, PhalanxPos *p, int colour, Move 
 {
     int step = step_of(move_dir(m)), k = move_group(m), j = move_dist(m), rear = move_rear(m);
     for (int i = 0; i < j; i++) {
-        toggle_stone(t, p, colour, rear + i * step);
-        toggle_stone(t, p, colour, rear + (k + i) * step);
+        phalanx_toggle_stone(t, p, colour, rear + i * step);
+        phalanx_toggle_stone(t, p, colour, rear + (k + i) * step);
     }
 }
 
@@ -114,7 +114,7 @@ void phalanx_unmake(const PhalanxTables *t, PhalanxPos *p, Move m, int captured,
     int land = move_rear(m) + (move_group(m) - 1 + move_dist(m)) * step;
     shift_group(t, p, us, m);
     for (int i = 0; i < captured; i++)
-        toggle_stone(t, p, them, land + i * step);
+        phalanx_toggle_stone(t, p, them, land + i * step);
     p->stones[them] = (uint16_t)(p->stones[them] + captured);
     p->side = (uint8_t)us;
     p->hash = hash;
@@ -134,26 +134,26 @@ uint64_t phalanx_hash_fresh(const PhalanxTables *t, const PhalanxPos *p)
 int phalanx_stones_captured(const PhalanxTables *t, const PhalanxPos *p, int land, int dir)
 {
     int them = !p->side;
-    if (colour_at(p, land) != them)
+    if (phalanx_colour_at(p, land) != them)
         return 0;
     if (t->crossings)
         return 1;
     int n = 0, f = sq_file(land), r = sq_rank(land);
-    for (; on_board(t, f, r) && colour_at(p, make_sq(f, r)) == them; n++) {
+    for (; phalanx_on_board(t, f, r) && phalanx_colour_at(p, make_sq(f, r)) == them; n++) {
         f += dir_file[dir];
         r += dir_rank[dir];
     }
     return n;
 }
 
-int home_rank_count(const PhalanxPos *p, int colour, int rank)
+int phalanx_home_rank_count(const PhalanxPos *p, int colour, int rank)
 {
     return __builtin_popcount(p->lines[colour][ROW0 + rank]);
 }
 
 /* Mirror symmetry of RULES.md section 2: rank r of one colour equals rank H+1-r of the other
  * (obstacles are checked once, when the game is built). */
-bool is_mirror_symmetric(const PhalanxTables *t, const PhalanxPos *p)
+bool phalanx_is_mirror_symmetric(const PhalanxTables *t, const PhalanxPos *p)
 {
     if (!t->obstacles_mirror || p->stones[WHITE] != p->stones[BLACK])
         return false;

@@ -132,8 +132,8 @@ static void phalanx_move_entries(const Game *g, const Position *pos, const Move 
     const PhalanxPos *p = cpos_of(pos);
     const int us = p->side, start = 4 * t->width;
     const int left = p->stones[WHITE] + p->stones[BLACK];
-    const int crossed = clamp(home_rank_count(p, us, t->far_rank[us]), 2);
-    const int crossed_by_them = clamp(home_rank_count(p, !us, t->far_rank[!us]), 2);
+    const int crossed = clamp(phalanx_home_rank_count(p, us, t->far_rank[us]), 2);
+    const int crossed_by_them = clamp(phalanx_home_rank_count(p, !us, t->far_rank[!us]), 2);
     const Context c = {us, clamp(PHASES - 1 - left * PHASES / (start + 1), PHASES - 1), crossed * 3 + crossed_by_them};
     for (int i = 0; i < n; i++)
         move_entries(t, p, &c, moves[i], out + (size_t)i * COLUMNS);

@@ -95,7 +95,7 @@ static LineTable *line_table_build(const PhalanxTables *t)
     return lt;
 }
 
-void line_table_free(LineTable *lt)
+void phalanx_line_table_free(LineTable *lt)
 {
     if (!lt)
         return;
@@ -104,7 +104,7 @@ void line_table_free(LineTable *lt)
     free(lt);
 }
 
-const LineTable *line_table_get(const PhalanxTables *t)
+const LineTable *phalanx_line_table_get(const PhalanxTables *t)
 {
     /* The tables object is shared by every thread that plays this game.  Whoever finds no table
      * builds one and publishes it; a thread that loses the race frees its own copy, which is
@@ -119,6 +119,6 @@ const LineTable *line_table_get(const PhalanxTables *t)
     if (atomic_compare_exchange_strong_explicit(slot, &expected, built, memory_order_acq_rel,
                                                 memory_order_acquire))
         return built;
-    line_table_free(built);
+    phalanx_line_table_free(built);
     return expected;
 }

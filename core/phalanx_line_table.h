@@ -17,8 +17,8 @@ struct LineTable {
 };
 
 /* The game's tables, built on first use; NULL only when memory ran out (then count lines). */
-const LineTable *line_table_get(const PhalanxTables *t);
-void line_table_free(LineTable *lt);
+const LineTable *phalanx_line_table_get(const PhalanxTables *t);
+void phalanx_line_table_free(LineTable *lt);
 
 static inline uint32_t line_table_base3(const LineTable *lt, uint32_t mask)
 {

@@ -95,11 +95,11 @@ static int gen_raw(const PhalanxTables *t, const PhalanxPos *p, Move *moves)
 /* --- the rules that forbid moves ------------------------------------------------------------ */
 
 /* Epaminondas only: Crossings and Igfip decide the race by the answering rule instead. */
-bool wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p)
+bool phalanx_wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p)
 {
     int us = p->side;
     return !t->answering &&
-           home_rank_count(p, us, t->far_rank[us]) > home_rank_count(p, !us, t->far_rank[!us]);
+           phalanx_home_rank_count(p, us, t->far_rank[us]) > phalanx_home_rank_count(p, !us, t->far_rank[!us]);
 }
 
 /* Does the move put one more of the mover's stones on the far rank?  Only the head of a group
@@ -113,19 +113,19 @@ static bool reaches_far_rank(const PhalanxTables *t, int us, Move m)
 
 /* The symmetry rule can only bite when the move evens the home-rank counts: the opponent is one
  * stone ahead on the mover's home rank, and a symmetric position needs equal counts. */
-bool symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p)
+bool phalanx_symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p)
 {
     int us = p->side;
     return !t->answering && t->obstacles_mirror &&
-           home_rank_count(p, us, t->far_rank[us]) + 1 == home_rank_count(p, !us, t->far_rank[!us]);
+           phalanx_home_rank_count(p, us, t->far_rank[us]) + 1 == phalanx_home_rank_count(p, !us, t->far_rank[!us]);
 }
 
 /* Crossings and Igfip: fewer own stones on the far rank than the opponent has on ours. */
-bool must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p)
+bool phalanx_must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p)
 {
     int us = p->side;
     return t->answering &&
-           home_rank_count(p, us, t->far_rank[us]) < home_rank_count(p, !us, t->far_rank[!us]);
+           phalanx_home_rank_count(p, us, t->far_rank[us]) < phalanx_home_rank_count(p, !us, t->far_rank[!us]);
 }
 
 static bool breaks_symmetry_rule(const PhalanxTables *t, const PhalanxPos *p, Move m)
@@ -135,17 +135,17 @@ static bool breaks_symmetry_rule(const PhalanxTables *t, const PhalanxPos *p, Mo
     PhalanxPos after = *p;
     int captured;
     phalanx_make(t, &after, m, &captured);
-    return is_mirror_symmetric(t, &after);
+    return phalanx_is_mirror_symmetric(t, &after);
 }
 
 static int filter_moves(const PhalanxTables *t, const PhalanxPos *p, Move *moves, int n)
 {
     int kept = 0;
-    if (must_answer_crossing(t, p)) {
+    if (phalanx_must_answer_crossing(t, p)) {
         for (int i = 0; i < n; i++)
             if (reaches_far_rank(t, p->side, moves[i]))
                 moves[kept++] = moves[i];
-    } else if (symmetry_rule_applies(t, p)) {
+    } else if (phalanx_symmetry_rule_applies(t, p)) {
         for (int i = 0; i < n; i++)
             if (!breaks_symmetry_rule(t, p, moves[i]))
                 moves[kept++] = moves[i];
@@ -159,22 +159,22 @@ static int filter_moves(const PhalanxTables *t, const PhalanxPos *p, Move *moves
  * moves or not).  Behind, a side cannot answer and loses; ahead, it moves and the other cannot. */
 static bool drawn_with_moves(const PhalanxTables *t, const PhalanxPos *p)
 {
-    return t->walls && t->igfip && home_rank_count(p, WHITE, t->far_rank[WHITE]) ==
-           home_rank_count(p, BLACK, t->far_rank[BLACK]) && phalanx_walled(t, p);
+    return t->walls && t->igfip && phalanx_home_rank_count(p, WHITE, t->far_rank[WHITE]) ==
+           phalanx_home_rank_count(p, BLACK, t->far_rank[BLACK]) && phalanx_walled(t, p);
 }
 
 int phalanx_gen(const PhalanxTables *t, const PhalanxPos *p, Move *moves)
 {
-    if (wins_at_turn_start(t, p) || drawn_with_moves(t, p))
+    if (phalanx_wins_at_turn_start(t, p) || drawn_with_moves(t, p))
         return 0;
     return filter_moves(t, p, moves, gen_raw(t, p, moves));
 }
 
 int phalanx_count(const PhalanxTables *t, const PhalanxPos *p)
 {
-    if (wins_at_turn_start(t, p) || drawn_with_moves(t, p))
+    if (phalanx_wins_at_turn_start(t, p) || drawn_with_moves(t, p))
         return 0;
-    if (must_answer_crossing(t, p) || symmetry_rule_applies(t, p)) {
+    if (phalanx_must_answer_crossing(t, p) || phalanx_symmetry_rule_applies(t, p)) {
         Move moves[MAX_MOVES];
         return phalanx_gen(t, p, moves);
     }
@@ -203,9 +203,9 @@ static bool has_move_under_symmetry(const PhalanxTables *t, const PhalanxPos *p)
  * usually the first line looked at (search asks this of every position it evaluates). */
 static bool has_legal_move(const PhalanxTables *t, const PhalanxPos *p)
 {
-    if (must_answer_crossing(t, p))
+    if (phalanx_must_answer_crossing(t, p))
         return phalanx_count(t, p) > 0;
-    if (symmetry_rule_applies(t, p))
+    if (phalanx_symmetry_rule_applies(t, p))
         return has_move_under_symmetry(t, p);
     for (int a = 0; a < t->num_active; a++)
         if (count_line(t, p, p->side, t->active[a]) > 0)
@@ -230,27 +230,27 @@ GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
 {
     GameStatus mover_wins = p->side == WHITE ? STATUS_WHITE_WINS : STATUS_BLACK_WINS;
     GameStatus mover_loses = p->side == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
-    if (wins_at_turn_start(t, p))
+    if (phalanx_wins_at_turn_start(t, p))
         return mover_wins;
     if (drawn_with_moves(t, p))
         return STATUS_DRAW;
     if (has_legal_move(t, p))
         return STATUS_ONGOING;
-    if (t->igfip && !must_answer_crossing(t, p) && (no_free_stones(t, p) || !opponent_could_move(t, p)))
+    if (t->igfip && !phalanx_must_answer_crossing(t, p) && (phalanx_no_free_stones(t, p) || !opponent_could_move(t, p)))
         return STATUS_DRAW;
     return mover_loses;
 }
 
 /* --- perft ------------------------------------------------------------------------------------ */
 
-bool special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
+bool phalanx_special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
 {
     /* the tests above, sharing the two home-rank counts; a board that can be walled goes the
      * careful way at every node */
     if (t->walls && t->igfip)
         return true;
     int us = p->side;
-    int ours = home_rank_count(p, us, t->far_rank[us]), theirs = home_rank_count(p, !us, t->far_rank[!us]);
+    int ours = phalanx_home_rank_count(p, us, t->far_rank[us]), theirs = phalanx_home_rank_count(p, !us, t->far_rank[!us]);
     if (t->answering)
         return ours < theirs;
     return ours > theirs || (t->obstacles_mirror && ours + 1 == theirs);
@@ -271,7 +271,7 @@ static inline uint64_t perft_two_rules(const PhalanxTables *t, PhalanxPos *p, bo
     for (int i = 0; i < n; i++) {
         int captured;
         phalanx_make(t, p, moves[i], &captured);
-        if (special_rules_apply(t, p)) {
+        if (phalanx_special_rules_apply(t, p)) {
             total += (uint64_t)phalanx_count(t, p);
         } else {
             int count = base;
@@ -315,10 +315,10 @@ uint64_t phalanx_perft(const PhalanxTables *t, PhalanxPos *p, int depth)
 
 const char *phalanx_forbidden_reason(const PhalanxTables *t, const PhalanxPos *p, Move m)
 {
-    if (must_answer_crossing(t, p) && !reaches_far_rank(t, p->side, m))
+    if (phalanx_must_answer_crossing(t, p) && !reaches_far_rank(t, p->side, m))
         return t->crossings ? "the crossing must be answered: only a move that makes a tower is legal"
                             : "the crossing must be answered: only a move onto the far rank is legal";
-    if (symmetry_rule_applies(t, p) && breaks_symmetry_rule(t, p, m))
+    if (phalanx_symmetry_rule_applies(t, p) && breaks_symmetry_rule(t, p, m))
         return "forbidden by the symmetry rule (the board would be mirror-symmetric)";
     return NULL;
 }

@@ -149,18 +149,18 @@ bool phalanx_parse_position(const Game *g, const char *text, Position *pos, Erro
     }
     memset(pos, 0, sizeof *pos);
     PhalanxPos *p = pos_of(pos);
-    clear_position(t, p, grid.side);
+    phalanx_clear_position(t, p, grid.side);
     for (int r = 0; r < t->height; r++)
         for (int f = 0; f < t->width; f++) {
             char c = grid.cell[r][f];
-            if ((c == 'x') != is_obstacle(t, make_sq(f, r))) {
+            if ((c == 'x') != phalanx_is_obstacle(t, make_sq(f, r))) {
                 error_set(err, "position: %c%d %s an obstacle, unlike this game's board",
                           'a' + f, r + 1, c == 'x' ? "is" : "is not");
                 return false;
             }
             if (c == 'W' || c == 'B') {
                 int colour = c == 'W' ? WHITE : BLACK;
-                toggle_stone(t, p, colour, make_sq(f, r));
+                phalanx_toggle_stone(t, p, colour, make_sq(f, r));
                 p->stones[colour]++;
             }
         }
@@ -175,8 +175,8 @@ void phalanx_format_position(const Game *g, const Position *pos, char *buf, size
     for (int r = t->height - 1; r >= 0; r--) {
         int empty = 0;
         for (int f = 0; f < t->width; f++) {
-            int sq = make_sq(f, r), c = colour_at(p, sq);
-            if (c < 0 && !is_obstacle(t, sq)) {
+            int sq = make_sq(f, r), c = phalanx_colour_at(p, sq);
+            if (c < 0 && !phalanx_is_obstacle(t, sq)) {
                 empty++;
                 continue;
             }
@@ -221,7 +221,7 @@ void phalanx_format_move(const Game *g, const Position *pos, Move m, char *buf, 
     int d = move_dir(m), step = dir_rank[d] * 16 + dir_file[d];
     int rear = move_rear(m), to = rear + move_dist(m) * step;
     int land = rear + (move_group(m) - 1 + move_dist(m)) * step;
-    bool capture = on_board(t, sq_file(land), sq_rank(land)) && colour_at(p, land) == !p->side;
+    bool capture = phalanx_on_board(t, sq_file(land), sq_rank(land)) && phalanx_colour_at(p, land) == !p->side;
     char text[16];
     int n = put_square(rear, text);
     text[n++] = capture ? 'x' : '-';
@@ -262,9 +262,9 @@ static bool reject(const MoveReader *r, const char *why)
 
 static const char *occupant_name(const MoveReader *r, int sq)
 {
-    if (is_obstacle(r->t, sq))
+    if (phalanx_is_obstacle(r->t, sq))
         return "an obstacle";
-    int c = colour_at(r->p, sq);
+    int c = phalanx_colour_at(r->p, sq);
     return c < 0 ? "empty" : c == WHITE ? "a white stone" : "a black stone";
 }
 
@@ -275,10 +275,10 @@ static bool check_path(const MoveReader *r, int front, int dir, int k, int j, bo
     int us = r->p->side;
     for (int i = 1; i <= j; i++) {
         int f = sq_file(front) + i * dir_file[dir], rk = sq_rank(front) + i * dir_rank[dir];
-        if (!on_board(r->t, f, rk))
+        if (!phalanx_on_board(r->t, f, rk))
             return reject(r, "the head of the group would leave the board");
-        int sq = make_sq(f, rk), c = colour_at(r->p, sq);
-        if (c < 0 && !is_obstacle(r->t, sq))
+        int sq = make_sq(f, rk), c = phalanx_colour_at(r->p, sq);
+        if (c < 0 && !phalanx_is_obstacle(r->t, sq))
             continue;
         /* names only for the messages: snprintf was most of the cost of checking a legal move */
         if (i < j || c != !us) {
@@ -286,13 +286,13 @@ static bool check_path(const MoveReader *r, int front, int dir, int k, int j, bo
             snprintf(why, sizeof why, "blocked by %s on %s", occupant_name(r, sq), name);
             return reject(r, why);
         }
-        if (is_shielded(r->t, c, sq)) {
+        if (phalanx_is_shielded(r->t, c, sq)) {
             square_name(sq, name);
             snprintf(why, sizeof why, "the tower on %s cannot be captured", name);
             return reject(r, why);
         }
         int m = 0;
-        while (on_board(r->t, f, rk) && colour_at(r->p, make_sq(f, rk)) == c) {
+        while (phalanx_on_board(r->t, f, rk) && phalanx_colour_at(r->p, make_sq(f, rk)) == c) {
             m++;
             f += dir_file[dir];
             rk += dir_rank[dir];
@@ -326,8 +326,8 @@ static bool read_move_text(const MoveReader *r, int *from, int *to, char *sep)
     if (!read_square(&s, &tf, &tr) || *s != '\0')
         return reject(r, "expected <from>-<to> or <from>x<to>, e.g. e2-e3");
     char why[96];
-    if (!on_board(r->t, ff, fr) || !on_board(r->t, tf, tr)) {
-        bool bad_from = !on_board(r->t, ff, fr);
+    if (!phalanx_on_board(r->t, ff, fr) || !phalanx_on_board(r->t, tf, tr)) {
+        bool bad_from = !phalanx_on_board(r->t, ff, fr);
         snprintf(why, sizeof why, "square %c%d is not on the %dx%d board", 'a' + (bad_from ? ff : tf),
                  (bad_from ? fr : tr) + 1, r->t->width, r->t->height);
         return reject(r, why);
@@ -341,7 +341,7 @@ static bool read_move_text(const MoveReader *r, int *from, int *to, char *sep)
 static int group_size(const MoveReader *r, int rear, int dir)
 {
     int k = 0, f = sq_file(rear), rk = sq_rank(rear), us = r->p->side;
-    while (on_board(r->t, f, rk) && colour_at(r->p, make_sq(f, rk)) == us && !is_frozen(r->t, us, make_sq(f, rk))) {
+    while (phalanx_on_board(r->t, f, rk) && phalanx_colour_at(r->p, make_sq(f, rk)) == us && !phalanx_is_frozen(r->t, us, make_sq(f, rk))) {
         k++;
         f += dir_file[dir];
         rk += dir_rank[dir];
@@ -353,13 +353,13 @@ static bool check_move_shape(const MoveReader *r, int from, int to, char sep, Mo
 {
     char why[160], name[8];
     int us = r->p->side;
-    if (colour_at(r->p, from) != us) {
+    if (phalanx_colour_at(r->p, from) != us) {
         square_name(from, name);
         snprintf(why, sizeof why, "no %s stone on %s (it is %s)", us == WHITE ? "white" : "black", name,
                  occupant_name(r, from));
         return reject(r, why);
     }
-    if (is_frozen(r->t, us, from)) {
+    if (phalanx_is_frozen(r->t, us, from)) {
         square_name(from, name);
         snprintf(why, sizeof why, "the %s on %s never moves", r->t->crossings ? "tower" : "crossed stone", name);
         return reject(r, why);

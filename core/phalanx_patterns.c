@@ -39,7 +39,7 @@ enum { NUM_KINDS = sizeof KINDS / sizeof KINDS[0] };
 static bool segment_clear(const PhalanxTables *t, int f, int r, int df, int dr)
 {
     for (int k = 0; k < SEGMENT; k++, f += df, r += dr)
-        if (!on_board(t, f, r) || is_obstacle(t, make_sq(f, r)))
+        if (!phalanx_on_board(t, f, r) || phalanx_is_obstacle(t, make_sq(f, r)))
             return false;
     return true;
 }

@@ -124,13 +124,13 @@ PlayoutResult phalanx_playout(const Game *g, Position *pos, Rng *rng, int max_pl
 {
     const PhalanxTables *t = tables_of(g);
     PhalanxPos *p = pos_of(pos);
-    const LineTable *lt = line_table_get(t);
+    const LineTable *lt = phalanx_line_table_get(t);
     LineCounts lc;
     count_all(t, lt, p, &lc);
     PlayoutResult result = {STATUS_DRAW, 0};
     for (; result.plies < max_plies; result.plies++) {
         int n = lc.total[p->side];
-        Move m = special_rules_apply(t, p) ? pick_from_list(t, p, rng, &n)
+        Move m = phalanx_special_rules_apply(t, p) ? pick_from_list(t, p, rng, &n)
                  : n ? pick_move(t, p, &lc, rng_below(rng, (uint32_t)n)) : MOVE_NONE;
         if (n == 0)
             break;

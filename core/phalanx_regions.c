@@ -28,7 +28,7 @@ static void fill_region(PhalanxTables *t, int start, uint8_t id)
             t->region_far[id] |= 1u << BLACK;
         for (int d = 0; d < NUM_DIRS; d++) {
             int f = sq_file(sq) + dir_file[d], r = sq_rank(sq) + dir_rank[d], next = make_sq(f, r);
-            if (on_board(t, f, r) && !is_obstacle(t, next) && t->region_of[next] == PHALANX_NO_REGION) {
+            if (phalanx_on_board(t, f, r) && !phalanx_is_obstacle(t, next) && t->region_of[next] == PHALANX_NO_REGION) {
                 t->region_of[next] = id;
                 stack[top++] = next;
             }
@@ -45,7 +45,7 @@ void phalanx_find_regions(PhalanxTables *t)
     for (int r = 0; r < t->height; r++)
         for (int f = 0; f < t->width; f++) {
             int sq = make_sq(f, r);
-            if (is_obstacle(t, sq) || t->region_of[sq] != PHALANX_NO_REGION)
+            if (phalanx_is_obstacle(t, sq) || t->region_of[sq] != PHALANX_NO_REGION)
                 continue;
             fill_region(t, sq, (uint8_t)regions);
             t->walls |= t->region_far[regions] != 3;

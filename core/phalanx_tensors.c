@@ -51,7 +51,7 @@ int phalanx_action_of_squares(const Game *g, int side, const MoveSquares *m)
 {
     const PhalanxTables *t = tables_of(g);
     int from_rank = m->from_number - 1, to_rank = m->to_number - 1;
-    if (m->pass || !on_board(t, m->from_file, from_rank) || !on_board(t, m->to_file, to_rank))
+    if (m->pass || !phalanx_on_board(t, m->from_file, from_rank) || !phalanx_on_board(t, m->to_file, to_rank))
         return -1;
     int df = m->to_file - m->from_file, dr = to_rank - from_rank;
     int distance = absolute(df) > absolute(dr) ? absolute(df) : absolute(dr);
@@ -98,8 +98,8 @@ void phalanx_planes(const Game *g, const Position *pos, unsigned char *out)
             out[PLANE_OPPONENT_FROZEN * area + row + f] = (opp & t->towers[them][l] & bit) != 0;
         }
     }
-    fill_plane(out + PLANE_MUST_ANSWER * area, area, must_answer_crossing(t, p));
-    fill_plane(out + PLANE_SYMMETRY_RULE * area, area, symmetry_rule_applies(t, p));
+    fill_plane(out + PLANE_MUST_ANSWER * area, area, phalanx_must_answer_crossing(t, p));
+    fill_plane(out + PLANE_SYMMETRY_RULE * area, area, phalanx_symmetry_rule_applies(t, p));
     fill_plane(out + PLANE_WHITE_TO_MOVE * area, area, us == WHITE);
     fill_plane(out + PLANE_ON_BOARD * area, area, true);
 }
@@ -111,7 +111,7 @@ unsigned phalanx_symmetries(const Game *g)
     const PhalanxTables *t = tables_of(g);
     for (int rank = 0; rank < t->height; rank++)
         for (int f = 0; f < t->width; f++)
-            if (is_obstacle(t, make_sq(f, rank)) != is_obstacle(t, make_sq(t->width - 1 - f, rank)))
+            if (phalanx_is_obstacle(t, make_sq(f, rank)) != phalanx_is_obstacle(t, make_sq(t->width - 1 - f, rank)))
                 return 1u << SYM_IDENTITY;
     return 1u << SYM_IDENTITY | 1u << SYM_MIRROR_FILES;
 }

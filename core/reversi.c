@@ -43,7 +43,7 @@ typedef struct {
 } ZobristKeys;
 
 /* Every position starts from all-zero bytes, so positions with equal boards compare equal. */
-static void clear_position(Position *p)
+static void phalanx_clear_position(Position *p)
 {
     memset(p, 0, sizeof *p);
 }
@@ -183,7 +183,7 @@ static Board make_board(const Game *g, uint64_t white, uint64_t black, int side)
 static void set_position(const Game *g, Position *p, uint64_t white, uint64_t black, int side)
 {
     const Board b = make_board(g, white, black, side);
-    clear_position(p);
+    phalanx_clear_position(p);
     store_board(p, &b);
 }
 

@@ -5,7 +5,7 @@
  */
 #include "tensors.h"
 
-const char *const plane_names[PLANES_COUNT] = {
+const char *const tensor_plane_names[PLANES_COUNT] = {
     "own", "opponent", "obstacle", "own_frozen", "opponent_frozen",
     "must_answer", "symmetry_rule", "white_to_move", "on_board",
 };

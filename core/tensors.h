@@ -34,7 +34,7 @@ enum {
 };
 
 /* Short names of the planes, for file metadata ("own", "opponent", ...). */
-extern const char *const plane_names[PLANES_COUNT];
+extern const char *const tensor_plane_names[PLANES_COUNT];
 
 /* Symmetries of the board, as elements of the square's dihedral group: bit 0 mirrors the files
  * (left-right), bit 1 the rows (top-bottom), bit 2 transposes first (square boards only).  A

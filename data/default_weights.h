@@ -16,7 +16,7 @@ typedef struct {
     const unsigned char *end;       /* just past them */
 } EmbeddedWeights;
 
-extern const EmbeddedWeights embedded_weights[];
-extern const int embedded_weights_count;
+extern const EmbeddedWeights weights_embedded[];
+extern const int weights_embedded_count;
 
 #endif

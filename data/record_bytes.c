@@ -1,6 +1,6 @@
 /*
  * record_bytes.c - the byte-level pieces of the records format: a growable output buffer, a
- * reader that never reads past its end, LEB128 varints and zigzag for signed deltas, fixed
+ * reader that never reads past its end, LEB128 varints and record_zigzag for signed deltas, fixed
  * little-endian integers, CRC-32 (zlib's) and the error setter every record_*.c file uses.
  */
 #include "record_internal.h"
@@ -13,13 +13,13 @@
 /* A varint of a uint64 takes at most 10 bytes (7 bits each). */
 enum { VARINT_MAX_BYTES = 10 };
 
-void buf_free(ByteBuf *b)
+void record_buf_free(ByteBuf *b)
 {
     free(b->data);
     *b = (ByteBuf){0};
 }
 
-bool buf_reserve(ByteBuf *b, size_t extra)
+bool record_buf_reserve(ByteBuf *b, size_t extra)
 {
     if (b->failed)
         return false;
@@ -38,41 +38,41 @@ bool buf_reserve(ByteBuf *b, size_t extra)
     return true;
 }
 
-void buf_put(ByteBuf *b, const void *src, size_t n)
+void record_buf_put(ByteBuf *b, const void *src, size_t n)
 {
-    if (n == 0 || !buf_reserve(b, n))
+    if (n == 0 || !record_buf_reserve(b, n))
         return;
     memcpy(b->data + b->len, src, n);
     b->len += n;
 }
 
-void buf_u8(ByteBuf *b, unsigned v)
+void record_buf_u8(ByteBuf *b, unsigned v)
 {
     unsigned char c = (unsigned char)v;
-    buf_put(b, &c, 1);
+    record_buf_put(b, &c, 1);
 }
 
-void buf_u16(ByteBuf *b, unsigned v)
+void record_buf_u16(ByteBuf *b, unsigned v)
 {
     unsigned char c[2] = {(unsigned char)v, (unsigned char)(v >> 8)};
-    buf_put(b, c, 2);
+    record_buf_put(b, c, 2);
 }
 
-void buf_u32(ByteBuf *b, uint32_t v)
+void record_buf_u32(ByteBuf *b, uint32_t v)
 {
     unsigned char c[4];
-    store_u32(c, v);
-    buf_put(b, c, 4);
+    record_store_u32(c, v);
+    record_buf_put(b, c, 4);
 }
 
-void buf_u64(ByteBuf *b, uint64_t v)
+void record_buf_u64(ByteBuf *b, uint64_t v)
 {
     unsigned char c[8];
-    store_u64(c, v);
-    buf_put(b, c, 8);
+    record_store_u64(c, v);
+    record_buf_put(b, c, 8);
 }
 
-size_t varint_encode(uint64_t v, unsigned char out[10])
+size_t record_varint_encode(uint64_t v, unsigned char out[10])
 {
     size_t n = 0;
     while (v >= 0x80) {
@@ -83,13 +83,13 @@ size_t varint_encode(uint64_t v, unsigned char out[10])
     return n;
 }
 
-void buf_varint(ByteBuf *b, uint64_t v)
+void record_buf_varint(ByteBuf *b, uint64_t v)
 {
     unsigned char c[VARINT_MAX_BYTES];
-    buf_put(b, c, varint_encode(v, c));
+    record_buf_put(b, c, record_varint_encode(v, c));
 }
 
-const unsigned char *rd_bytes(ByteReader *r, size_t n)
+const unsigned char *record_rd_bytes(ByteReader *r, size_t n)
 {
     if (r->bad || (size_t)(r->end - r->p) < n) {
         r->bad = true;
@@ -100,36 +100,36 @@ const unsigned char *rd_bytes(ByteReader *r, size_t n)
     return p;
 }
 
-unsigned rd_u8(ByteReader *r)
+unsigned record_rd_u8(ByteReader *r)
 {
-    const unsigned char *p = rd_bytes(r, 1);
+    const unsigned char *p = record_rd_bytes(r, 1);
     return p ? p[0] : 0;
 }
 
-unsigned rd_u16(ByteReader *r)
+unsigned record_rd_u16(ByteReader *r)
 {
-    const unsigned char *p = rd_bytes(r, 2);
+    const unsigned char *p = record_rd_bytes(r, 2);
     return p ? (unsigned)p[0] | (unsigned)p[1] << 8 : 0;
 }
 
-uint32_t rd_u32(ByteReader *r)
+uint32_t record_rd_u32(ByteReader *r)
 {
-    const unsigned char *p = rd_bytes(r, 4);
-    return p ? load_u32(p) : 0;
+    const unsigned char *p = record_rd_bytes(r, 4);
+    return p ? record_load_u32(p) : 0;
 }
 
-uint64_t rd_u64(ByteReader *r)
+uint64_t record_rd_u64(ByteReader *r)
 {
-    const unsigned char *p = rd_bytes(r, 8);
-    return p ? load_u64(p) : 0;
+    const unsigned char *p = record_rd_bytes(r, 8);
+    return p ? record_load_u64(p) : 0;
 }
 
 /* Rejects varints longer than 10 bytes and a 10th byte with bits beyond 64. */
-uint64_t rd_varint(ByteReader *r)
+uint64_t record_rd_varint(ByteReader *r)
 {
     uint64_t v = 0;
     for (int i = 0; i < VARINT_MAX_BYTES; i++) {
-        const unsigned char *p = rd_bytes(r, 1);
+        const unsigned char *p = record_rd_bytes(r, 1);
         if (!p)
             return 0;
         if (i == VARINT_MAX_BYTES - 1 && *p > 1)
@@ -142,40 +142,40 @@ uint64_t rd_varint(ByteReader *r)
     return 0;
 }
 
-uint32_t load_u32(const unsigned char *p)
+uint32_t record_load_u32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-uint64_t load_u64(const unsigned char *p)
+uint64_t record_load_u64(const unsigned char *p)
 {
-    return (uint64_t)load_u32(p) | (uint64_t)load_u32(p + 4) << 32;
+    return (uint64_t)record_load_u32(p) | (uint64_t)record_load_u32(p + 4) << 32;
 }
 
-void store_u32(unsigned char *p, uint32_t v)
+void record_store_u32(unsigned char *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
-void store_u64(unsigned char *p, uint64_t v)
+void record_store_u64(unsigned char *p, uint64_t v)
 {
-    store_u32(p, (uint32_t)v);
-    store_u32(p + 4, (uint32_t)(v >> 32));
+    record_store_u32(p, (uint32_t)v);
+    record_store_u32(p + 4, (uint32_t)(v >> 32));
 }
 
 /* Small magnitudes of either sign to small unsigned numbers: 0, -1, 1, -2 ... -> 0, 1, 2, 3 ... */
-uint64_t zigzag(int64_t v)
+uint64_t record_zigzag(int64_t v)
 {
     return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 }
 
-int64_t unzigzag(uint64_t v)
+int64_t record_unzigzag(uint64_t v)
 {
     return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-uint32_t crc32_of(const unsigned char *p, size_t n)
+uint32_t record_crc32(const unsigned char *p, size_t n)
 {
     uLong crc = crc32(0L, Z_NULL, 0);
     while (n > 0) {

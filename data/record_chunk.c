@@ -19,38 +19,38 @@ enum { RESYNC_BLOCK = 1 << 16 };
 static void chunk_header_bytes(const ChunkHeader *h, unsigned char b[CHUNK_HEADER_BYTES])
 {
     memcpy(b, records_chunk_magic, 4);
-    store_u32(b + 4, h->stored_bytes);
-    store_u32(b + 8, h->raw_bytes);
-    store_u32(b + 12, h->games);
-    store_u64(b + 16, h->first_index);
-    store_u32(b + 24, h->payload_crc);
-    store_u32(b + 28, crc32_of(b, 28));
+    record_store_u32(b + 4, h->stored_bytes);
+    record_store_u32(b + 8, h->raw_bytes);
+    record_store_u32(b + 12, h->games);
+    record_store_u64(b + 16, h->first_index);
+    record_store_u32(b + 24, h->payload_crc);
+    record_store_u32(b + 28, record_crc32(b, 28));
 }
 
 /* A header is believed when its magic and CRC match and its lengths are sane. */
 static bool chunk_header_parse(const unsigned char b[CHUNK_HEADER_BYTES], ChunkHeader *h)
 {
-    if (memcmp(b, records_chunk_magic, 4) != 0 || crc32_of(b, 28) != load_u32(b + 28))
+    if (memcmp(b, records_chunk_magic, 4) != 0 || record_crc32(b, 28) != record_load_u32(b + 28))
         return false;
-    h->stored_bytes = load_u32(b + 4);
-    h->raw_bytes = load_u32(b + 8);
-    h->games = load_u32(b + 12);
-    h->first_index = load_u64(b + 16);
-    h->payload_crc = load_u32(b + 24);
+    h->stored_bytes = record_load_u32(b + 4);
+    h->raw_bytes = record_load_u32(b + 8);
+    h->games = record_load_u32(b + 12);
+    h->first_index = record_load_u64(b + 16);
+    h->payload_crc = record_load_u32(b + 24);
     return h->stored_bytes <= CHUNK_MAX_BYTES && h->raw_bytes <= CHUNK_MAX_BYTES && h->games > 0 &&
            h->raw_bytes >= 2 * h->games;
 }
 
-bool chunk_build(const unsigned char *raw, size_t raw_len, uint32_t games, uint64_t first_index, ByteBuf *out)
+bool record_chunk_build(const unsigned char *raw, size_t raw_len, uint32_t games, uint64_t first_index, ByteBuf *out)
 {
     uLongf bound = compressBound((uLong)raw_len);
-    if (raw_len > CHUNK_MAX_BYTES || bound > CHUNK_MAX_BYTES || !buf_reserve(out, CHUNK_HEADER_BYTES + bound))
+    if (raw_len > CHUNK_MAX_BYTES || bound > CHUNK_MAX_BYTES || !record_buf_reserve(out, CHUNK_HEADER_BYTES + bound))
         return false;
     unsigned char *header = out->data + out->len, *payload = header + CHUNK_HEADER_BYTES;
     uLongf stored = bound;
     if (compress2(payload, &stored, raw, (uLong)raw_len, RECORDS_ZLIB_LEVEL) != Z_OK)
         return false;
-    ChunkHeader h = {(uint32_t)stored, (uint32_t)raw_len, games, first_index, crc32_of(payload, stored)};
+    ChunkHeader h = {(uint32_t)stored, (uint32_t)raw_len, games, first_index, record_crc32(payload, stored)};
     chunk_header_bytes(&h, header);
     out->len += CHUNK_HEADER_BYTES + stored;
     return true;
@@ -58,7 +58,7 @@ bool chunk_build(const unsigned char *raw, size_t raw_len, uint32_t games, uint6
 
 /* ---------------------------------------------------------------- scanning */
 
-void scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chunk, uint64_t size,
+void record_scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chunk, uint64_t size,
                   const RecordsHeader *h)
 {
     memset(s, 0, sizeof *s);
@@ -71,10 +71,10 @@ void scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chun
     game_record_init(&s->scratch);
 }
 
-void scanner_free(ChunkScanner *s)
+void record_scanner_free(ChunkScanner *s)
 {
-    buf_free(&s->stored);
-    buf_free(&s->raw);
+    record_buf_free(&s->stored);
+    record_buf_free(&s->raw);
     game_record_free(&s->scratch);
 }
 
@@ -95,7 +95,7 @@ static bool find_header_in_block(ChunkScanner *s, const unsigned char *block, si
         unsigned char b[CHUNK_HEADER_BYTES];
         size_t n;
         ChunkHeader h;
-        if (read_full_at(s->fd, b, sizeof b, at + i, &n) && n == sizeof b && chunk_header_parse(b, &h)) {
+        if (record_read_full_at(s->fd, b, sizeof b, at + i, &n) && n == sizeof b && chunk_header_parse(b, &h)) {
             *found = at + i;
             return true;
         }
@@ -110,7 +110,7 @@ static uint64_t resync(ChunkScanner *s, uint64_t from)
     uint64_t at = from, found = s->size;
     while (block && at + CHUNK_HEADER_BYTES <= s->size) {
         size_t got;
-        if (!read_full_at(s->fd, block, RESYNC_BLOCK, at, &got) || got < 4)
+        if (!record_read_full_at(s->fd, block, RESYNC_BLOCK, at, &got) || got < 4)
             break;
         if (find_header_in_block(s, block, got, at, &found))
             break;
@@ -134,7 +134,7 @@ static ScanResult read_header(ChunkScanner *s, Error *err)
 {
     unsigned char b[CHUNK_HEADER_BYTES];
     size_t got;
-    if (!read_full_at(s->fd, b, sizeof b, s->offset, &got))
+    if (!record_read_full_at(s->fd, b, sizeof b, s->offset, &got))
         return io_failure(s, err);
     if (got < sizeof b) {
         char detail[96];
@@ -200,16 +200,16 @@ static ScanResult read_payload(ChunkScanner *s, Error *err)
     uint64_t end = s->offset + CHUNK_HEADER_BYTES + s->header.stored_bytes;
     size_t got;
     s->stored.len = s->raw.len = 0;
-    if (!buf_reserve(&s->stored, s->header.stored_bytes + 1u) || !buf_reserve(&s->raw, s->header.raw_bytes + 1u)) {
+    if (!record_buf_reserve(&s->stored, s->header.stored_bytes + 1u) || !record_buf_reserve(&s->raw, s->header.raw_bytes + 1u)) {
         records_error(err, RECORDS_ERR_MEMORY, s->offset, "%s: out of memory", s->path);
         return SCAN_FATAL;
     }
-    if (!read_full_at(s->fd, s->stored.data, s->header.stored_bytes, s->offset + CHUNK_HEADER_BYTES, &got))
+    if (!record_read_full_at(s->fd, s->stored.data, s->header.stored_bytes, s->offset + CHUNK_HEADER_BYTES, &got))
         return io_failure(s, err);
     if (got < s->header.stored_bytes)
         return damage(s, err, RECORDS_ERR_TRUNCATED, s->size, "truncated chunk", " (the file shrank while read)");
     s->stored.len = got;
-    if (crc32_of(s->stored.data, got) != s->header.payload_crc)
+    if (record_crc32(s->stored.data, got) != s->header.payload_crc)
         return damage(s, err, RECORDS_ERR_CRC, end, "CRC mismatch in chunk", "");
     char why[256];
     if (!inflate_payload(s, why, sizeof why))
@@ -220,7 +220,7 @@ static ScanResult read_payload(ChunkScanner *s, Error *err)
     return SCAN_CHUNK;
 }
 
-ScanResult scanner_next(ChunkScanner *s, Error *err)
+ScanResult record_scanner_next(ChunkScanner *s, Error *err)
 {
     if (s->pos >= s->size)
         return SCAN_END;
@@ -229,7 +229,7 @@ ScanResult scanner_next(ChunkScanner *s, Error *err)
     return r == SCAN_CHUNK ? read_payload(s, err) : r;
 }
 
-ScanResult scanner_next_header(ChunkScanner *s, Error *err)
+ScanResult record_scanner_next_header(ChunkScanner *s, Error *err)
 {
     if (s->pos >= s->size)
         return SCAN_END;

@@ -113,8 +113,8 @@ static bool check_game(const GameRecord *r, int version, int *flags, char *why, 
 
 static void put_move(ByteBuf *out, RecordMove m)
 {
-    buf_u8(out, m.code >> 8);
-    buf_u8(out, m.code & 0xFF);
+    record_buf_u8(out, m.code >> 8);
+    record_buf_u8(out, m.code & 0xFF);
 }
 
 static void put_values(const GameRecord *r, ByteBuf *out)
@@ -122,7 +122,7 @@ static void put_values(const GameRecord *r, ByteBuf *out)
     int32_t prediction = VALUE_PREDICTION_START;
     for (int i = 0; i < r->plies; i++) {
         int32_t v = r->ply[i].value;
-        buf_varint(out, v < 0 ? 0 : 1 + zigzag((int64_t)v - prediction));
+        record_buf_varint(out, v < 0 ? 0 : 1 + record_zigzag((int64_t)v - prediction));
         prediction = next_prediction(prediction, v);
     }
 }
@@ -136,15 +136,15 @@ static bool put_ply_visits(const RecordPly *p, RecordVisit *sorted, ByteBuf *out
     for (uint32_t k = 0; k < p->num_visits; k++)
         sum += sorted[k].visits;
     record_visits_sort_by_move(sorted, p->num_visits);
-    buf_varint(out, p->num_visits);
-    buf_varint(out, zigzag((int64_t)p->total_visits - sum));
+    record_buf_varint(out, p->num_visits);
+    record_buf_varint(out, record_zigzag((int64_t)p->total_visits - sum));
     for (uint32_t k = 0; k < p->num_visits; k++) {
         if (k > 0 && sorted[k].move.code == sorted[k - 1].move.code)
             return false;
-        buf_varint(out, sorted[k].move.code - (k ? sorted[k - 1].move.code : 0));
+        record_buf_varint(out, sorted[k].move.code - (k ? sorted[k - 1].move.code : 0));
     }
     for (uint32_t k = 0; k < p->num_visits; k++)
-        buf_varint(out, sorted[k].visits);
+        record_buf_varint(out, sorted[k].visits);
     return true;
 }
 
@@ -170,16 +170,16 @@ static bool put_visits(const GameRecord *r, ByteBuf *out, char *why, size_t why_
     return ok;
 }
 
-/* A time or clock that may be missing: 0 for none, else 1 + the value (zigzag for a clock). */
+/* A time or clock that may be missing: 0 for none, else 1 + the value (record_zigzag for a clock). */
 static void put_times(const GameRecord *r, ByteBuf *out)
 {
     for (int i = 0; i < r->plies; i++)
-        buf_varint(out, r->ply[i].time_ms == RECORD_NO_TIME ? 0 : 1 + (uint64_t)r->ply[i].time_ms);
+        record_buf_varint(out, r->ply[i].time_ms == RECORD_NO_TIME ? 0 : 1 + (uint64_t)r->ply[i].time_ms);
 }
 
 static void put_clock(ByteBuf *out, int32_t ms)
 {
-    buf_varint(out, ms == RECORD_NO_CLOCK ? 0 : 1 + zigzag(ms));
+    record_buf_varint(out, ms == RECORD_NO_CLOCK ? 0 : 1 + record_zigzag(ms));
 }
 
 static void put_clocks(const GameRecord *r, ByteBuf *out)
@@ -192,15 +192,15 @@ static void put_clocks(const GameRecord *r, ByteBuf *out)
 
 static bool put_body(const GameRecord *r, const char *board, int flags, ByteBuf *out, char *why, size_t why_len)
 {
-    buf_varint(out, r->index);
-    buf_u64(out, r->seed);
-    buf_u8(out, (unsigned)result_code(r->result));
-    buf_u8(out, (unsigned)r->end);
-    buf_u8(out, (unsigned)flags);
+    record_buf_varint(out, r->index);
+    record_buf_u64(out, r->seed);
+    record_buf_u8(out, (unsigned)result_code(r->result));
+    record_buf_u8(out, (unsigned)r->end);
+    record_buf_u8(out, (unsigned)flags);
     size_t start_len = strcmp(r->start, board) == 0 ? 0 : strlen(r->start);
-    buf_varint(out, start_len);
-    buf_put(out, r->start, start_len);
-    buf_varint(out, (uint64_t)r->plies);
+    record_buf_varint(out, start_len);
+    record_buf_put(out, r->start, start_len);
+    record_buf_varint(out, (uint64_t)r->plies);
     for (int i = 0; i < r->plies; i++)
         put_move(out, r->ply[i].move);
     if (flags & FLAG_VALUES)
@@ -226,8 +226,8 @@ bool record_encode(const GameRecord *r, const char *board, int version, ByteBuf 
     }
     /* The length prefix goes in front of the body, now that its length is known. */
     unsigned char prefix[10];
-    size_t n = varint_encode(out->len - body_at, prefix);
-    if (!out->failed && buf_reserve(out, n)) {
+    size_t n = record_varint_encode(out->len - body_at, prefix);
+    if (!out->failed && record_buf_reserve(out, n)) {
         memmove(out->data + body_at + n, out->data + body_at, out->len - body_at);
         memcpy(out->data + body_at, prefix, n);
         out->len += n;
@@ -257,7 +257,7 @@ static bool get_moves(ByteReader *in, GameRecord *out, uint64_t plies, Why w)
     if (!game_record_reserve(out, (int)plies, 0))
         return fail(w, "out of memory");
     for (int i = 0; i < (int)plies; i++) {
-        const unsigned char *b = rd_bytes(in, 2);
+        const unsigned char *b = record_rd_bytes(in, 2);
         RecordPly *p = &out->ply[i];
         *p = (RecordPly){.move = {(uint16_t)(b[0] << 8 | b[1])}, .value = RECORD_NO_VALUE, .time_ms = RECORD_NO_TIME,
                          .clock_ms = RECORD_NO_CLOCK};
@@ -272,10 +272,10 @@ static bool get_values(ByteReader *in, GameRecord *out, Why w)
 {
     int32_t prediction = VALUE_PREDICTION_START;
     for (int i = 0; i < out->plies; i++) {
-        uint64_t code = rd_varint(in);
+        uint64_t code = record_rd_varint(in);
         if (code > 4 * (uint64_t)RECORD_VALUE_SCALE + 4)    /* no difference of two values is this far */
             return fail(w, "a root value outside 0..65535");
-        int64_t v = code == 0 ? RECORD_NO_VALUE : prediction + unzigzag(code - 1);
+        int64_t v = code == 0 ? RECORD_NO_VALUE : prediction + record_unzigzag(code - 1);
         if (in->bad || v > RECORD_VALUE_SCALE || (code != 0 && v < 0))
             return fail(w, "a root value outside 0..65535");
         out->ply[i].value = (int32_t)v;
@@ -287,8 +287,8 @@ static bool get_values(ByteReader *in, GameRecord *out, Why w)
 /* One ply's list, as put_ply_visits stores it; put back in memory order. */
 static bool get_ply_visits(ByteReader *in, GameRecord *out, RecordPly *p, Why w)
 {
-    uint64_t n = rd_varint(in);
-    int64_t extra = unzigzag(rd_varint(in));
+    uint64_t n = record_rd_varint(in);
+    int64_t extra = record_unzigzag(record_rd_varint(in));
     if (in->bad || n > (uint64_t)(in->end - in->p) / 2)
         return fail(w, "a visit list larger than the record");
     if (!game_record_reserve(out, 0, out->num_visits + (size_t)n))
@@ -297,7 +297,7 @@ static bool get_ply_visits(ByteReader *in, GameRecord *out, RecordPly *p, Why w)
     RecordVisit *v = out->visit ? out->visit + out->num_visits : NULL;
     uint64_t code = 0;
     for (uint64_t k = 0; k < n; k++) {
-        uint64_t d = rd_varint(in);
+        uint64_t d = record_rd_varint(in);
         code += d;
         if (in->bad || (k > 0 && d == 0) || d > 0xFFFF || code > 0xFFFF)
             return fail(w, "a bad move in a visit list");
@@ -307,7 +307,7 @@ static bool get_ply_visits(ByteReader *in, GameRecord *out, RecordPly *p, Why w)
     }
     int64_t sum = 0;
     for (uint64_t k = 0; k < n; k++) {
-        uint64_t visits = rd_varint(in);
+        uint64_t visits = record_rd_varint(in);
         if (in->bad || visits > UINT32_MAX)
             return fail(w, "a bad visit count in a visit list");
         v[k].visits = (uint32_t)visits;
@@ -334,7 +334,7 @@ static bool get_visits(ByteReader *in, GameRecord *out, Why w)
 static bool get_times(ByteReader *in, GameRecord *out, Why w)
 {
     for (int i = 0; i < out->plies; i++) {
-        uint64_t code = rd_varint(in);
+        uint64_t code = record_rd_varint(in);
         if (in->bad || code > (uint64_t)INT32_MAX + 1)
             return fail(w, "a move's time outside 0..2^31-1 ms");
         out->ply[i].time_ms = code == 0 ? RECORD_NO_TIME : (int32_t)(code - 1);
@@ -344,8 +344,8 @@ static bool get_times(ByteReader *in, GameRecord *out, Why w)
 
 static bool get_clock(ByteReader *in, int32_t *ms, Why w)
 {
-    uint64_t code = rd_varint(in);
-    int64_t v = code == 0 ? 0 : unzigzag(code - 1);
+    uint64_t code = record_rd_varint(in);
+    int64_t v = code == 0 ? 0 : record_unzigzag(code - 1);
     if (in->bad || v < -(int64_t)INT32_MAX || v > INT32_MAX)
         return fail(w, "a clock outside +-2^31-1 ms");
     *ms = code == 0 ? RECORD_NO_CLOCK : (int32_t)v;
@@ -362,18 +362,18 @@ static bool get_clocks(ByteReader *in, GameRecord *out, Why w)
 
 static bool get_header_fields(ByteReader *in, const char *board, int version, GameRecord *out, int *flags, Why w)
 {
-    out->index = rd_varint(in);
-    out->seed = rd_u64(in);
-    unsigned result = rd_u8(in), end = rd_u8(in);
-    *flags = (int)rd_u8(in);
-    uint64_t start_len = rd_varint(in);
+    out->index = record_rd_varint(in);
+    out->seed = record_rd_u64(in);
+    unsigned result = record_rd_u8(in), end = record_rd_u8(in);
+    *flags = (int)record_rd_u8(in);
+    uint64_t start_len = record_rd_varint(in);
     if (in->bad)
         return fail(w, "record cut short");
     if (result > 2 || end >= ends_known(version) || (*flags & ~flags_known(version)))
         return fail(w, "bad result, end reason or flags");
     if (start_len >= RECORD_MAX_POSITION)
         return fail(w, "start position too long");
-    const unsigned char *s = rd_bytes(in, (size_t)start_len);
+    const unsigned char *s = record_rd_bytes(in, (size_t)start_len);
     if (!s)
         return fail(w, "record cut short");
     out->result = result_of_code[result];
@@ -391,15 +391,15 @@ bool record_decode(ByteReader *in, const char *board, int version, GameRecord *o
 {
     Why w = {why, why_len};
     game_record_clear(out);
-    uint64_t body_len = rd_varint(in);
-    const unsigned char *body = in->bad ? NULL : rd_bytes(in, body_len > SIZE_MAX ? SIZE_MAX : (size_t)body_len);
+    uint64_t body_len = record_rd_varint(in);
+    const unsigned char *body = in->bad ? NULL : record_rd_bytes(in, body_len > SIZE_MAX ? SIZE_MAX : (size_t)body_len);
     if (!body)
         return fail(w, "record length past the end of the chunk");
     ByteReader b = {body, body + body_len, false};
     int flags;
     if (!get_header_fields(&b, board, version, out, &flags, w))
         return false;
-    uint64_t plies = rd_varint(&b);
+    uint64_t plies = record_rd_varint(&b);
     if (b.bad || !get_moves(&b, out, plies, w))
         return b.bad ? fail(w, "record cut short") : false;
     if ((flags & FLAG_VALUES) && !get_values(&b, out, w))
@@ -416,12 +416,12 @@ bool record_decode(ByteReader *in, const char *board, int version, GameRecord *o
 bool record_peek(const unsigned char *p, size_t avail, uint64_t *index, size_t *record_bytes)
 {
     ByteReader r = {p, p + avail, false};
-    uint64_t body_len = rd_varint(&r);
+    uint64_t body_len = record_rd_varint(&r);
     size_t prefix = (size_t)(r.p - p);
     if (r.bad || body_len > avail - prefix)
         return false;
     ByteReader b = {r.p, r.p + body_len, false};
-    *index = rd_varint(&b);
+    *index = record_rd_varint(&b);
     *record_bytes = prefix + (size_t)body_len;
     return !b.bad;
 }

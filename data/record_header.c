@@ -45,14 +45,14 @@ void records_header_free(RecordsHeader *h)
     h->settings = NULL;
 }
 
-bool header_copy(RecordsHeader *dst, const RecordsHeader *src)
+bool record_header_copy(RecordsHeader *dst, const RecordsHeader *src)
 {
     *dst = *src;
     dst->settings = strdup(src->settings ? src->settings : "");
     return dst->settings != NULL;
 }
 
-bool header_same_board(const RecordsHeader *a, const RecordsHeader *b)
+bool record_header_same_board(const RecordsHeader *a, const RecordsHeader *b)
 {
     return strcmp(a->variant, b->variant) == 0 && a->width == b->width && a->height == b->height &&
            strcmp(a->board, b->board) == 0;
@@ -64,24 +64,24 @@ Game *records_header_game(const RecordsHeader *h, Error *err)
     return game_new_for_position(h->variant, h->board, &pos, err);
 }
 
-bool header_encode(const RecordsHeader *h, ByteBuf *out)
+bool record_header_encode(const RecordsHeader *h, ByteBuf *out)
 {
     size_t name = strlen(h->variant), board = strlen(h->board), settings = strlen(h->settings);
     size_t start = out->len;
-    buf_put(out, records_file_magic, FILE_MAGIC_BYTES);
-    buf_u16(out, (unsigned)h->version);
-    buf_u16(out, 0);
-    buf_u32(out, (uint32_t)(1 + name + 2 + 2 + board + 4 + settings));
-    buf_u8(out, (unsigned)name);
-    buf_put(out, h->variant, name);
-    buf_u8(out, (unsigned)h->width);
-    buf_u8(out, (unsigned)h->height);
-    buf_u16(out, (unsigned)board);
-    buf_put(out, h->board, board);
-    buf_u32(out, (uint32_t)settings);
-    buf_put(out, h->settings, settings);
+    record_buf_put(out, records_file_magic, FILE_MAGIC_BYTES);
+    record_buf_u16(out, (unsigned)h->version);
+    record_buf_u16(out, 0);
+    record_buf_u32(out, (uint32_t)(1 + name + 2 + 2 + board + 4 + settings));
+    record_buf_u8(out, (unsigned)name);
+    record_buf_put(out, h->variant, name);
+    record_buf_u8(out, (unsigned)h->width);
+    record_buf_u8(out, (unsigned)h->height);
+    record_buf_u16(out, (unsigned)board);
+    record_buf_put(out, h->board, board);
+    record_buf_u32(out, (uint32_t)settings);
+    record_buf_put(out, h->settings, settings);
     if (!out->failed)
-        buf_u32(out, crc32_of(out->data + start, out->len - start));
+        record_buf_u32(out, record_crc32(out->data + start, out->len - start));
     return !out->failed;
 }
 
@@ -113,7 +113,7 @@ static bool check_fixed_part(const unsigned char *b, size_t got, const char *pat
         return false;
     }
     *version_out = (int)version;
-    *body_len = load_u32(b + 12);
+    *body_len = record_load_u32(b + 12);
     if (*body_len > FILE_HEADER_MAX_BODY) {
         records_error(err, RECORDS_ERR_HEADER, 0, "%s: damaged file header (body length %u)", path, *body_len);
         return false;
@@ -124,7 +124,7 @@ static bool check_fixed_part(const unsigned char *b, size_t got, const char *pat
 /* A length-prefixed string of the body into dst (NUL-terminated; no NUL inside). */
 static bool read_text(ByteReader *r, size_t len, char *dst, size_t cap)
 {
-    const unsigned char *p = rd_bytes(r, len);
+    const unsigned char *p = record_rd_bytes(r, len);
     if (!p || len >= cap || memchr(p, '\0', len))
         return false;
     memcpy(dst, p, len);
@@ -135,27 +135,27 @@ static bool read_text(ByteReader *r, size_t len, char *dst, size_t cap)
 static bool parse_body(const unsigned char *body, uint32_t len, RecordsHeader *h)
 {
     ByteReader r = {body, body + len, false};
-    if (!read_text(&r, rd_u8(&r), h->variant, sizeof h->variant) || h->variant[0] == '\0')
+    if (!read_text(&r, record_rd_u8(&r), h->variant, sizeof h->variant) || h->variant[0] == '\0')
         return false;
-    h->width = (int)rd_u8(&r);
-    h->height = (int)rd_u8(&r);
-    if (!read_text(&r, rd_u16(&r), h->board, sizeof h->board) || h->board[0] == '\0')
+    h->width = (int)record_rd_u8(&r);
+    h->height = (int)record_rd_u8(&r);
+    if (!read_text(&r, record_rd_u16(&r), h->board, sizeof h->board) || h->board[0] == '\0')
         return false;
-    uint32_t settings = rd_u32(&r);
+    uint32_t settings = record_rd_u32(&r);
     if (r.bad || settings > RECORDS_MAX_SETTINGS || !(h->settings = malloc((size_t)settings + 1)))
         return false;
     /* Bytes after the settings are fields of a later revision of the version: skipped. */
     return read_text(&r, settings, h->settings, (size_t)settings + 1) && h->width > 0 && h->height > 0;
 }
 
-bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Error *err)
+bool record_header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Error *err)
 {
     memset(h, 0, sizeof *h);
     unsigned char fixed[FILE_HEADER_FIXED];
     size_t got;
     uint32_t body_len;
     int version = 0;
-    if (!read_full_at(fd, fixed, sizeof fixed, 0, &got)) {
+    if (!record_read_full_at(fd, fixed, sizeof fixed, 0, &got)) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path, strerror(errno));
         return false;
     }
@@ -168,11 +168,11 @@ bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Erro
         return false;
     }
     bool ok = false;
-    if (!read_full_at(fd, all, total, 0, &got))
+    if (!record_read_full_at(fd, all, total, 0, &got))
         records_error(err, RECORDS_ERR_IO, 0, "%s: %s", path, strerror(errno));
     else if (got < total)
         records_error(err, RECORDS_ERR_HEADER, 0, "%s: file header cut short (%zu of %zu bytes)", path, got, total);
-    else if (crc32_of(all, total - 4) != load_u32(all + total - 4))
+    else if (record_crc32(all, total - 4) != record_load_u32(all + total - 4))
         records_error(err, RECORDS_ERR_HEADER, 0, "%s: damaged file header (CRC mismatch at offset 0)", path);
     else if (!parse_body(all + FILE_HEADER_FIXED, body_len, h))
         records_error(err, RECORDS_ERR_HEADER, 0, "%s: malformed file header (its fields do not fit)", path);
@@ -189,7 +189,7 @@ bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Erro
 
 /* ---------------------------------------------------------------- opening a file */
 
-bool open_records_file(const char *path, OpenedFile *f, Error *err)
+bool record_open_file(const char *path, OpenedFile *f, Error *err)
 {
     memset(f, 0, sizeof *f);
     f->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -206,14 +206,14 @@ bool open_records_file(const char *path, OpenedFile *f, Error *err)
         return false;
     }
     f->size = (uint64_t)st.st_size;
-    if (!header_read(f->fd, path, &f->header, &f->first_chunk, err)) {
+    if (!record_header_read(f->fd, path, &f->header, &f->first_chunk, err)) {
         close(f->fd);
         return false;
     }
     return true;
 }
 
-void close_records_file(OpenedFile *f)
+void record_close_file(OpenedFile *f)
 {
     if (f->fd >= 0)
         close(f->fd);

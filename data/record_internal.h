@@ -33,39 +33,39 @@ typedef struct {
     bool failed;            /* an allocation failed; the contents are incomplete */
 } ByteBuf;
 
-void buf_free(ByteBuf *b);
-bool buf_reserve(ByteBuf *b, size_t extra);
-void buf_put(ByteBuf *b, const void *src, size_t n);
-void buf_u8(ByteBuf *b, unsigned v);
-void buf_u16(ByteBuf *b, unsigned v);
-void buf_u32(ByteBuf *b, uint32_t v);
-void buf_u64(ByteBuf *b, uint64_t v);
-void buf_varint(ByteBuf *b, uint64_t v);
+void record_buf_free(ByteBuf *b);
+bool record_buf_reserve(ByteBuf *b, size_t extra);
+void record_buf_put(ByteBuf *b, const void *src, size_t n);
+void record_buf_u8(ByteBuf *b, unsigned v);
+void record_buf_u16(ByteBuf *b, unsigned v);
+void record_buf_u32(ByteBuf *b, uint32_t v);
+void record_buf_u64(ByteBuf *b, uint64_t v);
+void record_buf_varint(ByteBuf *b, uint64_t v);
 /* The LEB128 bytes of v into out; returns how many (1-10). */
-size_t varint_encode(uint64_t v, unsigned char out[10]);
+size_t record_varint_encode(uint64_t v, unsigned char out[10]);
 
 typedef struct {
     const unsigned char *p, *end;
     bool bad;               /* a read ran past the end or a varint was malformed */
 } ByteReader;
 
-unsigned rd_u8(ByteReader *r);
-unsigned rd_u16(ByteReader *r);
-uint32_t rd_u32(ByteReader *r);
-uint64_t rd_u64(ByteReader *r);
-uint64_t rd_varint(ByteReader *r);
+unsigned record_rd_u8(ByteReader *r);
+unsigned record_rd_u16(ByteReader *r);
+uint32_t record_rd_u32(ByteReader *r);
+uint64_t record_rd_u64(ByteReader *r);
+uint64_t record_rd_varint(ByteReader *r);
 /* n bytes from the reader (NULL and r->bad when fewer remain). */
-const unsigned char *rd_bytes(ByteReader *r, size_t n);
+const unsigned char *record_rd_bytes(ByteReader *r, size_t n);
 
-uint32_t load_u32(const unsigned char *p);
-uint64_t load_u64(const unsigned char *p);
-void store_u32(unsigned char *p, uint32_t v);
-void store_u64(unsigned char *p, uint64_t v);
+uint32_t record_load_u32(const unsigned char *p);
+uint64_t record_load_u64(const unsigned char *p);
+void record_store_u32(unsigned char *p, uint32_t v);
+void record_store_u64(unsigned char *p, uint64_t v);
 
-uint64_t zigzag(int64_t v);
-int64_t unzigzag(uint64_t v);
+uint64_t record_zigzag(int64_t v);
+int64_t record_unzigzag(uint64_t v);
 
-uint32_t crc32_of(const unsigned char *p, size_t n);
+uint32_t record_crc32(const unsigned char *p, size_t n);
 
 
 /* ---------------------------------------------------------------- one game (record_codec.c) */
@@ -92,12 +92,12 @@ bool record_peek(const unsigned char *p, size_t avail, uint64_t *index, size_t *
 
 /* ---------------------------------------------------------------- file header (record_header.c) */
 
-bool header_encode(const RecordsHeader *h, ByteBuf *out);
+bool record_header_encode(const RecordsHeader *h, ByteBuf *out);
 /* Reads and checks the header at the start of fd; *end is where the first chunk begins. */
-bool header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Error *err);
-bool header_copy(RecordsHeader *dst, const RecordsHeader *src);
+bool record_header_read(int fd, const char *path, RecordsHeader *h, uint64_t *end, Error *err);
+bool record_header_copy(RecordsHeader *dst, const RecordsHeader *src);
 /* The same variant and board (settings aside). */
-bool header_same_board(const RecordsHeader *a, const RecordsHeader *b);
+bool record_header_same_board(const RecordsHeader *a, const RecordsHeader *b);
 
 /* ---------------------------------------------------------------- chunks (record_chunk.c) */
 
@@ -110,7 +110,7 @@ typedef struct {
 } ChunkHeader;
 
 /* Compresses `raw` (the encoded games) and appends header plus payload to out. */
-bool chunk_build(const unsigned char *raw, size_t raw_len, uint32_t games, uint64_t first_index, ByteBuf *out);
+bool record_chunk_build(const unsigned char *raw, size_t raw_len, uint32_t games, uint64_t first_index, ByteBuf *out);
 
 /* Walks the chunks of an open file in order.  Each call gives one whole, checked chunk (its
  * games decoded once, so that a malformed one is caught here) or one piece of damage; after
@@ -130,18 +130,18 @@ typedef struct {
 
 typedef enum { SCAN_CHUNK, SCAN_END, SCAN_DAMAGE, SCAN_FATAL } ScanResult;
 
-void scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chunk, uint64_t size,
+void record_scanner_init(ChunkScanner *s, int fd, const char *path, uint64_t first_chunk, uint64_t size,
                   const RecordsHeader *h);
-void scanner_free(ChunkScanner *s);
+void record_scanner_free(ChunkScanner *s);
 /* SCAN_DAMAGE and SCAN_FATAL (I/O, memory) describe themselves in *err. */
-ScanResult scanner_next(ChunkScanner *s, Error *err);
+ScanResult record_scanner_next(ChunkScanner *s, Error *err);
 /* The next chunk's header only (s->header, s->offset), checked; the payload is skipped. */
-ScanResult scanner_next_header(ChunkScanner *s, Error *err);
+ScanResult record_scanner_next_header(ChunkScanner *s, Error *err);
 
 /* ---------------------------------------------------------------- files (record_io.c) */
 
-bool read_full_at(int fd, void *buf, size_t n, uint64_t offset, size_t *got);
-bool write_full_at(int fd, const void *buf, size_t n, uint64_t offset);
+bool record_read_full_at(int fd, void *buf, size_t n, uint64_t offset, size_t *got);
+bool record_write_full_at(int fd, const void *buf, size_t n, uint64_t offset);
 
 /* ---------------------------------------------------------------- opening a file (record_header.c) */
 
@@ -152,7 +152,7 @@ typedef struct {
     RecordsHeader header;
 } OpenedFile;
 
-bool open_records_file(const char *path, OpenedFile *f, Error *err);
-void close_records_file(OpenedFile *f);
+bool record_open_file(const char *path, OpenedFile *f, Error *err);
+void record_close_file(OpenedFile *f);
 
 #endif

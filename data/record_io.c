@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool read_full_at(int fd, void *buf, size_t n, uint64_t offset, size_t *got)
+bool record_read_full_at(int fd, void *buf, size_t n, uint64_t offset, size_t *got)
 {
     *got = 0;
     while (*got < n) {
@@ -30,7 +30,7 @@ bool read_full_at(int fd, void *buf, size_t n, uint64_t offset, size_t *got)
     return true;
 }
 
-bool write_full_at(int fd, const void *buf, size_t n, uint64_t offset)
+bool record_write_full_at(int fd, const void *buf, size_t n, uint64_t offset)
 {
     const char *p = buf;
     while (n > 0) {

@@ -28,12 +28,12 @@ RecordsReader *records_open(const char *path, Error *err)
         free(r);
         return NULL;
     }
-    if (!open_records_file(path, &r->file, err)) {
+    if (!record_open_file(path, &r->file, err)) {
         free(r->path);
         free(r);
         return NULL;
     }
-    scanner_init(&r->scan, r->file.fd, r->path, r->file.first_chunk, r->file.size, &r->file.header);
+    record_scanner_init(&r->scan, r->file.fd, r->path, r->file.first_chunk, r->file.size, &r->file.header);
     return r;
 }
 
@@ -45,8 +45,8 @@ void records_close(RecordsReader *r)
 {
     if (!r)
         return;
-    scanner_free(&r->scan);
-    close_records_file(&r->file);
+    record_scanner_free(&r->scan);
+    record_close_file(&r->file);
     free(r->path);
     free(r);
 }
@@ -67,7 +67,7 @@ int records_next(RecordsReader *r, GameRecord *out, Error *err)
             r->stopped = true;
             continue;
         }
-        ScanResult s = scanner_next(&r->scan, err);
+        ScanResult s = record_scanner_next(&r->scan, err);
         if (s == SCAN_END)
             return 0;
         if (s == SCAN_FATAL) {
@@ -108,20 +108,20 @@ bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Erro
     *chunks = NULL;
     *count = 0;
     OpenedFile f;
-    if (!open_records_file(path, &f, err))
+    if (!record_open_file(path, &f, err))
         return false;
     ChunkScanner scan;
-    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
+    record_scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
     size_t cap = 0;
     ScanResult s;
     bool ok = true;
-    while (ok && (s = scanner_next_header(&scan, err)) != SCAN_END) {
+    while (ok && (s = record_scanner_next_header(&scan, err)) != SCAN_END) {
         ok = s == SCAN_CHUNK;
         if (ok && !(ok = add_chunk(chunks, count, &cap, scan.offset, scan.header.games)))
             records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
     }
-    scanner_free(&scan);
-    close_records_file(&f);
+    record_scanner_free(&scan);
+    record_close_file(&f);
     if (!ok) {
         free(*chunks);
         *chunks = NULL;
@@ -149,13 +149,13 @@ bool records_verify(const char *path, RecordsVerifyReport *report, Error *err)
 {
     memset(report, 0, sizeof *report);
     OpenedFile f;
-    if (!open_records_file(path, &f, err))
+    if (!record_open_file(path, &f, err))
         return false;
     report->file_size = f.size;
     ChunkScanner scan;
-    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
+    record_scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
     bool ok = true;
-    for (ScanResult s; ok && (s = scanner_next(&scan, err)) != SCAN_END;) {
+    for (ScanResult s; ok && (s = record_scanner_next(&scan, err)) != SCAN_END;) {
         if (s == SCAN_CHUNK) {
             report->chunks++;
             report->games += scan.header.games;
@@ -166,8 +166,8 @@ bool records_verify(const char *path, RecordsVerifyReport *report, Error *err)
             ok = false;
         }
     }
-    scanner_free(&scan);
-    close_records_file(&f);
+    record_scanner_free(&scan);
+    record_close_file(&f);
     if (!ok)
         records_verify_report_free(report);
     return ok;

@@ -54,16 +54,16 @@ static int entry_order(const void *a, const void *b)
 /* Readers take a shared lock, so that a file that a writer holds is not rewritten under it. */
 static bool open_input(Rewrite *rw, int i, Error *err)
 {
-    if (!open_records_file(rw->paths[i], &rw->files[i], err))
+    if (!record_open_file(rw->paths[i], &rw->files[i], err))
         return false;
     if (flock(rw->files[i].fd, LOCK_SH | LOCK_NB) != 0) {
         records_error(err, RECORDS_ERR_IO, 0, "%s: a writer has this file open", rw->paths[i]);
-        close_records_file(&rw->files[i]);
+        record_close_file(&rw->files[i]);
         return false;
     }
     OpenedFile *f = &rw->files[i];
-    scanner_init(&rw->scans[i], f->fd, rw->paths[i], f->first_chunk, f->size, &f->header);
-    if (i > 0 && !header_same_board(&rw->files[0].header, &f->header)) {
+    record_scanner_init(&rw->scans[i], f->fd, rw->paths[i], f->first_chunk, f->size, &f->header);
+    if (i > 0 && !record_header_same_board(&rw->files[0].header, &f->header)) {
         records_error(err, RECORDS_ERR_MISMATCH, 0, "%s: %s games on %s do not merge with %s's %s games on %s",
                       rw->paths[i], f->header.variant, f->header.board, rw->paths[0], rw->files[0].header.variant,
                       rw->files[0].header.board);
@@ -107,7 +107,7 @@ static bool index_input(Rewrite *rw, int input, Error *err)
 {
     ChunkScanner *s = &rw->scans[input];
     for (;;) {
-        ScanResult r = scanner_next(s, err);
+        ScanResult r = record_scanner_next(s, err);
         if (r == SCAN_END)
             return true;
         if (r != SCAN_CHUNK) {
@@ -128,7 +128,7 @@ static const unsigned char *game_bytes(Rewrite *rw, const Entry *e, Error *err)
     ChunkScanner *s = &rw->scans[e->input];
     if (s->raw.len == 0 || s->offset != e->chunk || s->pos != s->next) {
         s->pos = e->chunk;
-        ScanResult r = scanner_next(s, err);
+        ScanResult r = record_scanner_next(s, err);
         if (r != SCAN_CHUNK) {
             if (r == SCAN_END)
                 records_error(err, RECORDS_ERR_IO, e->chunk, "%s: the file changed while rewritten", rw->paths[e->input]);
@@ -158,7 +158,7 @@ static bool flush_batch(Output *o, Error *err)
     if (o->games == 0)
         return true;
     o->chunk.len = 0;
-    if (!chunk_build(o->batch.data, o->batch.len, o->games, o->first_index, &o->chunk)) {
+    if (!record_chunk_build(o->batch.data, o->batch.len, o->games, o->first_index, &o->chunk)) {
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: cannot compress a chunk", o->path);
         return false;
     }
@@ -175,7 +175,7 @@ static bool output_game(Output *o, uint64_t index, const unsigned char *bytes, s
 {
     if (o->games == 0)
         o->first_index = index;
-    buf_put(&o->batch, bytes, len);
+    record_buf_put(&o->batch, bytes, len);
     o->games++;
     if (o->batch.failed) {
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", o->path);
@@ -214,10 +214,10 @@ static bool write_games(Rewrite *rw, Output *o, Error *err)
         const unsigned char *b = game_bytes(rw, e, err);
         kept = e;
         kept_bytes.len = 0;
-        buf_put(&kept_bytes, b, b ? e->length : 0);
+        record_buf_put(&kept_bytes, b, b ? e->length : 0);
         ok = b && !kept_bytes.failed && output_game(o, e->index, b, e->length, err);
     }
-    buf_free(&kept_bytes);
+    record_buf_free(&kept_bytes);
     return ok && flush_batch(o, err);
 }
 
@@ -231,13 +231,13 @@ static bool write_output(Rewrite *rw, const char *out, const RecordsHeader *h, E
     }
     Output o = {.path = out, .fd = file.fd};
     ByteBuf header = {0};
-    bool ok = header_encode(h, &header) && output_write_all(o.fd, header.data, header.len);
+    bool ok = record_header_encode(h, &header) && output_write_all(o.fd, header.data, header.len);
     if (!ok)
         records_error(err, RECORDS_ERR_IO, 0, "%s: cannot write: %s", out, strerror(errno));
     ok = ok && write_games(rw, &o, err);
-    buf_free(&header);
-    buf_free(&o.batch);
-    buf_free(&o.chunk);
+    record_buf_free(&header);
+    record_buf_free(&o.batch);
+    record_buf_free(&o.chunk);
     if (!ok) {
         output_file_discard(&file);
         return false;
@@ -255,9 +255,9 @@ static void free_rewrite(Rewrite *rw)
 {
     for (int i = 0; i < rw->num_inputs; i++) {
         if (rw->scans)
-            scanner_free(&rw->scans[i]);
+            record_scanner_free(&rw->scans[i]);
         if (rw->files && rw->files[i].header.settings)
-            close_records_file(&rw->files[i]);
+            record_close_file(&rw->files[i]);
     }
     free(rw->files);
     free(rw->scans);
@@ -303,21 +303,21 @@ static char *merged_settings(const Rewrite *rw)
     ByteBuf b = {0};
     char line[64];
     snprintf(line, sizeof line, "merged=%d\n", rw->num_inputs);
-    buf_put(&b, line, strlen(line));
+    record_buf_put(&b, line, strlen(line));
     for (int i = 0; i < rw->num_inputs; i++) {
         for (const char *s = rw->files[i].header.settings; *s;) {
             size_t n = strcspn(s, "\n");
             if (n > 0) {
                 snprintf(line, sizeof line, "shard%d.", i + 1);
-                buf_put(&b, line, strlen(line));
-                buf_put(&b, s, n);
-                buf_u8(&b, '\n');
+                record_buf_put(&b, line, strlen(line));
+                record_buf_put(&b, s, n);
+                record_buf_u8(&b, '\n');
             }
             s += n + (s[n] == '\n');
         }
     }
-    buf_u8(&b, '\0');
-    return b.failed ? (buf_free(&b), NULL) : (char *)b.data;
+    record_buf_u8(&b, '\0');
+    return b.failed ? (record_buf_free(&b), NULL) : (char *)b.data;
 }
 
 bool records_merge(const char *out, const char *const *inputs, int num_inputs, Error *err)

@@ -33,7 +33,7 @@ struct RecordsWriter {
 static RecordsWriter *new_writer(int fd, const char *path, const RecordsHeader *h, uint64_t end, Error *err)
 {
     RecordsWriter *w = calloc(1, sizeof *w);
-    bool ok = w && (w->path = strdup(path)) != NULL && header_copy(&w->header, h);
+    bool ok = w && (w->path = strdup(path)) != NULL && record_header_copy(&w->header, h);
     if (!ok || pthread_mutex_init(&w->lock, NULL) != 0) {
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
         if (w) {
@@ -137,9 +137,9 @@ RecordsWriter *records_create(const char *path, const RecordsHeader *h, Error *e
         return NULL;
     ByteBuf bytes = {0};
     char temp[OUTPUT_PATH_MAX + 16];
-    if (!header_encode(h, &bytes)) {
+    if (!record_header_encode(h, &bytes)) {
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
-        buf_free(&bytes);
+        record_buf_free(&bytes);
         return NULL;
     }
     int fd = output_temp_create(target, temp, sizeof temp, 0644);
@@ -156,7 +156,7 @@ RecordsWriter *records_create(const char *path, const RecordsHeader *h, Error *e
         ok = false;
     }
     uint64_t end = bytes.len;
-    buf_free(&bytes);
+    record_buf_free(&bytes);
     return ok ? new_writer(fd, path, h, end, err) : NULL;
 }
 
@@ -211,7 +211,7 @@ static bool scan_for_resume(ChunkScanner *s, RecordsResumeInfo *info, uint64_t *
     Error first_damage = {0};
     size_t cap = 0;
     for (;;) {
-        ScanResult r = scanner_next(s, err);
+        ScanResult r = record_scanner_next(s, err);
         if (r == SCAN_END)
             break;
         if (r == SCAN_FATAL)
@@ -271,14 +271,14 @@ static bool open_for_resume(const char *path, const RecordsHeader *expected, Ope
         return not_regular(path, st.st_mode, err);
     }
     f->size = (uint64_t)st.st_size;
-    if (!lock_file(f->fd, path, err) || !header_read(f->fd, path, &f->header, &f->first_chunk, err)) {
+    if (!lock_file(f->fd, path, err) || !record_header_read(f->fd, path, &f->header, &f->first_chunk, err)) {
         close(f->fd);
         return false;
     }
-    if (expected && !header_same_board(expected, &f->header)) {
+    if (expected && !record_header_same_board(expected, &f->header)) {
         records_error(err, RECORDS_ERR_MISMATCH, 0, "%s: holds %s games on %s, not %s games on %s", path,
                       f->header.variant, f->header.board, expected->variant, expected->board);
-        close_records_file(f);
+        record_close_file(f);
         return false;
     }
     return true;
@@ -294,11 +294,11 @@ RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, R
     /* The lock is ours: no writer owns them now (a canonical rewrite, a create, killed). */
     info->stale_temps = output_temp_remove_stale(path);
     ChunkScanner scan;
-    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
+    record_scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
     uint64_t good_end = f.first_chunk;
     bool ok = scan_for_resume(&scan, info, &good_end, err) && cut_tail(f.fd, path, good_end, f.size, info, err);
-    scanner_free(&scan);
-    if (ok && !header_copy(&info->header, &f.header)) {
+    record_scanner_free(&scan);
+    if (ok && !record_header_copy(&info->header, &f.header)) {
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
         ok = false;
     }
@@ -308,7 +308,7 @@ RecordsWriter *records_resume(const char *path, const RecordsHeader *expected, R
         w = new_writer(f.fd, path, &f.header, good_end, err);
         f.fd = -1;      /* the writer owns it now (and closes it on failure) */
     }
-    close_records_file(&f);
+    record_close_file(&f);
     if (!w)
         records_resume_info_free(info);
     return w;
@@ -318,22 +318,22 @@ bool records_indices(const char *path, RecordsResumeInfo *info, Error *err)
 {
     memset(info, 0, sizeof *info);
     OpenedFile f;
-    if (!records_path_check(path, err) || !open_records_file(path, &f, err))
+    if (!records_path_check(path, err) || !record_open_file(path, &f, err))
         return false;
     ChunkScanner scan;
-    scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
+    record_scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
     size_t cap = 0;
     ScanResult r;
     bool ok = true;
-    while (ok && (r = scanner_next(&scan, err)) != SCAN_END) {
+    while (ok && (r = record_scanner_next(&scan, err)) != SCAN_END) {
         ok = r == SCAN_CHUNK;
         if (ok && !(ok = collect_indices(&scan, info, &cap)))
             records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
     }
-    scanner_free(&scan);
-    if (ok && !(ok = header_copy(&info->header, &f.header)))
+    record_scanner_free(&scan);
+    if (ok && !(ok = record_header_copy(&info->header, &f.header)))
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
-    close_records_file(&f);
+    record_close_file(&f);
     if (ok)
         sort_unique(info);
     else
@@ -357,7 +357,7 @@ static bool write_chunk_locked(RecordsWriter *w, const ByteBuf *chunk, Error *er
         records_error(err, RECORDS_ERR_IO, w->end, "%s: an earlier append failed and could not be undone", w->path);
         return false;
     }
-    if (write_full_at(w->fd, chunk->data, chunk->len, w->end) && fdatasync(w->fd) == 0) {
+    if (record_write_full_at(w->fd, chunk->data, chunk->len, w->end) && fdatasync(w->fd) == 0) {
         w->end += chunk->len;
         return true;
     }
@@ -376,7 +376,7 @@ bool records_append(RecordsWriter *w, const GameRecord *game, Error *err)
     if (!ok)
         records_error(err, strcmp(why, "out of memory") == 0 ? RECORDS_ERR_MEMORY : RECORDS_ERR_INVALID, 0,
                       "%s: cannot store game %llu: %s", w->path, (unsigned long long)game->index, why);
-    else if (!(ok = chunk_build(raw.data, raw.len, 1, game->index, &chunk)))
+    else if (!(ok = record_chunk_build(raw.data, raw.len, 1, game->index, &chunk)))
         records_error(err, RECORDS_ERR_MEMORY, 0, "%s: cannot compress game %llu", w->path,
                       (unsigned long long)game->index);
     if (ok) {
@@ -384,8 +384,8 @@ bool records_append(RecordsWriter *w, const GameRecord *game, Error *err)
         ok = write_chunk_locked(w, &chunk, err);
         pthread_mutex_unlock(&w->lock);
     }
-    buf_free(&raw);
-    buf_free(&chunk);
+    record_buf_free(&raw);
+    record_buf_free(&chunk);
     return ok;
 }
 

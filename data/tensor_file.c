@@ -182,7 +182,7 @@ static char *describe(const TensorFile *tf, const char *extra)
                      tf->opt.dense ? "dense" : "sparse", tf->opt.dense ? "none" : tf->opt.wide_visits ? "int32" : "int16",
                      tf->opt.packed ? "true" : "false", (unsigned long long)tensor_file_rows(tf));
     for (int i = 0; i < PLANES_COUNT; i++)
-        n += snprintf(s + n, cap - (size_t)n, "%s\"%s\"", i ? ", " : "", plane_names[i]);
+        n += snprintf(s + n, cap - (size_t)n, "%s\"%s\"", i ? ", " : "", tensor_plane_names[i]);
     snprintf(s + n, cap - (size_t)n, "]%s%s}", extra && *extra ? ", " : "", extra ? extra : "");
     return s;
 }

@@ -236,9 +236,9 @@ bool weights_default(const Game *g, Weights *out)
     char source[64];
     snprintf(source, sizeof source, "built-in %s weights", g->name);
     const EmbeddedWeights *table = NULL, *text = NULL;
-    for (int i = 0; i < embedded_weights_count; i++)
-        if (strcmp(embedded_weights[i].game, g->name) == 0)
-            *(embedded_weights[i].bytes ? &table : &text) = &embedded_weights[i];
+    for (int i = 0; i < weights_embedded_count; i++)
+        if (strcmp(weights_embedded[i].game, g->name) == 0)
+            *(weights_embedded[i].bytes ? &table : &text) = &weights_embedded[i];
     Error err;
     const size_t size = table ? (size_t)(table->end - table->bytes) : 0;
     if (table && weights_parse_tables(g, table->bytes, size, source, out, &err))

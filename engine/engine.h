@@ -131,11 +131,11 @@ typedef struct {
     char *rest;
 } Tokens;
 
-char *tokens_next(Tokens *t);           /* NULL after the last word */
-char *tokens_rest(Tokens *t);           /* the rest of the line, trimmed ("" if none) */
+char *engine_tokens_next(Tokens *t);           /* NULL after the last word */
+char *engine_tokens_rest(Tokens *t);           /* the rest of the line, trimmed ("" if none) */
 
-bool parse_integer(const char *text, long long min, long long max, long long *out);
-bool parse_real(const char *text, double min, double max, double *out);
+bool engine_parse_integer(const char *text, long long min, long long max, long long *out);
+bool engine_parse_real(const char *text, double min, double max, double *out);
 
 /* --- the command handlers (engine_protocol.c dispatches them) --------------------------------- */
 

@@ -18,8 +18,8 @@ void engine_cmd_newgame(Engine *e, Tokens *args)
     int width = e->game->width, height = e->game->height;
     bool size_given = false;
     Error err;
-    for (const char *key; (key = tokens_next(args));) {
-        const char *value = tokens_next(args);
+    for (const char *key; (key = engine_tokens_next(args));) {
+        const char *value = engine_tokens_next(args);
         if (strcmp(key, "variant") != 0 && strcmp(key, "size") != 0) {
             engine_error(e, "newgame: expected 'newgame [variant V] [size WxH]', got '%.40s'", key);
             return;
@@ -60,7 +60,7 @@ void engine_cmd_newgame(Engine *e, Tokens *args)
 static bool play_moves(const Game *g, GameSoFar *played, Tokens *args, Error *err)
 {
     int number = 0;
-    for (const char *text; (text = tokens_next(args));) {
+    for (const char *text; (text = engine_tokens_next(args));) {
         number++;
         const Position *pos = &played->now;
         GameStatus status = game_status(g, pos);
@@ -112,15 +112,15 @@ static bool expect_moves_word(const char *word, Error *err)
 /* position start | fen BOARD SIDE | BOARD SIDE, then optionally: moves M1 M2 ... */
 void engine_cmd_position(Engine *e, Tokens *args)
 {
-    const char *first = tokens_next(args);
+    const char *first = engine_tokens_next(args);
     Position pos;
     Game *fresh = NULL;
     Error err;
     if (first && strcmp(first, "start") == 0) {
         game_start(e->game, &pos);
     } else {
-        const char *board = first && strcmp(first, "fen") == 0 ? tokens_next(args) : first;
-        const char *side = board ? tokens_next(args) : NULL;
+        const char *board = first && strcmp(first, "fen") == 0 ? engine_tokens_next(args) : first;
+        const char *side = board ? engine_tokens_next(args) : NULL;
         if (!side) {
             engine_error(e, "position: expected 'position start|fen BOARD SIDE [moves M...]'");
             return;
@@ -137,7 +137,7 @@ void engine_cmd_position(Engine *e, Tokens *args)
     GameSoFar played = GAME_SO_FAR_EMPTY;
     if (!game_so_far_begin(&played, g, &pos))
         error_set(&err, "out of memory");
-    if (!played.hashes || !expect_moves_word(tokens_next(args), &err) || !play_moves(g, &played, args, &err) ||
+    if (!played.hashes || !expect_moves_word(engine_tokens_next(args), &err) || !play_moves(g, &played, args, &err) ||
         (fresh && !engine_load_weights(&e->options, fresh, &w, &err))) {
         engine_error(e, "position: %s", err.msg);
         game_so_far_free(&played);

@@ -83,7 +83,7 @@ void engine_error(Engine *e, const char *fmt, ...)
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-char *tokens_next(Tokens *t)
+char *engine_tokens_next(Tokens *t)
 {
     char *p = t->rest;
     while (is_blank(*p))
@@ -101,7 +101,7 @@ char *tokens_next(Tokens *t)
     return word;
 }
 
-char *tokens_rest(Tokens *t)
+char *engine_tokens_rest(Tokens *t)
 {
     char *p = t->rest;
     while (is_blank(*p))
@@ -115,12 +115,12 @@ char *tokens_rest(Tokens *t)
     return p;
 }
 
-bool parse_integer(const char *text, long long min, long long max, long long *out)
+bool engine_parse_integer(const char *text, long long min, long long max, long long *out)
 {
     return number_read_integer(text, min, max, out) == NUMBER_OK;
 }
 
-bool parse_real(const char *text, double min, double max, double *out)
+bool engine_parse_real(const char *text, double min, double max, double *out)
 {
     double v;
     if (number_read_decimal(text, &v) != NUMBER_OK || v < min || v > max)

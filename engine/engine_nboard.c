@@ -185,7 +185,7 @@ static bool read_clock_time(const char *text, size_t n, double *out)
         memcpy(part, text + i, k);
         part[k] = '\0';
         double v;
-        if (!parse_real(part, 0, 1e6, &v))
+        if (!engine_parse_real(part, 0, 1e6, &v))
             return false;
         total = total * 60 + v;
         fields++;
@@ -365,18 +365,18 @@ static void set_game(Engine *e, const char *ggf)
 
 static void set_command(Engine *e, Tokens *args)
 {
-    const char *what = tokens_next(args);
+    const char *what = engine_tokens_next(args);
     if (!what)
         return;
     if (strcmp(what, "depth") == 0) {
         long long depth;
-        const char *value = tokens_next(args);
-        if (value && parse_integer(value, 1, NBOARD_MAX_DEPTH, &depth))
+        const char *value = engine_tokens_next(args);
+        if (value && engine_parse_integer(value, 1, NBOARD_MAX_DEPTH, &depth))
             state(e)->depth = (int)depth;
         else
             engine_reply(e, "status leuctra: set depth takes a number from 1 to %d", NBOARD_MAX_DEPTH);
     } else if (strcmp(what, "game") == 0) {
-        set_game(e, tokens_rest(args));
+        set_game(e, engine_tokens_rest(args));
     }
     /* set contempt, and any other setting: the protocol lets an engine ignore them */
 }
@@ -401,7 +401,7 @@ static void move_command(Engine *e, const char *text)
     }
     const char *time = text[n] ? strchr(text + n + 1, '/') : NULL;
     double t;
-    if (time && parse_real(time + 1, 0, 1e6, &t))
+    if (time && engine_parse_real(time + 1, 0, 1e6, &t))
         state(e)->used[side] += t;
 }
 
@@ -430,9 +430,9 @@ static void search_command(Engine *e, int hint_moves)
 
 static void hint_command(Engine *e, Tokens *args)
 {
-    const char *value = tokens_next(args);
+    const char *value = engine_tokens_next(args);
     long long n = 1;
-    if (value && !parse_integer(value, 1, 64, &n))
+    if (value && !engine_parse_integer(value, 1, 64, &n))
         n = 1;
     search_command(e, (int)n);
 }
@@ -440,7 +440,7 @@ static void hint_command(Engine *e, Tokens *args)
 static void nboard_dispatch(Engine *e, char *line)
 {
     Tokens args = {line};
-    const char *command = tokens_next(&args);
+    const char *command = engine_tokens_next(&args);
     if (!command)
         return;
     bool ping = strcmp(command, "ping") == 0;
@@ -451,13 +451,13 @@ static void nboard_dispatch(Engine *e, char *line)
     else
         engine_search_join(e);
     if (ping)
-        engine_reply(e, "pong %s", tokens_rest(&args));
+        engine_reply(e, "pong %s", engine_tokens_rest(&args));
     else if (strcmp(command, "nboard") == 0)
         engine_reply(e, "set myname leuctra");
     else if (strcmp(command, "set") == 0)
         set_command(e, &args);
     else if (strcmp(command, "move") == 0)
-        move_command(e, tokens_rest(&args));
+        move_command(e, engine_tokens_rest(&args));
     else if (strcmp(command, "hint") == 0)
         hint_command(e, &args);
     else if (strcmp(command, "go") == 0)

@@ -107,7 +107,7 @@ static bool store_value(EngineOptions *o, const NumericOption *spec, const char 
     double real;
     switch (spec->kind) {
     case FIELD_DOUBLE:
-        if (!parse_real(text, spec->real_min, spec->real_max, &real))
+        if (!engine_parse_real(text, spec->real_min, spec->real_max, &real))
             return false;
         *real_field(o, spec) = real;
         return true;
@@ -116,7 +116,7 @@ static bool store_value(EngineOptions *o, const NumericOption *spec, const char 
             return false;
         break;
     default:
-        if (!parse_integer(text, spec->int_min, spec->int_max, &integer))
+        if (!engine_parse_integer(text, spec->int_min, spec->int_max, &integer))
             return false;
         break;
     }
@@ -182,12 +182,12 @@ static void set_weights(Engine *e, const char *value)
 
 void engine_cmd_setoption(Engine *e, Tokens *args)
 {
-    const char *name_word = tokens_next(args), *name = tokens_next(args), *value_word = tokens_next(args);
+    const char *name_word = engine_tokens_next(args), *name = engine_tokens_next(args), *value_word = engine_tokens_next(args);
     if (!name_word || strcmp(name_word, "name") != 0 || !name || !value_word || strcmp(value_word, "value") != 0) {
         engine_error(e, "setoption: expected 'setoption name NAME value VALUE'");
         return;
     }
-    const char *value = tokens_rest(args);
+    const char *value = engine_tokens_rest(args);
     if (*value == '\0') {
         engine_error(e, "setoption: %.40s needs a value", name);
         return;

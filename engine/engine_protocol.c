@@ -136,9 +136,9 @@ static void cmd_eval(Engine *e, Tokens *args)
  * is capped where every game still answers in seconds to minutes. */
 static void cmd_perft(Engine *e, Tokens *args)
 {
-    const char *text = tokens_next(args);
+    const char *text = engine_tokens_next(args);
     long long depth;
-    if (!text || !parse_integer(text, 0, 10, &depth) || tokens_next(args)) {
+    if (!text || !engine_parse_integer(text, 0, 10, &depth) || engine_tokens_next(args)) {
         engine_error(e, "perft: expected 'perft DEPTH' with DEPTH from 0 to 10");
         return;
     }
@@ -184,7 +184,7 @@ static void cmd_help(Engine *e, Tokens *args)
 void engine_dispatch(Engine *e, char *line)
 {
     Tokens args = {line};
-    const char *name = tokens_next(&args);
+    const char *name = engine_tokens_next(&args);
     if (!name)
         return;     /* blank lines are no command, as in UCI */
     const EngineCommand *c = NULL;
@@ -193,7 +193,7 @@ void engine_dispatch(Engine *e, char *line)
             c = &commands[i];
     if (!c)
         engine_error(e, "unknown command '%.40s' (send help for the list)", name);
-    else if (!c->takes_args && tokens_next(&args))
+    else if (!c->takes_args && engine_tokens_next(&args))
         engine_error(e, "%s takes no arguments", c->name);
     else if (!c->while_searching && engine_search_busy(e))
         engine_error(e, "%s: search running; send stop first", c->name);

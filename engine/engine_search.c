@@ -86,7 +86,7 @@ static void on_progress(const MctsResult *so_far, void *ctx)
     Engine *e = ctx;
     EngineSearch *s = &e->search;
     if (s->timed)
-        move_timer_check(so_far, &s->timer);
+        time_control_timer_check(so_far, &s->timer);
     double now = clock_seconds();
     if (now >= s->next_report) {
         s->output->progress(e, so_far);
@@ -191,8 +191,8 @@ bool engine_search_start(Engine *e, const MctsLimits *limits, const TimeBudget *
     atomic_store(&s->finished, false);
     s->limits = *limits;
     if (budget) {
-        move_timer_start(&s->timer, *budget, start, &s->stop);
-        s->limits = move_timer_limits(&s->timer, limits->visits);
+        time_control_timer_start(&s->timer, *budget, start, &s->stop);
+        s->limits = time_control_timer_limits(&s->timer, limits->visits);
     }
     s->next_report = clock_seconds() + INFO_INTERVAL_SECONDS;
     if (!start_thread(s, e)) {
@@ -206,8 +206,8 @@ bool engine_search_start(Engine *e, const MctsLimits *limits, const TimeBudget *
 TimeBudget engine_move_budget(const Engine *e, const ClockReading *clock)
 {
     const Position *now = &e->played.now;
-    int moves_left = time_moves_left(e->game, now, e->played.plies);
-    return time_budget(clock, game_side_to_move(e->game, now), moves_left, e->options.overhead);
+    int moves_left = time_control_moves_left(e->game, now, e->played.plies);
+    return time_control_budget(clock, game_side_to_move(e->game, now), moves_left, e->options.overhead);
 }
 
 /* What a go line asks for. */
@@ -226,18 +226,18 @@ static bool read_go_pair(const char *word, const char *value, GoRequest *g)
     static const char *const clock_keys[4] = {"wtime", "btime", "winc", "binc"};
     long long n;
     double t;
-    if (strcmp(word, "visits") == 0 && parse_integer(value, 1, ENGINE_MAX_VISITS, &n)) {
+    if (strcmp(word, "visits") == 0 && engine_parse_integer(value, 1, ENGINE_MAX_VISITS, &n)) {
         g->limits.visits = (long)n;
         return g->limited = true;
     }
-    if (strcmp(word, "time") == 0 && parse_real(value, 0.001, ENGINE_MAX_SECONDS, &g->limits.seconds))
+    if (strcmp(word, "time") == 0 && engine_parse_real(value, 0.001, ENGINE_MAX_SECONDS, &g->limits.seconds))
         return g->limited = true;
-    if (strcmp(word, "movestogo") == 0 && parse_integer(value, 1, 100000, &n)) {
+    if (strcmp(word, "movestogo") == 0 && engine_parse_integer(value, 1, 100000, &n)) {
         g->clock.moves_to_go = (int)n;
         return g->clocked = true;
     }
     for (int k = 0; k < 4; k++) {
-        if (strcmp(word, clock_keys[k]) != 0 || !parse_real(value, k < 2 ? -ENGINE_MAX_SECONDS : 0, ENGINE_MAX_SECONDS, &t))
+        if (strcmp(word, clock_keys[k]) != 0 || !engine_parse_real(value, k < 2 ? -ENGINE_MAX_SECONDS : 0, ENGINE_MAX_SECONDS, &t))
             continue;
         if (k < 2) {
             g->clock.left[k] = fmax(t, 0);
@@ -253,12 +253,12 @@ static bool read_go_pair(const char *word, const char *value, GoRequest *g)
 /* The go line into *g; false after an error line. */
 static bool read_go(Engine *e, Tokens *args, GoRequest *g)
 {
-    for (const char *word; (word = tokens_next(args));) {
+    for (const char *word; (word = engine_tokens_next(args));) {
         if (strcmp(word, "infinite") == 0) {
             g->infinite = true;
             continue;
         }
-        const char *value = tokens_next(args);
+        const char *value = engine_tokens_next(args);
         if (!value || !read_go_pair(word, value, g)) {
             engine_error(e, "go: expected 'go [wtime W btime B [winc WI] [binc BI] [movestogo N]] [visits N] [time "
                             "SECONDS]' or 'go infinite', got '%.40s%s%.40s'",

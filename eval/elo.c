@@ -60,22 +60,22 @@ double elo_to_score(double elo)
     return 1.0 / (1.0 + pow(10.0, -elo / 400.0));
 }
 
-double nelo_from_score(double score, double sigma)
+double elo_nelo_from_score(double score, double sigma)
 {
     return (score - 0.5) / sigma * NELO_PER_T;
 }
 
-double nelo_to_score(double nelo, double sigma)
+double elo_nelo_to_score(double nelo, double sigma)
 {
     return 0.5 + nelo / NELO_PER_T * sigma;
 }
 
-double normal_cdf(double x)
+double elo_normal_cdf(double x)
 {
     return gsl_cdf_ugaussian_P(x);
 }
 
-double normal_quantile(double p)
+double elo_normal_quantile(double p)
 {
     return gsl_cdf_ugaussian_Pinv(p);
 }
@@ -126,11 +126,11 @@ bool elo_trinomial(const Trinomial *c, double confidence, EloEstimate *out)
     Moments m;
     if (!confidence_valid(confidence) || !sample_moments(counts, 3, &m))
         return false;
-    fill_estimate(&m, 1, normal_quantile(0.5 + confidence / 2), out);
+    fill_estimate(&m, 1, elo_normal_quantile(0.5 + confidence / 2), out);
     /* cutechess: LOS = Phi((W - L) / sqrt(W + L)), draws carrying no information on who is
      * stronger; with no decisive game there is no evidence either way. */
     double decisive = (double)(c->wins + c->losses);
-    out->los = decisive > 0 ? normal_cdf((double)(c->wins - c->losses) / sqrt(decisive)) : 0.5;
+    out->los = decisive > 0 ? elo_normal_cdf((double)(c->wins - c->losses) / sqrt(decisive)) : 0.5;
     out->draw_ratio = (double)c->draws / m.n;
     return true;
 }
@@ -140,10 +140,10 @@ bool elo_pentanomial(const Pentanomial *c, double confidence, EloEstimate *out)
     Moments m;
     if (!confidence_valid(confidence) || !sample_moments(c->pairs, 5, &m))
         return false;
-    fill_estimate(&m, 2, normal_quantile(0.5 + confidence / 2), out);
+    fill_estimate(&m, 2, elo_normal_quantile(0.5 + confidence / 2), out);
     /* fishtest get_elo: LOS = Phi((score - 0.5) / sd of the mean score). */
     double sd_mean = sqrt(m.var / m.n);
-    out->los = sd_mean > 0 ? normal_cdf((m.mean - 0.5) / sd_mean) : m.mean > 0.5 ? 1 : m.mean < 0.5 ? 0 : 0.5;
+    out->los = sd_mean > 0 ? elo_normal_cdf((m.mean - 0.5) / sd_mean) : m.mean > 0.5 ? 1 : m.mean < 0.5 ? 0 : 0.5;
     out->draw_ratio = (double)c->pairs[2] / m.n;
     return true;
 }

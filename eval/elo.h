@@ -52,8 +52,8 @@ double elo_from_score(double score);
 double elo_to_score(double elo);
 
 /* Normalized Elo for a given per-game standard deviation of the score (EloEstimate.sigma). */
-double nelo_from_score(double score, double sigma);
-double nelo_to_score(double nelo, double sigma);
+double elo_nelo_from_score(double score, double sigma);
+double elo_nelo_to_score(double nelo, double sigma);
 
 /* The Elo that a perfect score bounds: after n trials (games or pairs) all won, the exact
  * one-sided bound of the score at level (1 + confidence) / 2 is ((1 - confidence) / 2)^(1/n)
@@ -62,8 +62,8 @@ double nelo_to_score(double nelo, double sigma);
 double elo_perfect_score_bound(double n, double confidence);
 
 /* The standard normal distribution function and its inverse (for confidence levels). */
-double normal_cdf(double x);
-double normal_quantile(double p);
+double elo_normal_cdf(double x);
+double elo_normal_quantile(double p);
 
 /* Fill *out from the counts at the given two-sided confidence level (0.95 for the usual 95%
  * interval).  False, leaving *out untouched, when there are no games or a count is negative or

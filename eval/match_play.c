@@ -48,7 +48,7 @@ static Player *worker_player(MatchWorker *w, const MatchRun *run, int index, Err
     return w->player[index];
 }
 
-/* The MoveObserver of play_game: one ply of the record, with the value and visits the player
+/* The MoveObserver of driver_play_game: one ply of the record, with the value and visits the player
  * reported (no visit distribution: a match is not training data), the time it took and the
  * clock it left. */
 static void record_ply(void *ctx, const Position *before, Move move, const MoveInfo *info)
@@ -79,7 +79,7 @@ static void finish_record(GameRecord *record, const MatchRun *run, int k, const 
     record->seed = game_seed(run, k);
     game_format_position(run->game, start, record->start, sizeof record->start);
     record->result = r->result;
-    record->end = end_reason_record(r->reason);
+    record->end = driver_end_reason_record(r->reason);
     for (int side = 0; side < 2; side++)
         record->final_clock_ms[side] = record_clock_ms(r->clock_left[side]);
 }
@@ -119,7 +119,7 @@ static bool play_one(MatchWorker *w, const MatchRun *run, int k, MatchGame *play
     game_record_clear(&w->record);
     w->failed = false;
     /* Recorded even without a records file: the report's times come from the record. */
-    if (!play_game(run->game, &start, seats, &policy, game_seed(run, k), record_ply, w, &r)) {
+    if (!driver_play_game(run->game, &start, seats, &policy, game_seed(run, k), record_ply, w, &r)) {
         error_failed(err, "out of memory");
         return false;
     }

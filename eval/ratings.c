@@ -217,7 +217,7 @@ static bool finish(const Problem *pr, Workspace *w, const RatingsOptions *o, con
     cholesky_inverse(w->hessian, m, out->covariance, w->step);
     for (size_t i = 0; i < (size_t)m * m; i++)
         out->covariance[i] *= ELO_PER_NAT * ELO_PER_NAT;
-    double z = normal_quantile(0.5 + o->confidence / 2);
+    double z = elo_normal_quantile(0.5 + o->confidence / 2);
     for (int v = 0; v < out->players; v++) {
         PlayerRating *r = &out->rating[v];
         r->status = status[v];
@@ -321,10 +321,10 @@ double ratings_difference_error(const Ratings *r, int i, int j, double confidenc
     double var = ratings_covariance(r, i, i) + ratings_covariance(r, j, j) - 2 * ratings_covariance(r, i, j);
     if (isnan(var))
         return NAN;
-    return normal_quantile(0.5 + confidence / 2) * sqrt(var > 0 ? var : 0);
+    return elo_normal_quantile(0.5 + confidence / 2) * sqrt(var > 0 ? var : 0);
 }
 
-const char *rating_status_name(RatingStatus status)
+const char *ratings_status_name(RatingStatus status)
 {
     static const char *const names[] = {"finite", "above", "below", "undetermined", "unlinked"};
     return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "?";

@@ -77,6 +77,6 @@ double ratings_covariance(const Ratings *r, int i, int j);
 double ratings_difference_error(const Ratings *r, int i, int j, double confidence);
 
 /* "finite", "above", "below", "undetermined", "unlinked". */
-const char *rating_status_name(RatingStatus status);
+const char *ratings_status_name(RatingStatus status);
 
 #endif

@@ -59,7 +59,7 @@ static void draw_rating(const SvgPlot *p, double x, const ChartRating *r, const 
                  above ? "+inf" : "-inf", above ? "won" : "lost");
         svg_plot_off_scale(p, x, above, key->colour, tip);
     } else {
-        snprintf(tip, sizeof tip, "%s: not placed by these games (%s)", label, rating_status_name(r->status));
+        snprintf(tip, sizeof tip, "%s: not placed by these games (%s)", label, ratings_status_name(r->status));
         fprintf(p->out, "<text class=\"unplaced\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
                         "font-family=\"sans-serif\" font-size=\"16\" fill=\"%s\">?<title>",
                 svg_plot_x(p, x), p->top + p->height / 2, GREY);

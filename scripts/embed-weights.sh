@@ -17,7 +17,7 @@ for f in "$@"; do
     printf 'extern const unsigned char leuctra_weights_%s[], leuctra_weights_%s_end[];\n' "$game" "$game"
 done
 echo ''
-echo 'const EmbeddedWeights embedded_weights[] = {'
+echo 'const EmbeddedWeights weights_embedded[] = {'
 count=0
 for f in "$@"; do
     case "$f" in
@@ -47,4 +47,4 @@ for f in "$@"; do
     count=$((count + 1))
 done
 echo '};'
-echo "const int embedded_weights_count = $count;"
+echo "const int weights_embedded_count = $count;"

@@ -9,13 +9,13 @@
 #include <math.h>
 #include <stdlib.h>
 
-DrawPolicy draw_policy_default(void)
+DrawPolicy driver_draw_policy_default(void)
 {
     DrawPolicy p = {600, true, 0, 0, 0};
     return p;
 }
 
-const char *end_reason_name(EndReason r)
+const char *driver_end_reason_name(EndReason r)
 {
     switch (r) {
     case END_PLY_LIMIT: return "ply-limit";
@@ -27,7 +27,7 @@ const char *end_reason_name(EndReason r)
     }
 }
 
-RecordEnd end_reason_record(EndReason r)
+RecordEnd driver_end_reason_record(EndReason r)
 {
     switch (r) {
     case END_PLY_LIMIT: return RECORD_END_PLY_LIMIT;
@@ -39,7 +39,7 @@ RecordEnd end_reason_record(EndReason r)
     }
 }
 
-EndReason end_reason_of_record(RecordEnd e)
+EndReason driver_end_reason_of_record(RecordEnd e)
 {
     switch (e) {
     case RECORD_END_PLY_LIMIT: return END_PLY_LIMIT;
@@ -133,7 +133,7 @@ static bool timed_choose(Player *p, const GameSoFar *h, Clocks *c, int mover, do
     ClockReading reading;
     *info = MOVE_INFO_INIT;
     if (c->on[mover]) {
-        reading = clock_reading(c->clock, c->on, mover);
+        reading = time_control_clock_reading(c->clock, c->on, mover);
         info->clock = &reading;
     }
     double start = clock_seconds();
@@ -147,7 +147,7 @@ static bool timed_choose(Player *p, const GameSoFar *h, Clocks *c, int mover, do
     return in_time;
 }
 
-bool play_game(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy, uint64_t seed,
+bool driver_play_game(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy, uint64_t seed,
                MoveObserver observe, void *observe_ctx, GameResult *out)
 {
     const int cap = policy->max_plies > 0 ? policy->max_plies : 4096;

@@ -34,7 +34,7 @@ typedef struct {
 } DrawPolicy;
 
 /* The default policy: 600 plies, repetition on, no resign adjudication, no time margin. */
-DrawPolicy draw_policy_default(void);
+DrawPolicy driver_draw_policy_default(void);
 
 typedef struct {
     GameStatus result;  /* never STATUS_ONGOING */
@@ -52,13 +52,13 @@ typedef void (*MoveObserver)(void *ctx, const Position *before, Move move, const
 
 /* Plays a game; players[WHITE] and players[BLACK] move in turn.  Each player's new_game is called
  * with a seed derived from `seed`.  False only when memory runs out. */
-bool play_game(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy, uint64_t seed,
+bool driver_play_game(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy, uint64_t seed,
                MoveObserver observe, void *observe_ctx, GameResult *out);
 void game_result_free(GameResult *r);
 
-const char *end_reason_name(EndReason r);   /* "rules", "ply-limit", "repetition", "no-move", "resign", "time" */
+const char *driver_end_reason_name(EndReason r);   /* "rules", "ply-limit", "repetition", "no-move", "resign", "time" */
 /* The end reason as a game record stores it, and back. */
-RecordEnd end_reason_record(EndReason r);
-EndReason end_reason_of_record(RecordEnd e);
+RecordEnd driver_end_reason_record(EndReason r);
+EndReason driver_end_reason_of_record(RecordEnd e);
 
 #endif

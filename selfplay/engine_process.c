@@ -22,7 +22,7 @@
 
 extern char **environ;
 
-bool io_log_open(IoLog *log, const char *path, Error *err)
+bool engine_process_log_open(IoLog *log, const char *path, Error *err)
 {
     log->start = clock_seconds();
     log->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
@@ -31,7 +31,7 @@ bool io_log_open(IoLog *log, const char *path, Error *err)
     return log->fd >= 0;
 }
 
-void io_log_close(IoLog *log)
+void engine_process_log_close(IoLog *log)
 {
     if (log->fd >= 0)
         close(log->fd);

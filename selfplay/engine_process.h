@@ -28,8 +28,8 @@ struct IoLog {
 typedef struct IoLog IoLog;
 
 /* Creates (or truncates) the file; false with *err when it cannot be opened. */
-bool io_log_open(IoLog *log, const char *path, Error *err);
-void io_log_close(IoLog *log);
+bool engine_process_log_open(IoLog *log, const char *path, Error *err);
+void engine_process_log_close(IoLog *log);
 
 typedef struct {
     pid_t pid;              /* 0 when no child is running */

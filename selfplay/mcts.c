@@ -121,7 +121,7 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     size_t workers = (size_t)m->cfg.threads + 1;
     m->workers = aligned_alloc(64, workers * sizeof *m->workers);
     m->result = malloc(sizeof *m->result);
-    bool ok = m->workers && m->result && tree_init(&m->tree, m->cfg.max_nodes, m->cfg.max_nodes * 16);
+    bool ok = m->workers && m->result && mcts_tree_init(&m->tree, m->cfg.max_nodes, m->cfg.max_nodes * 16);
     if (ok)
         memset(m->result, 0, sizeof *m->result);    /* its pages touched now, not in a search */
     for (size_t i = 0; ok && i < workers; i++) {
@@ -156,7 +156,7 @@ void mcts_free(Mcts *m)
 {
     if (!m)
         return;
-    tree_free(&m->tree);
+    mcts_tree_free(&m->tree);
     solver_free(m->root_solver);
     for (int i = 0; i <= m->cfg.threads; i++) {
         value_feature_cache_free(m->workers[i].features);
@@ -167,12 +167,12 @@ void mcts_free(Mcts *m)
     free(m);
 }
 
-void mcts_clear(Mcts *m) { tree_reset(&m->tree); }
+void mcts_clear(Mcts *m) { mcts_tree_reset(&m->tree); }
 
 void mcts_restart(Mcts *m, uint64_t seed)
 {
     m->cfg.seed = seed;
-    tree_reset(&m->tree);
+    mcts_tree_reset(&m->tree);
     m->has_root = false;
     mcts_set_history(m, NULL, 0);
     /* A game's moves must not depend on the games this search played before. */
@@ -219,8 +219,8 @@ void mcts_set_position(Mcts *m, const Position *pos)
     if (m->has_root && game_hash(m->game, &m->root_pos) == hash)
         return;
     uint32_t keep = m->has_root ? find_descendant(m, hash) : 0;
-    if (!keep || !tree_keep_subtree(&m->tree, keep))
-        tree_reset(&m->tree);
+    if (!keep || !mcts_tree_keep_subtree(&m->tree, keep))
+        mcts_tree_reset(&m->tree);
     m->root_pos = *pos;
     m->has_root = true;
 }
@@ -410,7 +410,7 @@ static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos, int dept
         return false;
     int n = game_gen_moves(m->game, pos, w->moves);
     uint32_t first;
-    if (n == 0 || n > 65535 || !tree_reserve_edges(&m->tree, (uint32_t)n, &first)) {
+    if (n == 0 || n > 65535 || !mcts_tree_reserve_edges(&m->tree, (uint32_t)n, &first)) {
         atomic_store_explicit(&node->state, NODE_FULL, memory_order_release);
         return false;
     }
@@ -491,7 +491,7 @@ static uint32_t child_of(Mcts *m, Edge *e)
     uint32_t child = atomic_load_explicit(&e->child, memory_order_acquire);
     if (child)
         return child;
-    uint32_t fresh = tree_new_node(&m->tree, e->prior);
+    uint32_t fresh = mcts_tree_new_node(&m->tree, e->prior);
     if (!fresh)
         return 0;
     uint32_t expected = 0;
@@ -716,7 +716,7 @@ static void collect_result(const Mcts *m, MctsResult *r, bool all_edges)
                                                      ? r->stats[0].proven_plies : root->proven_plies;
     r->value = r->proven != PROVEN_NONE ? proven_value(r->proven) : 1.0 - node_mean(root);
     r->tree_visits = root->visits;
-    r->nodes = tree_nodes_in_use(t);
+    r->nodes = mcts_tree_nodes_in_use(t);
     r->pv_length = 0;
     const Edge *e = best_edge(t, root);
     r->best = e ? e->move : MOVE_NONE;
@@ -838,7 +838,7 @@ static bool solve_root(Mcts *m, MctsResult *out)
     out->proven = proven;
     out->solved = true;
     out->tree_visits = m->tree.nodes[0].visits;
-    out->nodes = tree_nodes_in_use(&m->tree);
+    out->nodes = mcts_tree_nodes_in_use(&m->tree);
     out->pv_length = 1;
     out->pv[0] = r.best;
     out->num_stats = 1;

@@ -30,21 +30,21 @@ static void *pool_alloc(size_t bytes)
     return pool;
 }
 
-bool tree_init(Tree *t, size_t node_capacity, size_t edge_capacity)
+bool mcts_tree_init(Tree *t, size_t node_capacity, size_t edge_capacity)
 {
     t->nodes = pool_alloc(node_capacity * sizeof *t->nodes);
     t->edges = pool_alloc(edge_capacity * sizeof *t->edges);
     t->node_capacity = node_capacity;
     t->edge_capacity = edge_capacity;
     if (!t->nodes || !t->edges) {
-        tree_free(t);
+        mcts_tree_free(t);
         return false;
     }
-    tree_reset(t);
+    mcts_tree_reset(t);
     return true;
 }
 
-void tree_free(Tree *t)
+void mcts_tree_free(Tree *t)
 {
     free(t->nodes);
     free(t->edges);
@@ -52,7 +52,7 @@ void tree_free(Tree *t)
     t->edges = NULL;
 }
 
-void node_init(Node *n, float prior)
+void mcts_node_init(Node *n, float prior)
 {
     atomic_init(&n->visits, 0);
     atomic_init(&n->first_edge, 0);
@@ -66,9 +66,9 @@ void node_init(Node *n, float prior)
     atomic_init(&n->proven_plies, 0);
 }
 
-void tree_reset(Tree *t)
+void mcts_tree_reset(Tree *t)
 {
-    node_init(&t->nodes[0], 1.0f);
+    mcts_node_init(&t->nodes[0], 1.0f);
     atomic_store(&t->nodes_used, 1);
     atomic_store(&t->edges_used, 0);
     atomic_store(&t->nodes_lost, 0);
@@ -76,23 +76,23 @@ void tree_reset(Tree *t)
 
 /* nodes_used counts every claim, the failed ones past a full pool too (a claim is one atomic
  * add, and a full pool keeps taking them). */
-size_t tree_nodes_in_use(const Tree *t)
+size_t mcts_tree_nodes_in_use(const Tree *t)
 {
     size_t used = atomic_load(&t->nodes_used), lost = atomic_load(&t->nodes_lost);
     used = used < t->node_capacity ? used : t->node_capacity;
     return used - (lost < used ? lost : used - 1);
 }
 
-uint32_t tree_new_node(Tree *t, float prior)
+uint32_t mcts_tree_new_node(Tree *t, float prior)
 {
     size_t index = atomic_fetch_add_explicit(&t->nodes_used, 1, memory_order_relaxed);
     if (index >= t->node_capacity)
         return 0;
-    node_init(&t->nodes[index], prior);
+    mcts_node_init(&t->nodes[index], prior);
     return (uint32_t)index;
 }
 
-bool tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first)
+bool mcts_tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first)
 {
     size_t cur = atomic_load_explicit(&t->edges_used, memory_order_relaxed);
     do {
@@ -108,7 +108,7 @@ bool tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first)
  * to the front of the pools.  The pools themselves are never reallocated: a capacity-sized
  * allocation per move would cost a page-table walk (and under AddressSanitizer a shadow fill) of
  * the whole budget on every move. */
-bool tree_keep_subtree(Tree *t, uint32_t from)
+bool mcts_tree_keep_subtree(Tree *t, uint32_t from)
 {
     size_t used_nodes = atomic_load(&t->nodes_used), used_edges = atomic_load(&t->edges_used);
     used_nodes = used_nodes < t->node_capacity ? used_nodes : t->node_capacity;

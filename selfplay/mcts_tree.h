@@ -65,18 +65,18 @@ typedef struct {
  * (2^-20 resolution; 2^43 visits before overflow). */
 #define VALUE_ONE ((int64_t)1 << 20)
 
-bool tree_init(Tree *t, size_t node_capacity, size_t edge_capacity);
-void tree_free(Tree *t);
-void tree_reset(Tree *t);           /* a lone fresh root */
-void node_init(Node *n, float prior);
+bool mcts_tree_init(Tree *t, size_t node_capacity, size_t edge_capacity);
+void mcts_tree_free(Tree *t);
+void mcts_tree_reset(Tree *t);           /* a lone fresh root */
+void mcts_node_init(Node *n, float prior);
 /* A fresh node's index, or 0 when the pool is full. */
-uint32_t tree_new_node(Tree *t, float prior);
+uint32_t mcts_tree_new_node(Tree *t, float prior);
 /* The nodes in the tree: at most the capacity, the nodes that lost a race left out. */
-size_t tree_nodes_in_use(const Tree *t);
+size_t mcts_tree_nodes_in_use(const Tree *t);
 /* Room for n edges; false when the pool is full. */
-bool tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first);
+bool mcts_tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first);
 /* Replaces the tree by the subtree under node `from` (which becomes the root). */
-bool tree_keep_subtree(Tree *t, uint32_t from);
+bool mcts_tree_keep_subtree(Tree *t, uint32_t from);
 
 static inline bool node_expanded(const Node *n)
 {

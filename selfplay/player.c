@@ -177,12 +177,12 @@ static MctsResult clocked_search(Player *p, const GameSoFar *game, const ClockRe
 {
     PlayerState *s = p->ctx;
     int mover = game_side_to_move(p->game, &game->now);
-    ClockReading own = clock_reading(s->own, (const bool[2]){true, true}, mover);
-    int moves_left = time_moves_left(p->game, &game->now, game->plies);
+    ClockReading own = time_control_clock_reading(s->own, (const bool[2]){true, true}, mover);
+    int moves_left = time_control_moves_left(p->game, &game->now, game->plies);
     MoveTimer timer;
-    move_timer_start(&timer, time_budget(given ? given : &own, mover, moves_left, s->overhead), start, &s->stop);
-    MctsLimits limits = move_timer_limits(&timer, s->limits.visits);
-    MctsResult r = mcts_search(s->mcts, &limits, &s->stop, move_timer_check, MOVE_TIMER_INTERVAL, &timer);
+    time_control_timer_start(&timer, time_control_budget(given ? given : &own, mover, moves_left, s->overhead), start, &s->stop);
+    MctsLimits limits = time_control_timer_limits(&timer, s->limits.visits);
+    MctsResult r = mcts_search(s->mcts, &limits, &s->stop, time_control_timer_check, MOVE_TIMER_INTERVAL, &timer);
     if (!given)
         game_clock_charge(&s->own[mover], clock_seconds() - start, INFINITY);
     return r;

@@ -64,7 +64,7 @@ typedef struct {
     char line[REPLY_LINE];
 } ExternalState;
 
-const char *incident_kind_name(IncidentKind k)
+const char *player_incident_kind_name(IncidentKind k)
 {
     static const char *const names[INCIDENT_KINDS] = {"crash", "timeout", "illegal-move", "garbled", "error-reply"};
     return (unsigned)k < INCIDENT_KINDS ? names[k] : "unknown";
@@ -280,7 +280,7 @@ static void count_and_log(Player *p, const Trouble *t)
     s->lost = true;
     /* One whole line per incident, so a match log can be grepped and counted. */
     fprintf(stderr, "engine incident: %s: %s in game %ld, move %ld: %s (pid %ld, %s); it loses the game, "
-            "engine restarted for the next one\n", s->label, incident_kind_name(t->kind), s->counts.games,
+            "engine restarted for the next one\n", s->label, player_incident_kind_name(t->kind), s->counts.games,
             s->move_number, t->detail, pid, how);
 }
 
@@ -426,7 +426,7 @@ static void go_command(const Player *p, const GameSoFar *game, const ClockReadin
     int n = snprintf(buf, len, "\ngo");
     if (clock && s->protocol < 2) {
         int mover = game_side_to_move(p->game, &game->now);
-        TimeBudget b = time_budget(clock, mover, time_moves_left(p->game, &game->now, game->plies),
+        TimeBudget b = time_control_budget(clock, mover, time_control_moves_left(p->game, &game->now, game->plies),
                                    TIME_DEFAULT_OVERHEAD);
         n += snprintf(buf + n, len - (size_t)n, " time %.3f", fmax(b.target, 0.001));
     } else if (clock) {
@@ -451,7 +451,7 @@ static const ClockReading *move_clock(const Player *p, const GameSoFar *game, co
         return NULL;
     if (info && info->clock)
         return info->clock;
-    *own = clock_reading(s->own, (const bool[2]){true, true}, game_side_to_move(p->game, &game->now));
+    *own = time_control_clock_reading(s->own, (const bool[2]){true, true}, game_side_to_move(p->game, &game->now));
     return own;
 }
 
@@ -570,7 +570,7 @@ static void print_summary(const ExternalState *s)
     for (int k = 0; k < INCIDENT_KINDS; k++) {
         total += s->counts.incidents[k];
         snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s %ld", k ? ", " : "",
-                 incident_kind_name((IncidentKind)k), s->counts.incidents[k]);
+                 player_incident_kind_name((IncidentKind)k), s->counts.incidents[k]);
     }
     fprintf(stderr, "engine summary: %s (%s): %ld games, %ld incidents (%s), %ld restarts", s->label,
             s->id_name[0] ? s->id_name : "no id", s->counts.games, total, kinds, s->counts.restarts);

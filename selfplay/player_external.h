@@ -47,7 +47,7 @@ Player *player_external_create(const Game *g, const char *spec, IoLog *io_log, E
 /* The counts of an external player so far; false (and zeros) for any other player. */
 bool player_external_counts(const Player *p, ExternalCounts *out);
 
-const char *incident_kind_name(IncidentKind k);  /* "crash", "timeout", ... */
+const char *player_incident_kind_name(IncidentKind k);  /* "crash", "timeout", ... */
 
 #define PLAYER_EXTERNAL_SPECS_HELP                                                                   \
     "  engine:cmd=PATH[,...]       another program speaking the engine protocol (docs/PROTOCOL.md);\n" \

@@ -1,6 +1,6 @@
 /*
  * selfplay_game.c - one self-play game (see selfplay.h): the engine as a Player that sits on both
- * sides of selfplay/driver.c's play_game, so draws are adjudicated exactly as in every other game
+ * sides of selfplay/driver.c's driver_play_game, so draws are adjudicated exactly as in every other game
  * the toolkit plays, and a move observer that writes each ply into the game record.
  *
  * Per move: uniformly random for the first `random_opening` plies; otherwise an MCTS search of
@@ -20,7 +20,7 @@
 enum { SAMPLING_STREAM = 0x5e1f };
 
 struct SelfplayGame {
-    Player player;              /* both seats of play_game; player.ctx points back here */
+    Player player;              /* both seats of driver_play_game; player.ctx points back here */
     const Game *game;
     const Weights *weights;
     const SelfplayConfig *cfg;
@@ -98,7 +98,7 @@ static Move selfplay_choose(Player *p, const GameSoFar *game, MoveInfo *info)
     return game->plies < sg->cfg->random_opening ? random_move(sg, &game->now, info) : searched_move(sg, game, info);
 }
 
-/* Player.new_game.  play_game calls it once per seat, both seats being this player, with seeds
+/* Player.new_game.  driver_play_game calls it once per seat, both seats being this player, with seeds
  * derived from the game seed; the last call decides, which is as reproducible as the first. */
 static void selfplay_new_game(Player *p, uint64_t seed)
 {
@@ -128,7 +128,7 @@ static int visit_list(SelfplayGame *sg, const Position *before, const MctsResult
     return n;
 }
 
-/* The MoveObserver of play_game: one ply of the record. */
+/* The MoveObserver of driver_play_game: one ply of the record. */
 static void record_ply(void *ctx, const Position *before, Move move, const MoveInfo *info)
 {
     SelfplayGame *sg = ctx;
@@ -155,10 +155,10 @@ bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index,
     sg->failed = false;
     Player *seats[2] = {&sg->player, &sg->player};
     GameResult result;
-    if (!play_game(sg->game, start, seats, &sg->cfg->draw, seed, record_ply, sg, &result))
+    if (!driver_play_game(sg->game, start, seats, &sg->cfg->draw, seed, record_ply, sg, &result))
         return false;
     record->result = result.result;
-    record->end = end_reason_record(result.reason);
+    record->end = driver_end_reason_record(result.reason);
     /* Our player returns no move only when its search could not be made: out of memory. */
     bool ok = !sg->failed && result.reason != END_NO_MOVE_CHOSEN && record->plies == result.plies;
     game_result_free(&result);

@@ -43,7 +43,7 @@ void selfplay_default_config(const Game *g, SelfplayConfig *cfg)
         .noise = 0.25,          /* AlphaZero's fraction */
         .noise_alpha = 0.3,     /* about 10 / (legal moves): ~30 moves is typical mid-game */
         .random_opening = 0,
-        .draw = draw_policy_default(),
+        .draw = driver_draw_policy_default(),
         .seed = 1,
     };
 }

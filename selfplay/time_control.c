@@ -112,7 +112,7 @@ bool game_clock_charge(GameClock *c, double used, double margin)
     return true;
 }
 
-ClockReading clock_reading(const GameClock clocks[2], const bool on[2], int mover)
+ClockReading time_control_clock_reading(const GameClock clocks[2], const bool on[2], int mover)
 {
     ClockReading r = {{0, 0}, {0, 0}, game_clock_moves_to_go(&clocks[mover])};
     for (int side = 0; side < 2; side++) {
@@ -145,7 +145,7 @@ static const TypicalLength typical_lengths[] = {
  * (mcts.h's default rootsolve is 18; a few moves of margin). */
 enum { REVERSI_FREE_EMPTIES = 12, REVERSI_FLOOR = 3 };
 
-int time_moves_left(const Game *g, const Position *pos, int plies_played)
+int time_control_moves_left(const Game *g, const Position *pos, int plies_played)
 {
     if (g->variant == VARIANT_REVERSI) {
         int moves = (solve_empties(g, pos) - REVERSI_FREE_EMPTIES) / 2;
@@ -176,7 +176,7 @@ int time_moves_left(const Game *g, const Position *pos, int plies_played)
  * what is left, so that even this cannot run a clock out). */
 #define BUDGET_LEAST 0.001
 
-TimeBudget time_budget(const ClockReading *r, int mover, int moves_left, double overhead)
+TimeBudget time_control_budget(const ClockReading *r, int mover, int moves_left, double overhead)
 {
     double left = fmax(r->left[mover], 0), inc = r->increment[mover];
     int horizon = moves_left > 0 ? moves_left : 1;
@@ -195,7 +195,7 @@ TimeBudget time_budget(const ClockReading *r, int mover, int moves_left, double 
 
 /* --- the timer of one move --------------------------------------------------------------------- */
 
-void move_timer_start(MoveTimer *t, TimeBudget budget, double start, atomic_bool *stop)
+void time_control_timer_start(MoveTimer *t, TimeBudget budget, double start, atomic_bool *stop)
 {
     t->budget = budget;
     t->start = start;
@@ -203,7 +203,7 @@ void move_timer_start(MoveTimer *t, TimeBudget budget, double start, atomic_bool
     atomic_store(stop, false);
 }
 
-MctsLimits move_timer_limits(const MoveTimer *t, long visits)
+MctsLimits time_control_timer_limits(const MoveTimer *t, long visits)
 {
     double left = t->budget.max - (clock_seconds() - t->start);
     return (MctsLimits){visits, fmax(left, BUDGET_LEAST)};
@@ -212,7 +212,7 @@ MctsLimits move_timer_limits(const MoveTimer *t, long visits)
 /* The share of the target after which the visit rate is trusted to predict the rest. */
 #define EARLY_STOP_AFTER 0.5
 
-void move_timer_check(const MctsResult *so_far, void *timer)
+void time_control_timer_check(const MctsResult *so_far, void *timer)
 {
     MoveTimer *t = timer;
     double elapsed = clock_seconds() - t->start;

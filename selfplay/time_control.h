@@ -58,7 +58,7 @@ typedef struct {
 } ClockReading;
 
 /* The reading of two clocks for `mover`; a side without a clock (tc off) reads as the mover's. */
-ClockReading clock_reading(const GameClock clocks[2], const bool on[2], int mover);
+ClockReading time_control_clock_reading(const GameClock clocks[2], const bool on[2], int mover);
 
 /* How long a move may take: it aims at `target` and never goes past `max`. */
 typedef struct {
@@ -72,13 +72,13 @@ typedef struct {
 /* The moves the side to move is expected still to play: by the empty squares in Reversi (the
  * last ones are solved at once), by the plies played against a typical game length in the
  * phalanx games, never fewer than a floor (a game may always go on longer than is typical). */
-int time_moves_left(const Game *g, const Position *pos, int plies_played);
+int time_control_moves_left(const Game *g, const Position *pos, int plies_played);
 
 /* The budget of a move from the mover's clock: an even share of the time up to the next period
  * (or of the game's expected rest, whichever is nearer), the increments to come included, less a
  * reserve (the overhead, 2% of the clock, 3 increments); at most 3 times that, and never more
  * than half of what is left (80% on a period's last move). */
-TimeBudget time_budget(const ClockReading *r, int mover, int moves_left, double overhead);
+TimeBudget time_control_budget(const ClockReading *r, int mover, int moves_left, double overhead);
 
 /* The deadline and early stop of one timed move (see the file comment). */
 typedef struct {
@@ -87,17 +87,17 @@ typedef struct {
     atomic_bool *stop;      /* the search's stop flag, set when the move should end */
 } MoveTimer;
 
-/* How often the search should call move_timer_check: often enough to stop within 1% of a 1 s
+/* How often the search should call time_control_timer_check: often enough to stop within 1% of a 1 s
  * move, rarely enough that collecting the result (a sort of the root's moves) costs nothing. */
 #define MOVE_TIMER_INTERVAL 0.01
 
-void move_timer_start(MoveTimer *t, TimeBudget budget, double start, atomic_bool *stop);
+void time_control_timer_start(MoveTimer *t, TimeBudget budget, double start, atomic_bool *stop);
 /* The search limits that go with the timer: its max, less what went before the search began. */
-MctsLimits move_timer_limits(const MoveTimer *t, long visits);
+MctsLimits time_control_timer_limits(const MoveTimer *t, long visits);
 /* A MctsInfoFn (ctx: the MoveTimer): sets *stop when the move is over: its max reached; its
  * target reached and the most visited move also the best valued; or, half the target in, the
  * most visited move ahead of the second by more visits than the search makes by the
  * target, so that no other move can overtake it. */
-void move_timer_check(const MctsResult *so_far, void *timer);
+void time_control_timer_check(const MctsResult *so_far, void *timer);
 
 #endif

@@ -221,8 +221,8 @@ static void fuzz_record(const unsigned char *data, size_t size)
             CHECK(first.len == second.len && memcmp(first.data, second.data, first.len) == 0);
         }
         fuzz_tensors(&a);
-        buf_free(&first);
-        buf_free(&second);
+        record_buf_free(&first);
+        record_buf_free(&second);
     } else {
         check_error(why, sizeof why);
     }
@@ -292,9 +292,9 @@ static void fuzz_time_control(const char *text)
     GameClock clocks[2];
     game_clock_start(&clocks[WHITE], &tc);
     game_clock_start(&clocks[BLACK], &tc);
-    ClockReading r = clock_reading(clocks, (const bool[2]){true, true}, WHITE);
+    ClockReading r = time_control_clock_reading(clocks, (const bool[2]){true, true}, WHITE);
     for (int moves_left = 1; moves_left < 100; moves_left *= 3) {
-        TimeBudget b = time_budget(&r, WHITE, moves_left, TIME_DEFAULT_OVERHEAD);
+        TimeBudget b = time_control_budget(&r, WHITE, moves_left, TIME_DEFAULT_OVERHEAD);
         CHECK(b.target > 0 && b.target <= b.max && b.max < tc.seconds);
     }
 }

@@ -11,7 +11,7 @@
 # run by a python3 that has numpy where there is one: /usr/bin/python3 with Debian's
 # python3-numpy; without numpy it says "skip" for the array tests), the MPI tests
 # (tests/mpi_test.sh: self-play and tuning under mpirun; "skipped: no mpirun" without Open MPI),
-# the training command's tests (tests/train_test.py) and the layout check (tests/layout_test.sh:
+# the training command's tests (tests/train_test.py), the exported names (tests/symbols_test.sh) and the layout check (tests/layout_test.sh:
 # scripts/layout_check.py on the build's objects), then prints the combined "N passed, N failed"
 # line that CI reads.  A runner that exits non-zero fails the run even if its counts say nothing
 # failed.
@@ -58,6 +58,7 @@ run env LEUCTRA="$LEUCTRA" "$py" "$here/python_test.py" "$fixtures"
 run env LEUCTRA="$LEUCTRA" sh "$here/mpi_test.sh"
 run env LEUCTRA="$LEUCTRA" python3 "$here/train_test.py"
 run sh "$here/layout_test.sh" "$(dirname "$UNIT")"
+run sh "$here/symbols_test.sh" "$(dirname "$UNIT")"
 fi
 passed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{p += $1} END {print p + 0}')
 failed=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{f += $3} END {print f + 0}')

@@ -64,7 +64,7 @@ static GameResult play_scripted(const Game *g, const double *white, int nw, cons
     Position start;
     game_start(g, &start);
     GameResult r = {0};
-    if (!play_game(g, &start, seats, policy, 1, NULL, NULL, &r))
+    if (!driver_play_game(g, &start, seats, policy, 1, NULL, NULL, &r))
         r.plies = -1;
     return r;
 }
@@ -76,7 +76,7 @@ static void test_resign_when_both_agree(TestContext *t)
     static const double lost[] = {0.01}, won[] = {0.99};
     GameResult r = play_scripted(g, lost, 1, won, 1, &policy);
     CHECK(t, r.reason == END_RESIGN && r.result == STATUS_BLACK_WINS && r.plies == 6);
-    CHECK_STR(t, end_reason_name(r.reason), "resign");
+    CHECK_STR(t, driver_end_reason_name(r.reason), "resign");
     game_result_free(&r);
     r = play_scripted(g, won, 1, lost, 1, &policy);
     CHECK(t, r.reason == END_RESIGN && r.result == STATUS_WHITE_WINS && r.plies == 6);
@@ -148,13 +148,13 @@ static void test_time_forfeit(TestContext *t)
     Position start;
     game_start(g, &start);
     GameResult r;
-    CHECK(t, play_game(g, &start, players, &policy, 1, NULL, NULL, &r));
+    CHECK(t, driver_play_game(g, &start, players, &policy, 1, NULL, NULL, &r));
     CHECK(t, r.reason == END_TIME_FORFEIT && r.result == STATUS_BLACK_WINS && r.plies == 0);
     CHECK(t, r.clock_left[WHITE] < 0 && isnan(r.clock_left[BLACK]));
     CHECK(t, ws.readings == 1 && ws.first.left[WHITE] == 0.02 && ws.first.increment[WHITE] == 0.01);
     CHECK(t, ws.first.left[BLACK] == 0.02 && ws.first.moves_to_go == 0);   /* no clock: read as the mover's */
     CHECK(t, bs.readings == 0);
-    CHECK(t, strcmp(end_reason_name(r.reason), "time") == 0 && end_reason_record(r.reason) == RECORD_END_TIME);
+    CHECK(t, strcmp(driver_end_reason_name(r.reason), "time") == 0 && driver_end_reason_record(r.reason) == RECORD_END_TIME);
     game_result_free(&r);
 
     /* The same overrun within a margin of 10 s is forgiven: the clock stops at 0, then gains the
@@ -162,7 +162,7 @@ static void test_time_forfeit(TestContext *t)
     policy.time_margin = 10;
     ws.sleep = 0.03;
     policy.max_plies = 4;
-    CHECK(t, play_game(g, &start, players, &policy, 1, NULL, NULL, &r));
+    CHECK(t, driver_play_game(g, &start, players, &policy, 1, NULL, NULL, &r));
     CHECK(t, r.reason == END_PLY_LIMIT && r.plies == 4);
     CHECK(t, fabs(r.clock_left[WHITE] - 0.01) < 1e-9);
     game_result_free(&r);

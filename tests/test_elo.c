@@ -112,14 +112,14 @@ static void test_conversions(TestContext *t)
         CHECK_NEAR(t, elo_to_score(elo_from_score(s)), s, 1e-14);
     /* Normalized Elo: 800 / ln 10 per unit of t. */
     CHECK_NEAR(t, NELO_PER_T, 800 / log(10.0), 1e-12);
-    CHECK_NEAR(t, nelo_from_score(0.6, 0.4), 0.25 * 800 / log(10.0), 1e-9);
-    CHECK_NEAR(t, nelo_to_score(nelo_from_score(0.537, 0.31), 0.31), 0.537, 1e-15);
+    CHECK_NEAR(t, elo_nelo_from_score(0.6, 0.4), 0.25 * 800 / log(10.0), 1e-9);
+    CHECK_NEAR(t, elo_nelo_to_score(elo_nelo_from_score(0.537, 0.31), 0.31), 0.537, 1e-15);
     /* With no draws and a small difference, nElo ~ Elo: sigma ~ 1/2 and dElo/ds = 1600 / ln 10
      * at s = 1/2, so both are ~ (s - 1/2) 1600 / ln 10. */
     double s = 0.501, sigma = sqrt(s * (1 - s));
-    CHECK_NEAR(t, nelo_from_score(s, sigma), elo_from_score(s), 1e-3);
-    CHECK_NEAR(t, normal_quantile(0.975), 1.959963984540054, 1e-12);
-    CHECK_NEAR(t, normal_cdf(1.0), 0.841344746068543, 1e-12);
+    CHECK_NEAR(t, elo_nelo_from_score(s, sigma), elo_from_score(s), 1e-3);
+    CHECK_NEAR(t, elo_normal_quantile(0.975), 1.959963984540054, 1e-12);
+    CHECK_NEAR(t, elo_normal_cdf(1.0), 0.841344746068543, 1e-12);
 }
 
 /* --- trinomial -------------------------------------------------------------------------------- */

@@ -377,7 +377,7 @@ static void test_flags(TestContext *t)
             CHECK_NEAR(t, r.rating[i].error, base.rating[i].error, 1e-9);
         }
         CHECK(t, isnan(ratings_covariance(&r, 0, results_find(table, "loser"))));
-        CHECK_STR(t, rating_status_name(RATING_BELOW), "below");
+        CHECK_STR(t, ratings_status_name(RATING_BELOW), "below");
         ratings_free(&r);
         ratings_free(&base);
     }

@@ -183,8 +183,8 @@ static void round_trip(TestContext *t, const Game *g, const SampleOptions *o, ui
         uint64_t index = 0;
         size_t used = 0;
         CHECK(t, record_peek(a.data, a.len, &index, &used) && index == r.index && used == a.len);
-        buf_free(&a);
-        buf_free(&b);
+        record_buf_free(&a);
+        record_buf_free(&b);
     }
     game_record_free(&r);
     game_record_free(&back);
@@ -237,10 +237,10 @@ static void test_version_fields(TestContext *t)
     CHECK(t, !record_encode(&r, "", 1, &forfeit, why, sizeof why));
     CHECK(t, record_clock_ms(-0.0125) == -13 && isnan(record_clock_seconds(RECORD_NO_CLOCK)));
     CHECK(t, record_clock_ms(1e12) > 2000000000);
-    buf_free(&v1);
-    buf_free(&v2);
-    buf_free(&timed);
-    buf_free(&forfeit);
+    record_buf_free(&v1);
+    record_buf_free(&v2);
+    record_buf_free(&timed);
+    record_buf_free(&forfeit);
     game_record_free(&r);
     game_record_free(&back);
     game_free(g);
@@ -267,7 +267,7 @@ static void test_decode_cut_short(TestContext *t)
         CHECK(t, !record_decode(&in, "8/8/8/3WB3/3BW3/8/8/8 b", RECORDS_VERSION, &back, why, sizeof why));
         free(copy);
     }
-    buf_free(&a);
+    record_buf_free(&a);
     game_record_free(&r);
     game_record_free(&back);
     game_free(g);
@@ -293,7 +293,7 @@ static void test_encode_refuses(TestContext *t)
     CHECK(t, game_record_add_ply(&r, (RecordMove){0x1402}, 100, twice, 2, 12));
     CHECK(t, !record_encode(&r, "x", RECORDS_VERSION, &a, why, sizeof why) && strstr(why, "twice"));
     CHECK(t, a.len == 0);
-    buf_free(&a);
+    record_buf_free(&a);
     game_record_free(&r);
 }
 

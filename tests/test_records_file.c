@@ -332,11 +332,11 @@ static void test_resume_every_cut(TestContext *t)
 /* The offsets of every chunk of a file (walking the chunk headers' lengths). */
 static int chunk_offsets(const unsigned char *b, size_t len, size_t *out, int max)
 {
-    size_t at = FILE_HEADER_FIXED + load_u32(b + 12) + 4;
+    size_t at = FILE_HEADER_FIXED + record_load_u32(b + 12) + 4;
     int n = 0;
     while (at + CHUNK_HEADER_BYTES <= len && n < max) {
         out[n++] = at;
-        at += CHUNK_HEADER_BYTES + load_u32(b + at + 4);
+        at += CHUNK_HEADER_BYTES + record_load_u32(b + at + 4);
     }
     return n;
 }

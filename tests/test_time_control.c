@@ -53,7 +53,7 @@ static void test_clock(TestContext *t)
     GameClock two[2];
     game_clock_start(&two[WHITE], &(TimeControl){5, 0.1, 0});
     game_clock_start(&two[BLACK], &(TimeControl){0, 0, 0});
-    ClockReading r = clock_reading(two, (const bool[2]){true, false}, WHITE);
+    ClockReading r = time_control_clock_reading(two, (const bool[2]){true, false}, WHITE);
     CHECK(t, r.left[WHITE] == 5 && r.left[BLACK] == 5 && r.increment[BLACK] == 0.1 && r.moves_to_go == 0);
 }
 
@@ -67,7 +67,7 @@ static void test_budget(TestContext *t)
         for (size_t h = 0; h < 4; h++) {
             ClockReading r = {{10, 10}, {incs[i], incs[i]}, 0};
             for (int move = 0; move < 300; move++) {
-                TimeBudget b = time_budget(&r, BLACK, horizons[h], TIME_DEFAULT_OVERHEAD);
+                TimeBudget b = time_control_budget(&r, BLACK, horizons[h], TIME_DEFAULT_OVERHEAD);
                 CHECK(t, b.target > 0 && b.target <= b.max && b.max < r.left[BLACK]);
                 r.left[BLACK] += incs[i] - b.max;
                 if (r.left[BLACK] <= 0) {
@@ -80,7 +80,7 @@ static void test_budget(TestContext *t)
     ClockReading r = {{60, 60}, {0.5, 0.5}, 0};
     double used = 0;
     for (int moves_left = 30; moves_left > 0; moves_left--) {
-        TimeBudget b = time_budget(&r, WHITE, moves_left, TIME_DEFAULT_OVERHEAD);
+        TimeBudget b = time_control_budget(&r, WHITE, moves_left, TIME_DEFAULT_OVERHEAD);
         used += b.target;
         r.left[WHITE] += 0.5 - b.target;
         CHECK(t, r.left[WHITE] > 0);
@@ -88,10 +88,10 @@ static void test_budget(TestContext *t)
     CHECK(t, used > 0.9 * (60 + 30 * 0.5));
     /* With moves to go, the share is of the period's time. */
     ClockReading period = {{10, 10}, {0, 0}, 5};
-    TimeBudget b = time_budget(&period, WHITE, 40, 0);
+    TimeBudget b = time_control_budget(&period, WHITE, 40, 0);
     CHECK(t, fabs(b.target - 10 * 0.98 / 5) < 1e-9);
     period.moves_to_go = 1;
-    b = time_budget(&period, WHITE, 40, 0);
+    b = time_control_budget(&period, WHITE, 40, 0);
     CHECK(t, b.max < 10 && b.max >= 0.7 * 10);
 }
 
@@ -100,10 +100,10 @@ static void test_moves_left(TestContext *t)
     Game *reversi = game_new("reversi", 0, 0, NULL), *crossings = game_new("crossings", 0, 0, NULL);
     Position p;
     game_start(reversi, &p);
-    CHECK(t, time_moves_left(reversi, &p, 0) == 24);
+    CHECK(t, time_control_moves_left(reversi, &p, 0) == 24);
     game_start(crossings, &p);
-    CHECK(t, time_moves_left(crossings, &p, 0) == 14);
-    CHECK(t, time_moves_left(crossings, &p, 300) == 8);     /* never below the floor */
+    CHECK(t, time_control_moves_left(crossings, &p, 0) == 14);
+    CHECK(t, time_control_moves_left(crossings, &p, 300) == 8);     /* never below the floor */
     game_free(reversi);
     game_free(crossings);
 }
@@ -127,8 +127,8 @@ static bool stops(TimeBudget budget, double ago, const MctsResult *r)
 {
     atomic_bool stop;
     MoveTimer timer;
-    move_timer_start(&timer, budget, clock_seconds() - ago, &stop);
-    move_timer_check(r, &timer);
+    time_control_timer_start(&timer, budget, clock_seconds() - ago, &stop);
+    time_control_timer_check(r, &timer);
     return atomic_load(&stop);
 }
 
@@ -150,8 +150,8 @@ static void test_early_stop(TestContext *t)
     MctsLimits limits;
     MoveTimer timer;
     atomic_bool stop;
-    move_timer_start(&timer, b, clock_seconds() - 5, &stop);
-    limits = move_timer_limits(&timer, 123);
+    time_control_timer_start(&timer, b, clock_seconds() - 5, &stop);
+    limits = time_control_timer_limits(&timer, 123);
     CHECK(t, limits.visits == 123 && limits.seconds > 24 && limits.seconds <= 25);
 }
 

@@ -250,7 +250,7 @@ static size_t count_eligible(const Extract *x)
 static bool fit_rows(const PolicyRows sets[2], const TunePolicyOptions *o, TunePolicyFit *out, Error *err)
 {
     SparseModel model = {.num_sparse = out->size, .sparse_w = out->weights};
-    SparseFitOptions so = sparse_fit_defaults();
+    SparseFitOptions so = tune_sparse_fit_defaults();
     so.l2_sparse = o->l2;
     so.learning_rate = o->learning_rate;
     so.batch_groups = o->batch;
@@ -265,7 +265,7 @@ static bool fit_rows(const PolicyRows sets[2], const TunePolicyOptions *o, TuneP
     so.ctx = out;
     const SparseData tr = sparse_view(&sets[0]), va = sparse_view(&sets[1]);
     SparseFitResult r;
-    if (!sparse_fit(&model, &tr, &va, &so, &r))
+    if (!tune_sparse_fit(&model, &tr, &va, &so, &r))
         return tune_error_set(err, false, "out of memory fitting the priors");
     out->best_epoch = r.best_epoch;
     return true;

@@ -27,7 +27,7 @@
 
 static const double BETA1 = 0.9, BETA2 = 0.999, EPSILON = 1e-8;
 
-SparseFitOptions sparse_fit_defaults(void)
+SparseFitOptions tune_sparse_fit_defaults(void)
 {
     return (SparseFitOptions){.l2_dense = 1.0, .l2_sparse = 1.0, .learning_rate = 0.01, .batch_groups = 8192,
                               .max_epochs = 40, .patience = 3, .seed = 1};
@@ -310,7 +310,7 @@ static size_t largest_group(const SparseData *d)
     return most;
 }
 
-double sparse_loss(const SparseModel *model, const SparseData *data, const SparseFitOptions *opts)
+double tune_sparse_loss(const SparseModel *model, const SparseData *data, const SparseFitOptions *opts)
 {
     const long n = (long)group_count(data);
     const size_t scratch = largest_group(data);
@@ -332,7 +332,7 @@ double sparse_loss(const SparseModel *model, const SparseData *data, const Spars
     return sums[1] && !sums[2] ? (double)sums[0] / LOSS_ONE / (double)sums[1] : NAN;
 }
 
-double sparse_top1(const SparseModel *model, const SparseData *data, const SparseFitOptions *opts)
+double tune_sparse_top1(const SparseModel *model, const SparseData *data, const SparseFitOptions *opts)
 {
     const long n = (long)group_count(data);
     int64_t hits = 0;
@@ -406,7 +406,7 @@ static bool agree(const SparseFitOptions *o, bool ok)
     return o->mpi ? mpi_env_all(o->mpi, ok) : ok;
 }
 
-bool sparse_fit(SparseModel *model, const SparseData *train, const SparseData *validation,
+bool tune_sparse_fit(SparseModel *model, const SparseData *train, const SparseData *validation,
                 const SparseFitOptions *opts, SparseFitResult *out)
 {
     const double start = clock_seconds();
@@ -429,9 +429,9 @@ bool sparse_fit(SparseModel *model, const SparseData *train, const SparseData *v
     int64_t validation_groups[1] = {validation ? (int64_t)group_count(validation) : 0};
     sum_over_ranks(opts, validation_groups, 1);
     const bool has_validation = validation_groups[0] > 0;
-    double best_loss = has_validation ? sparse_loss(model, validation, opts) : INFINITY;
+    double best_loss = has_validation ? tune_sparse_loss(model, validation, opts) : INFINITY;
     out->validation_loss = has_validation ? best_loss : NAN;
-    out->train_loss = sparse_loss(model, train, opts);
+    out->train_loss = tune_sparse_loss(model, train, opts);
     snapshot_take(&best, model);
     if (opts->on_epoch) {
         SparseEpoch e = {0, out->train_loss, out->validation_loss, opts->learning_rate, true, clock_seconds() - start};
@@ -441,7 +441,7 @@ bool sparse_fit(SparseModel *model, const SparseData *train, const SparseData *v
     int halvings = 0;
     for (int epoch = 1; epoch <= opts->max_epochs; epoch++) {
         const double train_loss = run_epoch(&f, &b, epoch, rate);
-        const double loss = has_validation ? sparse_loss(model, validation, opts) : -INFINITY;
+        const double loss = has_validation ? tune_sparse_loss(model, validation, opts) : -INFINITY;
         const bool improved = loss < best_loss - 1e-7 * fabs(best_loss) || !has_validation;
         SparseEpoch e = {epoch, train_loss, has_validation ? loss : NAN, rate, improved, clock_seconds() - start};
         out->epochs = epoch;

@@ -79,7 +79,7 @@ typedef struct {
 } SparseFitOptions;
 
 /* Defaults: l2 1 and 1, rate 0.01, 8192 groups a batch, 40 epochs, patience 3, seed 1. */
-SparseFitOptions sparse_fit_defaults(void);
+SparseFitOptions tune_sparse_fit_defaults(void);
 
 typedef struct {
     int epochs;
@@ -91,14 +91,14 @@ typedef struct {
 /* Fits `model` (its starting weights in place) to `train`, choosing by `validation` (which may
  * have no rows: then every epoch counts as an improvement and max_epochs are run).  The totals
  * over all ranks are used for means.  False when memory runs out (on every rank). */
-bool sparse_fit(SparseModel *model, const SparseData *train, const SparseData *validation,
+bool tune_sparse_fit(SparseModel *model, const SparseData *train, const SparseData *validation,
                 const SparseFitOptions *opts, SparseFitResult *out);
 
 /* The mean loss of the model on the data (over all ranks); NAN without groups. */
-double sparse_loss(const SparseModel *model, const SparseData *data, const SparseFitOptions *opts);
+double tune_sparse_loss(const SparseModel *model, const SparseData *data, const SparseFitOptions *opts);
 
 /* For the policy's report: the share of groups where the row of highest logit is the row of
  * highest target (ties to the first), over all ranks. */
-double sparse_top1(const SparseModel *model, const SparseData *data, const SparseFitOptions *opts);
+double tune_sparse_top1(const SparseModel *model, const SparseData *data, const SparseFitOptions *opts);
 
 #endif

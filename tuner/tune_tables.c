@@ -107,7 +107,7 @@ bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validat
     model.sparse_w = canonical_tables(ps, init);
     if (!model.sparse_w)
         return tune_error_set(err, false, "out of memory for %zu table entries", model.num_sparse);
-    SparseFitOptions so = sparse_fit_defaults();
+    SparseFitOptions so = tune_sparse_fit_defaults();
     so.l2_dense = opts->l2;
     so.l2_sparse = opts->l2_tables;
     so.learning_rate = opts->learning_rate;
@@ -121,7 +121,7 @@ bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validat
     so.ctx = out;
     const SparseData tr = sparse_view(train), va = sparse_view(validation);
     SparseFitResult result;
-    bool ok = sparse_fit(&model, &tr, &va, &so, &result);
+    bool ok = tune_sparse_fit(&model, &tr, &va, &so, &result);
     if (ok) {
         weights_copy(&out->weights, init);
         memcpy(out->weights.w, model.dense_w, (size_t)init->count * sizeof init->w[0]);
