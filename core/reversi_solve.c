@@ -42,6 +42,18 @@ enum {
  * #40-44 the potential term cut the nodes 15% and the time as much. */
 enum { KEY_REPLIES = 16, KEY_CORNERS = 16, KEY_POTENTIAL = 4 };
 
+/* The ordering search (from SORT_MIN_EMPTIES, one ply deeper from SORT_DEEPER_EMPTIES) and its
+ * value's weights. */
+enum {
+    SORT_MIN_EMPTIES = 14,
+    SORT_DEEPER_EMPTIES = 18,
+    KEY_EVAL = 4,
+    EVAL_MOBILITY = 4,
+    EVAL_CORNER = 8,
+    EVAL_FINAL = 16,
+    EVAL_INF = 1 << 20,
+};
+
 /* A bound on the exact score of one position, whatever window found it. */
 typedef struct {
     uint64_t own, opp;
@@ -389,13 +401,64 @@ static int reply_key(uint64_t own, uint64_t opp, int sq, uint64_t flips)
     return KEY_REPLIES * popcount64(replies) + KEY_CORNERS * popcount64(replies & CORNERS) + KEY_POTENTIAL * potential;
 }
 
-static int order_moves(uint64_t own, uint64_t opp, uint64_t moves, int hint, OrderedMove *list)
+/* A cheap static value for the side to move, for ordering only: mobility (corners twice) and
+ * corner discs. */
+static int mobility_value(uint64_t own, uint64_t opp)
 {
+    const uint64_t mine = legal_squares(own, opp), theirs = legal_squares(opp, own);
+    const int mobility = popcount64(mine) + popcount64(mine & CORNERS) - popcount64(theirs) - popcount64(theirs & CORNERS);
+    return EVAL_MOBILITY * mobility + EVAL_CORNER * (popcount64(own & CORNERS) - popcount64(opp & CORNERS));
+}
+
+/* A depth-limited alpha-beta on mobility_value: how good a move looks a few plies on. */
+static int shallow_value(uint64_t own, uint64_t opp, int depth, int alpha, int beta)
+{
+    if (depth == 0)
+        return mobility_value(own, opp);
+    const uint64_t moves = legal_squares(own, opp);
+    if (!moves) {
+        if (!legal_squares(opp, own))
+            return EVAL_FINAL * final_score(own, opp);
+        return -shallow_value(opp, own, depth - 1, -beta, -alpha);
+    }
+    int best = -EVAL_INF;
+    for (uint64_t m = moves; m; m &= m - 1) {
+        const int sq = lowest_square(m);
+        const uint64_t flips = flipped_by(sq, own, opp);
+        const int v = -shallow_value(opp ^ flips, own | flips | (1ull << sq), depth - 1, -beta, -alpha);
+        if (v > best) {
+            best = v;
+            if (v >= beta)
+                break;
+            if (v > alpha)
+                alpha = v;
+        }
+    }
+    return best;
+}
+
+/* How deep the ordering search looks at this many empties: none below SORT_MIN_EMPTIES. */
+static int sort_depth(int empties)
+{
+    if (empties < SORT_MIN_EMPTIES)
+        return -1;
+    return empties < SORT_DEEPER_EMPTIES ? 1 : 2;
+}
+
+static int order_moves(uint64_t own, uint64_t opp, uint64_t moves, int hint, int empties, OrderedMove *list)
+{
+    const int depth = sort_depth(empties);
     int n = 0;
     for (; moves; moves &= moves - 1) {
         const int sq = lowest_square(moves);
         const uint64_t flips = flipped_by(sq, own, opp);
-        OrderedMove m = {sq, sq == hint ? -1 : reply_key(own, opp, sq, flips), flips};
+        int key = -1;
+        if (sq != hint) {
+            key = reply_key(own, opp, sq, flips);
+            if (depth >= 0)
+                key += KEY_EVAL * shallow_value(opp ^ flips, own | flips | (1ull << sq), depth, -EVAL_INF, EVAL_INF);
+        }
+        OrderedMove m = {sq, key, flips};
         int i = n++;
         for (; i > 0 && list[i - 1].key > m.key; i--)
             list[i] = list[i - 1];
@@ -452,7 +515,7 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
             beta = upper;
     }
     OrderedMove list[64];   /* a move per square at most: a position can have 33 or more */
-    const int n = order_moves(own, opp, moves, hint, list);
+    const int n = order_moves(own, opp, moves, hint, empties, list);
     /* Enhanced transposition cutoff: a child the table already knows to be bad enough for the
      * opponent ends the node before any search. */
     if (tabled && empties >= ETC_MIN_EMPTIES && !best_move)
