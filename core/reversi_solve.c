@@ -359,24 +359,33 @@ static inline size_t table_index(const ReversiSolver *s, uint64_t own, uint64_t 
     return (size_t)(h ^ (h >> 29)) & s->mask;
 }
 
+/* Two entries a bucket: a position may sit in either. */
 static const TableEntry *table_probe(const ReversiSolver *s, uint64_t own, uint64_t opp)
 {
-    const TableEntry *e = &s->table[table_index(s, own, opp)];
-    return e->own == own && e->opp == opp ? e : NULL;
+    const TableEntry *e = &s->table[table_index(s, own, opp) & ~(size_t)1];
+    if (e[0].own == own && e[0].opp == opp)
+        return &e[0];
+    if (e[1].own == own && e[1].opp == opp)
+        return &e[1];
+    return NULL;
 }
 
-/* Keeps the entry of the bigger subtree when two positions share a slot. */
+/* Updates the position's entry when it has one; else takes the bucket's entry of the smaller
+ * subtree, so the big subtrees' results stay while the small ones come and go. */
 static void table_store(ReversiSolver *s, uint64_t own, uint64_t opp, int empties, int lower, int upper, int best)
 {
-    TableEntry *e = &s->table[table_index(s, own, opp)];
-    const bool same = e->own == own && e->opp == opp;
-    if (!same && e->empties > empties)
-        return;
-    if (same) {     /* both bounds hold: keep the tighter of each */
+    TableEntry *bucket = &s->table[table_index(s, own, opp) & ~(size_t)1];
+    TableEntry *e = NULL;
+    for (int i = 0; i < 2; i++)
+        if (bucket[i].own == own && bucket[i].opp == opp)
+            e = &bucket[i];
+    if (e) {        /* both bounds hold: keep the tighter of each */
         if (e->lower > lower)
             lower = e->lower;
         if (e->upper < upper)
             upper = e->upper;
+    } else {
+        e = bucket[0].empties <= bucket[1].empties ? &bucket[0] : &bucket[1];
     }
     *e = (TableEntry){own, opp, (int8_t)lower, (int8_t)upper, (uint8_t)best, (uint8_t)empties};
 }
@@ -571,6 +580,8 @@ static void *reversi_solver_create(const Game *g, size_t table_bytes)
     while (entries * 2 * sizeof(TableEntry) <= table_bytes)
         entries *= 2;
     if (entries * sizeof(TableEntry) <= table_bytes) {
+        if (entries < 2)    /* a bucket is two entries */
+            entries = 2;
         s->table = calloc(entries, sizeof(TableEntry));
         if (!s->table) {
             free(s);
