@@ -10,7 +10,7 @@
  *   transposition cutoff (a child the table already refutes ends the node unsearched);
  * - shallow: no list, the empty squares walked in parity order (squares in a quadrant with an odd
  *   number of empties first: playing there tends to get the last move of the region);
- * - the last empty square: its flips counted directly, for both sides.
+ * - the last four empty squares: each count its own code, with no move generation at all.
  * A score is the mover's final disc difference with the empties of a finished game counted for
  * the winner.
  */
@@ -27,8 +27,9 @@ enum {
     SHALLOW_EMPTIES = 6,        /* at or below: the shallow search */
     TABLE_MIN_EMPTIES = 10,     /* the table is probed and written from here up */
     ETC_MIN_EMPTIES = 12,       /* and its children probed before searching them, from here up */
-    STOP_POLL_MASK = 4095,      /* the stop flag is read every 4096 nodes, the clock every 16 times that */
-    CLOCK_POLL_MASK = 65535,
+    STABILITY_MIN_EMPTIES = 7,  /* the stability cutoff is tried from here up */
+    POLL_NODES = 4096,          /* the stop flag and node budget are checked every this many nodes */
+    CLOCK_POLLS = 16,           /* and the clock every this many checks */
     SCORE_INF = 127,
 };
 
@@ -40,6 +41,18 @@ enum {
  * quarter as much the opponent's potential moves (empty squares next to our discs).  On FFO
  * #40-44 the potential term cut the nodes 15% and the time as much. */
 enum { KEY_REPLIES = 16, KEY_CORNERS = 16, KEY_POTENTIAL = 4 };
+
+/* The ordering search (from SORT_MIN_EMPTIES, one ply deeper from SORT_DEEPER_EMPTIES) and its
+ * value's weights. */
+enum {
+    SORT_MIN_EMPTIES = 14,
+    SORT_DEEPER_EMPTIES = 18,
+    KEY_EVAL = 4,
+    EVAL_MOBILITY = 4,
+    EVAL_CORNER = 8,
+    EVAL_FINAL = 16,
+    EVAL_INF = 1 << 20,
+};
 
 /* A bound on the exact score of one position, whatever window found it. */
 typedef struct {
@@ -53,6 +66,8 @@ typedef struct {
     TableEntry *table;          /* NULL: no table */
     size_t mask;                /* entries - 1 (a power of two) */
     uint64_t nodes;
+    uint64_t next_poll;         /* the node count at which the limits are checked next */
+    unsigned polls;
     const atomic_bool *stop;
     double deadline;            /* monotonic seconds; 0: none */
     uint64_t max_nodes;         /* 0: none */
@@ -76,43 +91,48 @@ static inline uint64_t neighbours(uint64_t b)
     return sideways | (row << 8) | (row >> 8);
 }
 
+/* Which 4x4 quadrant a square is in: 0..3. */
 static inline int quadrant(int sq)
 {
     return ((sq >> 5) & 1) << 1 | ((sq >> 2) & 1);
 }
 
-/* The empty squares in parity order: those of quadrants with an odd count first. */
-static int parity_ordered(uint64_t empty, uint8_t *out)
+static const uint64_t QUADRANT_SQUARES[4] = {
+    0x000000000F0F0F0Full, 0x00000000F0F0F0F0ull, 0x0F0F0F0F00000000ull, 0xF0F0F0F000000000ull,
+};
+
+/* The empty squares that lie in a quadrant with an odd number of empties. */
+static inline uint64_t odd_quadrant_squares(uint64_t empty)
 {
-    int count[4] = {0, 0, 0, 0};
-    for (uint64_t e = empty; e; e &= e - 1)
-        count[quadrant(lowest_square(e))]++;
-    int n = 0;
-    for (int odd = 1; odd >= 0; odd--)
-        for (uint64_t e = empty; e; e &= e - 1) {
-            const int sq = lowest_square(e);
-            if ((count[quadrant(sq)] & 1) == odd)
-                out[n++] = (uint8_t)sq;
-        }
-    return n;
+    uint64_t odd = 0;
+    for (int q = 0; q < 4; q++)
+        if (popcount64(empty & QUADRANT_SQUARES[q]) & 1)
+            odd |= QUADRANT_SQUARES[q];
+    return empty & odd;
 }
 
+/* Checks the limits every POLL_NODES nodes (the clock every CLOCK_POLLS checks); true once one
+ * has run out. */
 static bool poll_stop(ReversiSolver *s)
 {
-    if ((s->nodes & STOP_POLL_MASK) != 0)
+    if (s->nodes < s->next_poll)
         return s->stopped;
+    s->next_poll = s->nodes + POLL_NODES;
+    if (s->max_nodes > 0 && s->next_poll > s->max_nodes)
+        s->next_poll = s->max_nodes;
     if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
         s->stopped = true;
-    if (s->deadline > 0 && (s->nodes & CLOCK_POLL_MASK) == 0 && clock_seconds() >= s->deadline)
+    if (s->deadline > 0 && ++s->polls % CLOCK_POLLS == 0 && clock_seconds() >= s->deadline)
         s->stopped = true;
     if (s->max_nodes > 0 && s->nodes >= s->max_nodes)
         s->stopped = true;
     return s->stopped;
 }
 
-/* ---------------------------------------------------------------- the last empty square */
+/* ---------------------------------------------------------------- the last four empty squares */
 
-static int solve_last(ReversiSolver *s, uint64_t own, uint64_t opp, int sq)
+/* One empty square left: its flips counted for whoever can play it. */
+static int solve_1(ReversiSolver *s, uint64_t own, uint64_t opp, int sq)
 {
     s->nodes++;
     const int own_discs = popcount64(own);
@@ -127,43 +147,208 @@ static int solve_last(ReversiSolver *s, uint64_t own, uint64_t opp, int sq)
     return diff > 0 ? diff + 1 : diff - 1;
 }
 
-/* ---------------------------------------------------------------- shallow search */
-
-/* empties[0..n) in the order to try them; the list is permuted during the search and restored. */
-static int solve_shallow(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta,
-                         uint8_t *empties, int n, bool passed)
+/* The flips of a move to sq, 0 when it is not one; cheap when no enemy disc is adjacent. */
+static inline uint64_t flips_at(int sq, uint64_t own, uint64_t opp)
 {
-    if (n == 1)
-        return solve_last(s, own, opp, empties[0]);
+    return neighbours(1ull << sq) & opp ? flipped_by(sq, own, opp) : 0;
+}
+
+static int solve_2(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int a, int b, bool passed)
+{
     s->nodes++;
-    if (poll_stop(s))
-        return 0;
     int best = -SCORE_INF;
-    for (int i = 0; i < n; i++) {
-        const int sq = empties[i];
-        if (!(neighbours(1ull << sq) & opp))
+    uint64_t f = flips_at(a, own, opp);
+    if (f) {
+        best = -solve_1(s, opp ^ f, own | f | (1ull << a), b);
+        if (best >= beta)
+            return best;
+    }
+    f = flips_at(b, own, opp);
+    if (f) {
+        const int v = -solve_1(s, opp ^ f, own | f | (1ull << b), a);
+        if (v > best)
+            best = v;
+    }
+    if (best > -SCORE_INF)
+        return best;
+    if (passed)
+        return final_score(own, opp);
+    return -solve_2(s, opp, own, -beta, -alpha, a, b, true);
+}
+
+static int solve_3(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, const int *sq, bool passed)
+{
+    s->nodes++;
+    int best = -SCORE_INF;
+    for (int i = 0; i < 3; i++) {
+        const uint64_t f = flips_at(sq[i], own, opp);
+        if (!f)
             continue;
-        const uint64_t flips = flipped_by(sq, own, opp);
-        if (!flips)
-            continue;
-        /* Take square i out by moving the last one into its place for the child. */
-        empties[i] = empties[n - 1];
-        const int v = -solve_shallow(s, opp ^ flips, own | flips | (1ull << sq), -beta, -alpha, empties, n - 1, false);
-        empties[i] = (uint8_t)sq;
+        const int a = sq[i == 0 ? 1 : 0], b = sq[i == 2 ? 1 : 2];
+        const int v = -solve_2(s, opp ^ f, own | f | (1ull << sq[i]), -beta, -alpha, a, b, false);
         if (v > best) {
             best = v;
-            if (v > alpha) {
+            if (v >= beta)
+                return v;
+            if (v > alpha)
                 alpha = v;
-                if (alpha >= beta)
-                    break;
-            }
         }
     }
     if (best > -SCORE_INF)
         return best;
     if (passed)
         return final_score(own, opp);
-    return -solve_shallow(s, opp, own, -beta, -alpha, empties, n, true);
+    return -solve_3(s, opp, own, -beta, -alpha, sq, true);
+}
+
+static int solve_4(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, const int *sq, bool passed)
+{
+    s->nodes++;
+    int best = -SCORE_INF;
+    for (int i = 0; i < 4; i++) {
+        const uint64_t f = flips_at(sq[i], own, opp);
+        if (!f)
+            continue;
+        int rest[3], n = 0;
+        for (int j = 0; j < 4; j++)
+            if (j != i)
+                rest[n++] = sq[j];
+        const int v = -solve_3(s, opp ^ f, own | f | (1ull << sq[i]), -beta, -alpha, rest, false);
+        if (v > best) {
+            best = v;
+            if (v >= beta)
+                return v;
+            if (v > alpha)
+                alpha = v;
+        }
+    }
+    if (best > -SCORE_INF)
+        return best;
+    if (passed)
+        return final_score(own, opp);
+    return -solve_4(s, opp, own, -beta, -alpha, sq, true);
+}
+
+/* The four empty squares, those of odd quadrants first. */
+static int solve_4_of(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta)
+{
+    const uint64_t empty = ~(own | opp), odd = odd_quadrant_squares(empty);
+    int sq[4], n = 0;
+    for (uint64_t e = odd; e; e &= e - 1)
+        sq[n++] = lowest_square(e);
+    for (uint64_t e = empty & ~odd; e; e &= e - 1)
+        sq[n++] = lowest_square(e);
+    return solve_4(s, own, opp, alpha, beta, sq, false);
+}
+
+/* ---------------------------------------------------------------- shallow search */
+
+static int solve_shallow(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties, bool passed);
+
+/* A shallow child: the four-square code at four empties. */
+static inline int shallow_child(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties)
+{
+    if (empties == 4)
+        return solve_4_of(s, own, opp, alpha, beta);
+    return solve_shallow(s, own, opp, alpha, beta, empties, false);
+}
+
+/* The moves tried among the empty squares of odd quadrants first, then the rest. */
+static int solve_shallow(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties, bool passed)
+{
+    s->nodes++;
+    if (poll_stop(s))
+        return 0;
+    const uint64_t empty = ~(own | opp), odd = odd_quadrant_squares(empty);
+    const uint64_t groups[2] = {odd, empty & ~odd};
+    int best = -SCORE_INF;
+    for (int g = 0; g < 2; g++)
+        for (uint64_t e = groups[g]; e; e &= e - 1) {
+            const int sq = lowest_square(e);
+            const uint64_t flips = flips_at(sq, own, opp);
+            if (!flips)
+                continue;
+            const int v = -shallow_child(s, opp ^ flips, own | flips | (1ull << sq), -beta, -alpha, empties - 1);
+            if (v > best) {
+                best = v;
+                if (v >= beta)
+                    return v;
+                if (v > alpha)
+                    alpha = v;
+            }
+        }
+    if (best > -SCORE_INF)
+        return best;
+    if (passed)
+        return final_score(own, opp);
+    return -solve_shallow(s, opp, own, -beta, -alpha, empties, true);
+}
+
+/* ---------------------------------------------------------------- stable discs */
+
+#define RANK_1 0x00000000000000FFull
+#define RANK_8 0xFF00000000000000ull
+
+/* The squares of `occupied` whose line in each direction is full: no disc there can ever be
+ * flipped along that line.  d9 is the a1-h8 direction, d7 the h1-a8 one. */
+typedef struct {
+    uint64_t row, column, d9, d7;
+} FullLines;
+
+/* The diagonals of three squares or more (shorter ones hold edge squares only, which the edge
+ * already keeps stable along diagonals). */
+static const uint64_t DIAGONALS_9[11] = {
+    0x0000000000804020ull, 0x0000000080402010ull, 0x0000008040201008ull, 0x0000804020100804ull,
+    0x0080402010080402ull, 0x8040201008040201ull, 0x4020100804020100ull, 0x2010080402010000ull,
+    0x1008040201000000ull, 0x0804020100000000ull, 0x0402010000000000ull,
+};
+static const uint64_t DIAGONALS_7[11] = {
+    0x0000000000010204ull, 0x0000000001020408ull, 0x0000000102040810ull, 0x0000010204081020ull,
+    0x0001020408102040ull, 0x0102040810204080ull, 0x0204081020408000ull, 0x0408102040800000ull,
+    0x0810204080000000ull, 0x1020408000000000ull, 0x2040800000000000ull,
+};
+
+static uint64_t full_of(uint64_t occupied, const uint64_t *lines, int n)
+{
+    uint64_t full = 0;
+    for (int i = 0; i < n; i++)
+        if ((occupied & lines[i]) == lines[i])
+            full |= lines[i];
+    return full;
+}
+
+static FullLines full_lines(uint64_t occupied)
+{
+    FullLines f = {0, 0, 0, 0};
+    for (int row = 0; row < BOARD_SIDE; row++)
+        if (((occupied >> (row * BOARD_SIDE)) & 0xFF) == 0xFF)
+            f.row |= 0xFFull << (row * BOARD_SIDE);
+    uint64_t columns = occupied & (occupied >> 32);
+    columns &= columns >> 16;
+    columns &= columns >> 8;
+    f.column = (columns & 0xFF) * FILE_A;
+    f.d9 = full_of(occupied, DIAGONALS_9, 11);
+    f.d7 = full_of(occupied, DIAGONALS_7, 11);
+    return f;
+}
+
+/* Discs of `mine` that no sequence of moves can flip: along each of the four lines, the line is
+ * full or a neighbour on it is the board's edge or such a disc itself.  Grown from nothing to
+ * the fixed point, so every disc in it is provably stable. */
+static uint64_t stable_discs(uint64_t mine, uint64_t occupied)
+{
+    const FullLines f = full_lines(occupied);
+    uint64_t stable = 0;
+    for (;;) {
+        const uint64_t row = f.row | ((stable << 1) & ~FILE_A) | FILE_A | ((stable >> 1) & ~FILE_H) | FILE_H;
+        const uint64_t column = f.column | (stable << 8) | RANK_1 | (stable >> 8) | RANK_8;
+        const uint64_t d9 = f.d9 | ((stable << 9) & ~FILE_A) | ((stable >> 9) & ~FILE_H) | FILE_A | FILE_H | RANK_1 | RANK_8;
+        const uint64_t d7 = f.d7 | ((stable << 7) & ~FILE_H) | ((stable >> 7) & ~FILE_A) | FILE_A | FILE_H | RANK_1 | RANK_8;
+        const uint64_t grown = mine & row & column & d9 & d7;
+        if (grown == stable)
+            return stable;
+        stable = grown;
+    }
 }
 
 /* ---------------------------------------------------------------- transposition table */
@@ -174,24 +359,33 @@ static inline size_t table_index(const ReversiSolver *s, uint64_t own, uint64_t 
     return (size_t)(h ^ (h >> 29)) & s->mask;
 }
 
+/* Two entries a bucket: a position may sit in either. */
 static const TableEntry *table_probe(const ReversiSolver *s, uint64_t own, uint64_t opp)
 {
-    const TableEntry *e = &s->table[table_index(s, own, opp)];
-    return e->own == own && e->opp == opp ? e : NULL;
+    const TableEntry *e = &s->table[table_index(s, own, opp) & ~(size_t)1];
+    if (e[0].own == own && e[0].opp == opp)
+        return &e[0];
+    if (e[1].own == own && e[1].opp == opp)
+        return &e[1];
+    return NULL;
 }
 
-/* Keeps the entry of the bigger subtree when two positions share a slot. */
+/* Updates the position's entry when it has one; else takes the bucket's entry of the smaller
+ * subtree, so the big subtrees' results stay while the small ones come and go. */
 static void table_store(ReversiSolver *s, uint64_t own, uint64_t opp, int empties, int lower, int upper, int best)
 {
-    TableEntry *e = &s->table[table_index(s, own, opp)];
-    const bool same = e->own == own && e->opp == opp;
-    if (!same && e->empties > empties)
-        return;
-    if (same) {     /* both bounds hold: keep the tighter of each */
+    TableEntry *bucket = &s->table[table_index(s, own, opp) & ~(size_t)1];
+    TableEntry *e = NULL;
+    for (int i = 0; i < 2; i++)
+        if (bucket[i].own == own && bucket[i].opp == opp)
+            e = &bucket[i];
+    if (e) {        /* both bounds hold: keep the tighter of each */
         if (e->lower > lower)
             lower = e->lower;
         if (e->upper < upper)
             upper = e->upper;
+    } else {
+        e = bucket[0].empties <= bucket[1].empties ? &bucket[0] : &bucket[1];
     }
     *e = (TableEntry){own, opp, (int8_t)lower, (int8_t)upper, (uint8_t)best, (uint8_t)empties};
 }
@@ -216,13 +410,64 @@ static int reply_key(uint64_t own, uint64_t opp, int sq, uint64_t flips)
     return KEY_REPLIES * popcount64(replies) + KEY_CORNERS * popcount64(replies & CORNERS) + KEY_POTENTIAL * potential;
 }
 
-static int order_moves(uint64_t own, uint64_t opp, uint64_t moves, int hint, OrderedMove *list)
+/* A cheap static value for the side to move, for ordering only: mobility (corners twice) and
+ * corner discs. */
+static int mobility_value(uint64_t own, uint64_t opp)
 {
+    const uint64_t mine = legal_squares(own, opp), theirs = legal_squares(opp, own);
+    const int mobility = popcount64(mine) + popcount64(mine & CORNERS) - popcount64(theirs) - popcount64(theirs & CORNERS);
+    return EVAL_MOBILITY * mobility + EVAL_CORNER * (popcount64(own & CORNERS) - popcount64(opp & CORNERS));
+}
+
+/* A depth-limited alpha-beta on mobility_value: how good a move looks a few plies on. */
+static int shallow_value(uint64_t own, uint64_t opp, int depth, int alpha, int beta)
+{
+    if (depth == 0)
+        return mobility_value(own, opp);
+    const uint64_t moves = legal_squares(own, opp);
+    if (!moves) {
+        if (!legal_squares(opp, own))
+            return EVAL_FINAL * final_score(own, opp);
+        return -shallow_value(opp, own, depth - 1, -beta, -alpha);
+    }
+    int best = -EVAL_INF;
+    for (uint64_t m = moves; m; m &= m - 1) {
+        const int sq = lowest_square(m);
+        const uint64_t flips = flipped_by(sq, own, opp);
+        const int v = -shallow_value(opp ^ flips, own | flips | (1ull << sq), depth - 1, -beta, -alpha);
+        if (v > best) {
+            best = v;
+            if (v >= beta)
+                break;
+            if (v > alpha)
+                alpha = v;
+        }
+    }
+    return best;
+}
+
+/* How deep the ordering search looks at this many empties: none below SORT_MIN_EMPTIES. */
+static int sort_depth(int empties)
+{
+    if (empties < SORT_MIN_EMPTIES)
+        return -1;
+    return empties < SORT_DEEPER_EMPTIES ? 1 : 2;
+}
+
+static int order_moves(uint64_t own, uint64_t opp, uint64_t moves, int hint, int empties, OrderedMove *list)
+{
+    const int depth = sort_depth(empties);
     int n = 0;
     for (; moves; moves &= moves - 1) {
         const int sq = lowest_square(moves);
         const uint64_t flips = flipped_by(sq, own, opp);
-        OrderedMove m = {sq, sq == hint ? -1 : reply_key(own, opp, sq, flips), flips};
+        int key = -1;
+        if (sq != hint) {
+            key = reply_key(own, opp, sq, flips);
+            if (depth >= 0)
+                key += KEY_EVAL * shallow_value(opp ^ flips, own | flips | (1ull << sq), depth, -EVAL_INF, EVAL_INF);
+        }
+        OrderedMove m = {sq, key, flips};
         int i = n++;
         for (; i > 0 && list[i - 1].key > m.key; i--)
             list[i] = list[i - 1];
@@ -237,9 +482,7 @@ static int solve_child(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, 
 {
     if (empties > SHALLOW_EMPTIES)
         return solve_deep(s, own, opp, alpha, beta, empties, NULL);
-    uint8_t list[SHALLOW_EMPTIES];
-    const int n = parity_ordered(~(own | opp), list);
-    return solve_shallow(s, own, opp, alpha, beta, list, n, false);
+    return shallow_child(s, own, opp, alpha, beta, empties);
 }
 
 static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties, int *best_move)
@@ -271,8 +514,17 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
             }
         }
     }
+    /* Stability cutoff: the opponent keeps its stable discs, so we score at most 64 minus twice
+     * their number; only worth computing when that could be at or below alpha. */
+    if (!best_move && alpha >= SQUARES - 2 * popcount64(opp) && empties >= STABILITY_MIN_EMPTIES) {
+        const int upper = SQUARES - 2 * popcount64(stable_discs(opp, own | opp));
+        if (upper <= alpha)
+            return upper;
+        if (upper < beta)
+            beta = upper;
+    }
     OrderedMove list[64];   /* a move per square at most: a position can have 33 or more */
-    const int n = order_moves(own, opp, moves, hint, list);
+    const int n = order_moves(own, opp, moves, hint, empties, list);
     /* Enhanced transposition cutoff: a child the table already knows to be bad enough for the
      * opponent ends the node before any search. */
     if (tabled && empties >= ETC_MIN_EMPTIES && !best_move)
@@ -328,6 +580,8 @@ static void *reversi_solver_create(const Game *g, size_t table_bytes)
     while (entries * 2 * sizeof(TableEntry) <= table_bytes)
         entries *= 2;
     if (entries * sizeof(TableEntry) <= table_bytes) {
+        if (entries < 2)    /* a bucket is two entries */
+            entries = 2;
         s->table = calloc(entries, sizeof(TableEntry));
         if (!s->table) {
             free(s);
@@ -357,11 +611,21 @@ static int sign(int v)
     return (v > 0) - (v < 0);
 }
 
+/* Any position, whatever its number of empties: the regime that suits it. */
+static int solve_any(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties, int *best_move)
+{
+    if (empties > SHALLOW_EMPTIES || best_move)
+        return solve_deep(s, own, opp, alpha, beta, empties, best_move);
+    return shallow_child(s, own, opp, alpha, beta, empties);
+}
+
 static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode mode, const SolveLimits *limits)
 {
     ReversiSolver *s = impl;
     const Board b = load_board(p);
     s->nodes = 0;
+    s->next_poll = 0;
+    s->polls = 0;
     s->stop = limits->stop;
     s->deadline = limits->seconds > 0 ? clock_seconds() + limits->seconds : 0;
     s->max_nodes = limits->max_nodes;
@@ -371,10 +635,10 @@ static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode m
     SolveResult r = {0, MOVE_NONE, 0, false};
     if (legal_squares(b.own, b.opp)) {
         int best = SQUARES;
-        r.score = solve_deep(s, b.own, b.opp, alpha, beta, empties, &best);
+        r.score = solve_any(s, b.own, b.opp, alpha, beta, empties, &best);
         r.best = (Move)best;
     } else if (legal_squares(b.opp, b.own)) {
-        r.score = -solve_deep(s, b.opp, b.own, -beta, -alpha, empties, NULL);
+        r.score = -solve_any(s, b.opp, b.own, -beta, -alpha, empties, NULL);
         r.best = MOVE_PASS;
     } else {
         r.score = final_score(b.own, b.opp);
