@@ -8,6 +8,7 @@
 #include "core/playout.h"
 #include "core/rng.h"
 #include "core/solve.h"
+#include "data/ffo_suite.h"
 #include "data/weights.h"
 #include "selfplay/mcts.h"
 
@@ -153,60 +154,93 @@ static void bench_search(long visits)
     printf("speed %.0f visits/s (%ld visits in %.2f s, one thread)\n", total_visits / seconds, total_visits, seconds);
 }
 
-/* FFO endgame test suite positions 40-44 (radagast.se/othello/ffotest.html) with their
- * published exact scores for the side to move: 20, 22, 22, 23 and 23 empties. */
-static const struct {
-    const char *position;
-    int score;
-} FFO[] = {
-    {"W2WWWWB/1WWWWWWB/WWBBWWWB/WWBWWWBB/WWWWWWBB/3WWWWB/4W2B/8 b", 38},
-    {"1WWWWW2/2WWWWB1/1WWWWWW1/BBBBBWW1/1BBWWB2/WWBWBB2/2WBBW2/1WWW2W1 b", 0},
-    {"2WWW3/4BB1W/WWWWWBWW/1WWWWBWW/B1WWWBBW/3WWBWW/3WWWBW/2WWWW2 b", 6},
-    {"2BBBBB1/2BBBB2/1WWWBB2/1WWBBBB1/1WWBBBW1/WWWWBWW1/3BWB2/2BBBBB1 w", -12},
-    {"2W1B1W1/2W1BW1W/1WWBBBWW/WWWWBBBW/WWWWBB2/BBWWBW2/2BBBB2/3BBB2 w", -14},
-};
+/* Whether move is one of the comma-separated moves of list. */
+static bool move_listed(const char *list, const char *move)
+{
+    const size_t n = strlen(move);
+    for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+        if (strncmp(p, move, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    }
+    return false;
+}
 
-/* Exact and win/loss/draw solves of the FFO positions, each with a fresh 64 MiB table. */
-static void bench_solve(void)
+/* Solves FFO positions first..last exactly (and with wld first for the win/loss/draw search),
+ * each with a fresh 64 MiB table, and checks every score and exact best move against the
+ * published ones.  Exits 1 when one differs. */
+static void bench_solve(int first, int last, bool wld)
 {
     Position pos;
     Game *g = open_variant("reversi", 0, 0, &pos);
     uint64_t nodes = 0;
     double total = 0;
-    bool all_right = true;
-    for (size_t i = 0; i < sizeof FFO / sizeof FFO[0]; i++) {
+    int wrong = 0;
+    for (int number = first; number <= last; number++) {
+        const FfoPosition *ffo = ffo_position(number);
         Error err;
-        if (!game_parse_position(g, FFO[i].position, &pos, &err))
-            fail_exit("bench", EXIT_FAILURE_RUN, "%s", err.msg);
-        for (int mode = SOLVE_WLD; mode >= SOLVE_EXACT; mode--) {
+        if (!game_parse_position(g, ffo->position, &pos, &err))
+            fail_exit("bench", EXIT_FAILURE_RUN, "FFO #%d: %s", number, err.msg);
+        for (int mode = wld ? SOLVE_WLD : SOLVE_EXACT; mode >= SOLVE_EXACT; mode--) {
             Solver *s = solver_new(g, (size_t)64 << 20);
             if (!s)
                 fail_exit("bench", EXIT_FAILURE_RUN, "out of memory");
             const double t0 = clock_seconds();
             const SolveResult r = solver_run(s, &pos, (SolveMode)mode, NULL);
             const double secs = clock_seconds() - t0;
-            const int want = mode == SOLVE_EXACT ? FFO[i].score : (FFO[i].score > 0) - (FFO[i].score < 0);
-            all_right = all_right && r.score == want;
-            printf("solve   FFO #%zu  %2d empties  %-5s  score %+3d  %11llu nodes  %7.3f s  %5.1f M nodes/s%s\n", 40 + i,
-                   solve_empties(g, &pos), mode == SOLVE_EXACT ? "exact" : "wld", r.score, (unsigned long long)r.nodes,
-                   secs, (double)r.nodes / (secs > 0 ? secs : 1e-9) / 1e6, r.score == want ? "" : "  WRONG SCORE");
-            nodes += mode == SOLVE_EXACT ? r.nodes : 0;
-            total += mode == SOLVE_EXACT ? secs : 0;
             solver_free(s);
+            char best[16] = "none";
+            if (r.best != MOVE_NONE)
+                game_format_move(g, &pos, r.best, best, sizeof best);
+            const bool exact = mode == SOLVE_EXACT;
+            const int want = exact ? ffo->score : (ffo->score > 0) - (ffo->score < 0);
+            const bool right = r.score == want && (!exact || move_listed(ffo->best, best));
+            wrong += !right;
+            printf("solve   FFO #%d  %2d empties  %-5s  score %+3d  best %-3s  %12llu nodes  %8.3f s  %5.1f M nodes/s%s\n",
+                   number, solve_empties(g, &pos), exact ? "exact" : "wld", r.score, best,
+                   (unsigned long long)r.nodes, secs, (double)r.nodes / (secs > 0 ? secs : 1e-9) / 1e6,
+                   right ? "" : "  WRONG");
+            if (!right)
+                printf("        FFO #%d: published score %+d, best %s\n", number, want, ffo->best);
+            fflush(stdout);
+            nodes += exact ? r.nodes : 0;
+            total += exact ? secs : 0;
         }
     }
-    printf("solve   exact total %llu nodes in %.2f s (%.1f M nodes/s, one thread)%s\n", (unsigned long long)nodes, total,
-           (double)nodes / total / 1e6, all_right ? "" : "; SOME SCORES WRONG");
+    printf("solve   FFO #%d-#%d exact total %llu nodes in %.2f s (%.1f M nodes/s, one thread)%s\n", first, last,
+           (unsigned long long)nodes, total, (double)nodes / (total > 0 ? total : 1e-9) / 1e6,
+           wrong ? "; SOME RESULTS WRONG" : ", every score and best move right");
     game_free(g);
+    if (wrong)
+        exit(EXIT_FAILURE_RUN);
+}
+
+/* "--ffo FIRST-LAST" or "--ffo N" into a range inside the suite. */
+static void parse_ffo_range(const char *text, int *first, int *last)
+{
+    char *end;
+    long a = strtol(text, &end, 10), b = a;
+    if (end != text && *end == '-')
+        b = strtol(end + 1, &end, 10);
+    if (end == text || *end || a < FFO_FIRST || b > FFO_LAST || a > b)
+        fail_exit("bench", EXIT_USAGE, "--ffo '%s': expected N or FIRST-LAST within %d-%d", text, FFO_FIRST,
+                  FFO_LAST);
+    *first = (int)a;
+    *last = (int)b;
 }
 
 static int run_bench(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "bench", false};
-    const char *threads_text = NULL, *visits_text = "20000", *what = NULL;
+    const char *threads_text = NULL, *visits_text = "20000", *ffo_text = "40-49", *what = NULL;
+    bool wld = false;
     while (r.index < argc) {
-        if (arg_value(&r, "--threads", &threads_text) || arg_value(&r, "--visits", &visits_text))
+        if (arg_value(&r, "--threads", &threads_text) || arg_value(&r, "--visits", &visits_text) ||
+            arg_value(&r, "--ffo", &ffo_text))
             continue;
+        if (arg_flag(&r, "--wld")) {
+            wld = true;
+            continue;
+        }
         if (!arg_operand(&r))
             arg_common(&r, &command_bench);
         else if (what)
@@ -222,8 +256,11 @@ static int run_bench(int argc, char **argv)
         bench_search(visits);
     else if (strcmp(what, "rules") == 0)
         bench_rules(threads);
-    else if (strcmp(what, "solve") == 0)
-        bench_solve();
+    else if (strcmp(what, "solve") == 0) {
+        int first, last;
+        parse_ffo_range(ffo_text, &first, &last);
+        bench_solve(first, last, wld);
+    }
     else
         fail_exit("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search, rules or solve)", what);
     return 0;
@@ -231,7 +268,7 @@ static int run_bench(int argc, char **argv)
 
 const Command command_bench = {
     "bench", run_bench, "search signature and speed; rules engine and solver speed",
-    "usage: leuctra bench [search|rules|solve] [--visits N] [--threads N]\n\n"
+    "usage: leuctra bench [search|rules|solve] [--visits N] [--threads N] [--ffo FIRST-LAST] [--wld]\n\n"
     "search (default): 12 fixed positions, 4 each of Epaminondas, Crossings and Reversi, searched\n"
     "with --visits (default 20000) on one thread with the shipped weights.  Ends with the signature\n"
     "(the total of tree nodes and a checksum of the chosen moves and of every root move's visits:\n"
@@ -240,7 +277,10 @@ const Command command_bench = {
     "rules: perft of the 14x12 Epaminondas start to depth 4 and of Reversi to depth 11 on one\n"
     "thread and on N threads (default: all cores), then uniformly random playouts (to the end of\n"
     "the game, at most 1000 plies) on one thread.  Seeds are fixed, so runs are comparable.\n\n"
-    "solve: the Reversi endgame solver on FFO test positions 40-44 (20-23 empties), win/loss/draw\n"
-    "and exact, each checked against its published score.\n\n"
-    "example: leuctra bench            leuctra bench rules --threads 2     leuctra bench solve\n",
+    "solve: the Reversi endgame solver, one thread, on the FFO test positions --ffo (default 40-49,\n"
+    "20-26 empties, a few minutes; the suite here is 40-59, up to 34 empties, which takes hours),\n"
+    "each solved exactly with a fresh 64 MiB table (--wld: a win/loss/draw solve first) and checked\n"
+    "against its published score and best moves; per position the nodes, time and nodes/s, then\n"
+    "the total.  Exits 1 when a result differs from the published one.\n\n"
+    "example: leuctra bench            leuctra bench rules --threads 2     leuctra bench solve --ffo 40-44\n",
 };

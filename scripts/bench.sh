@@ -7,3 +7,4 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo "build:   $($bin --version)"
 "$bin" bench search
 "$bin" bench rules --threads "$(nproc)"
+"$bin" bench solve               # FFO #40-#49; --ffo 40-59 for the whole suite (hours)

@@ -7,11 +7,13 @@
 #include "core/clock.h"
 #include "core/solve.h"
 #include "core/rng.h"
+#include "data/ffo_suite.h"
 #include "selfplay/mcts.h"
 #include "reversi_reference_solve.h"
 #include "test.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     const char *position;
@@ -22,9 +24,9 @@ static const KnownEndgame KNOWN[] = {
 #include "reversi_endgames.h"
 };
 
-/* FFO test suite position 40 (radagast.se/othello/ffotest.html, 20 empties) with its published
- * score; `leuctra bench solve` times it with #41-44. */
-static const KnownEndgame FFO_40 = {"W2WWWWB/1WWWWWWB/WWBBWWWB/WWBWWWBB/WWWWWWBB/3WWWWB/4W2B/8 b", 38};
+/* FFO test suite position 40 (data/ffo_suite.c, 20 empties) with its published score;
+ * `leuctra bench solve` times it with the rest of the suite. */
+#define FFO_40 (*ffo_position(40))
 
 static Game *open_reversi(TestContext *t)
 {
@@ -129,6 +131,38 @@ static void test_ffo_40(TestContext *t)
     game_format_move(g, &p, r.best, move, sizeof move);
     CHECK_STR(t, move, "a2");   /* the only move that keeps +38 */
     solver_free(s);
+    game_free(g);
+}
+
+/* The FFO data: every position of #40-#59 parses, has the empties and side to move the suite
+ * lists (a copying slip in one square changes them), and its published best moves are legal.
+ * Their scores: #40 above, the rest by `leuctra bench solve`, which checks each. */
+static void test_ffo_suite(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    CHECK(t, ffo_position(FFO_FIRST - 1) == NULL && ffo_position(FFO_LAST + 1) == NULL);
+    for (int number = FFO_FIRST; number <= FFO_LAST; number++) {
+        const FfoPosition *ffo = ffo_position(number);
+        Position p;
+        Error err;
+        CHECK(t, ffo->number == number);
+        if (!game_parse_position(g, ffo->position, &p, &err)) {
+            fprintf(stderr, "  FFO #%d: %s\n", number, err.msg);
+            t->failures++;
+            continue;
+        }
+        CHECK(t, solve_empties(g, &p) == ffo->empties);
+        CHECK(t, game_status(g, &p) == STATUS_ONGOING);
+        char list[32];
+        snprintf(list, sizeof list, "%s", ffo->best);
+        for (char *save = NULL, *move = strtok_r(list, ",", &save); move; move = strtok_r(NULL, ",", &save)) {
+            Move m;
+            if (!game_parse_move(g, &p, move, &m, &err)) {
+                fprintf(stderr, "  FFO #%d best move %s: %s\n", number, move, err.msg);
+                t->failures++;
+            }
+        }
+    }
     game_free(g);
 }
 
@@ -338,6 +372,7 @@ const TestCase solve_tests[] = {
     {"stored_endgames", test_stored_endgames},
     {"random_positions_against_reference", test_random_positions_against_reference},
     {"ffo_40", test_ffo_40},
+    {"ffo_suite", test_ffo_suite},
     {"pass_and_finished", test_pass_and_finished},
     {"stop_flag", test_stop_flag},
     {"table_sizes", test_table_sizes},
