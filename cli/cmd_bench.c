@@ -168,7 +168,7 @@ static bool move_listed(const char *list, const char *move)
 /* Solves FFO positions first..last exactly (and with wld first for the win/loss/draw search),
  * each with a fresh 64 MiB table, and checks every score and exact best move against the
  * published ones.  Exits 1 when one differs. */
-static void bench_solve(int first, int last, bool wld)
+static void bench_solve(int first, int last, bool wld, int threads)
 {
     Position pos;
     Game *g = open_variant("reversi", 0, 0, &pos);
@@ -181,7 +181,7 @@ static void bench_solve(int first, int last, bool wld)
         if (!game_parse_position(g, ffo->position, &pos, &err))
             fail_exit("bench", EXIT_FAILURE_RUN, "FFO #%d: %s", number, err.msg);
         for (int mode = wld ? SOLVE_WLD : SOLVE_EXACT; mode >= SOLVE_EXACT; mode--) {
-            Solver *s = solver_new(g, (size_t)64 << 20);
+            Solver *s = solver_new_threads(g, (size_t)64 << 20, threads);
             if (!s)
                 fail_exit("bench", EXIT_FAILURE_RUN, "out of memory");
             const double t0 = clock_seconds();
@@ -206,8 +206,9 @@ static void bench_solve(int first, int last, bool wld)
             total += exact ? secs : 0;
         }
     }
-    printf("solve   FFO #%d-#%d exact total %llu nodes in %.2f s (%.1f M nodes/s, one thread)%s\n", first, last,
-           (unsigned long long)nodes, total, (double)nodes / (total > 0 ? total : 1e-9) / 1e6,
+    printf("solve   FFO #%d-#%d exact total %llu nodes in %.2f s (%.1f M nodes/s, %d thread%s)%s\n", first, last,
+           (unsigned long long)nodes, total, (double)nodes / (total > 0 ? total : 1e-9) / 1e6, threads,
+           threads == 1 ? "" : "s",
            wrong ? "; SOME RESULTS WRONG" : ", every score and best move right");
     game_free(g);
     if (wrong)
@@ -259,7 +260,7 @@ static int run_bench(int argc, char **argv)
     else if (strcmp(what, "solve") == 0) {
         int first, last;
         parse_ffo_range(ffo_text, &first, &last);
-        bench_solve(first, last, wld);
+        bench_solve(first, last, wld, threads_text ? threads : 1);
     }
     else
         fail_exit("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search, rules or solve)", what);
@@ -277,10 +278,11 @@ const Command command_bench = {
     "rules: perft of the 14x12 Epaminondas start to depth 4 and of Reversi to depth 11 on one\n"
     "thread and on N threads (default: all cores), then uniformly random playouts (to the end of\n"
     "the game, at most 1000 plies) on one thread.  Seeds are fixed, so runs are comparable.\n\n"
-    "solve: the Reversi endgame solver, one thread, on the FFO test positions --ffo (default 40-49,\n"
-    "20-26 empties, a few minutes; the suite here is 40-59, up to 34 empties, which takes hours),\n"
-    "each solved exactly with a fresh 64 MiB table (--wld: a win/loss/draw solve first) and checked\n"
-    "against its published score and best moves; per position the nodes, time and nodes/s, then\n"
-    "the total.  Exits 1 when a result differs from the published one.\n\n"
+    "solve: the Reversi endgame solver on the FFO test positions --ffo (default 40-49, 20-26\n"
+    "empties, a few minutes; the suite here is 40-59, up to 34 empties, which takes hours), each\n"
+    "solved exactly on one thread (--threads N: N threads) with a fresh 64 MiB table (--wld: a\n"
+    "win/loss/draw solve first) and checked against its published score and best moves; per\n"
+    "position the nodes, time and nodes/s, then the total.  Exits 1 when a result differs from\n"
+    "the published one.\n\n"
     "example: leuctra bench            leuctra bench rules --threads 2     leuctra bench solve --ffo 40-44\n",
 };

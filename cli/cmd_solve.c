@@ -164,16 +164,17 @@ static void print_json(const SolveRun *run, const Position *root, const SolveRep
 typedef struct {
     GameOptions game;
     bool wld, all_moves, json;
-    const char *hash_text, *time_text;
+    const char *hash_text, *time_text, *threads_text;
 } SolveOptions;
 
 static void read_options(int argc, char **argv, SolveOptions *o)
 {
     ArgReader r = {argc, argv, 1, "solve", false};
-    *o = (SolveOptions){.game = {.variant = "reversi"}, .hash_text = "64", .time_text = "0"};
+    *o = (SolveOptions){.game = {.variant = "reversi"}, .hash_text = "64", .time_text = "0",
+                      .threads_text = "1"};
     while (r.index < argc) {
         if (arg_game_option(&r, &o->game) || arg_value(&r, "--hash", &o->hash_text) ||
-            arg_value(&r, "--time-limit", &o->time_text))
+            arg_value(&r, "--time-limit", &o->time_text) || arg_value(&r, "--threads", &o->threads_text))
             continue;
         if (arg_flag(&r, "--wld"))
             o->wld = true;
@@ -192,12 +193,13 @@ static int run_solve(int argc, char **argv)
     read_options(argc, argv, &o);
     const long hash_mb = arg_integer("solve", "--hash", o.hash_text, 0, 1 << 16);
     const double time_limit = arg_real("solve", "--time-limit", o.time_text, 0, 1e9);
+    const int threads = (int)arg_integer("solve", "--threads", o.threads_text, 1, THREADS_MAX);
     Position root;
     Game *g = cli_open_game("solve", &o.game, &root);
     if (!solve_available(g))
         fail_exit("solve", EXIT_USAGE, "%s has no exact solver (only reversi has one)", g->name);
     SolveRun run = {.game = g, .mode = o.wld ? SOLVE_WLD : SOLVE_EXACT};
-    run.solver = solver_new(g, (size_t)hash_mb << 20);
+    run.solver = solver_new_threads(g, (size_t)hash_mb << 20, threads);
     if (!run.solver)
         fail_exit("solve", EXIT_FAILURE_RUN, "out of memory for a %ld MiB table", hash_mb);
     SolveReport rep = {.empties = solve_empties(g, &root)};
@@ -231,7 +233,7 @@ static int run_solve(int argc, char **argv)
 const Command command_solve = {
     "solve", run_solve, "exact endgame score, best move and line (Reversi)",
     "usage: leuctra solve [--variant reversi] [--position POS] [--wld] [--moves] [--hash MB]\n"
-    "                     [--time-limit S] [--json]\n\n"
+    "                     [--time-limit S] [--threads N] [--json]\n\n"
     "Searches a Reversi position to the end of the game and prints its exact score for the side\n"
     "to move (final disc difference, empty squares to the winner, as in tournaments and the FFO\n"
     "test suite), a best move and the perfect-play line that follows.  Time grows about 3x per\n"
@@ -240,6 +242,8 @@ const Command command_solve = {
     "  --moves         also the exact score of every legal move, best first\n"
     "  --hash MB       transposition table size (default 64; 0 for none)\n"
     "  --time-limit S  give up after S seconds (exit 1); required above 30 empties\n"
+    "  --threads N     search with N threads sharing the table (default 1); the score is the same,\n"
+    "                  the best move may be another equally good one\n"
     "  --json          one JSON object on stdout: empties, mode, score, best, line, moves, nodes, seconds\n"
     "  --variant V     reversi (the default here; the phalanx games have no solver)\n"
     "  --position POS  a position string, or 'start'\n\n"

@@ -13,11 +13,18 @@
  * - the last four empty squares: each count its own code, with no move generation at all.
  * A score is the mover's final disc difference with the empties of a finished game counted for
  * the winner.
+ *
+ * With more than one thread the threads share the table and all search the whole tree from the
+ * root (ABDADA, Weill 1996): at a node with enough empties a thread skips, for the moment, a
+ * move whose position another thread is searching and comes back to it after its other moves,
+ * when the table usually has its answer.  The first thread's result is the solve's; the score is
+ * the same for any thread count, the move chosen among equally good ones may not be.
  */
 #include "clock.h"
 #include "reversi.h"
 #include "solve.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +38,10 @@ enum {
     POLL_NODES = 4096,          /* the stop flag and node budget are checked every this many nodes */
     CLOCK_POLLS = 16,           /* and the clock every this many checks */
     SCORE_INF = 127,
+    SHARE_MIN_EMPTIES = 12,     /* threads defer each other's moves from here up */
+    BUSY_SLOTS = 1 << 12,       /* positions being searched, for the deferral */
+    TABLE_LOCKS = 1 << 12,      /* the shared table's buckets are locked in this many stripes */
+    SOLVER_THREADS_MAX = 64,
 };
 
 #define FILE_A 0x0101010101010101ull
@@ -62,9 +73,17 @@ typedef struct {
     uint8_t empties;
 } TableEntry;
 
+/* What the threads of one solver share; NULL pointers with one thread. */
+typedef struct {
+    atomic_flag *table_locks;   /* TABLE_LOCKS: a bucket's reads and writes hold its stripe */
+    _Atomic uint64_t *busy;     /* BUSY_SLOTS: a key of a position a thread is searching, or 0 */
+} Sharing;
+
 typedef struct {
     TableEntry *table;          /* NULL: no table */
     size_t mask;                /* entries - 1 (a power of two) */
+    Sharing share;
+    int threads;
     uint64_t nodes;
     uint64_t next_poll;         /* the node count at which the limits are checked next */
     unsigned polls;
@@ -353,28 +372,59 @@ static uint64_t stable_discs(uint64_t mine, uint64_t occupied)
 
 /* ---------------------------------------------------------------- transposition table */
 
-static inline size_t table_index(const ReversiSolver *s, uint64_t own, uint64_t opp)
+static inline uint64_t position_key(uint64_t own, uint64_t opp)
 {
-    uint64_t h = own * 0x9E3779B97F4A7C15ull ^ (opp + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-    return (size_t)(h ^ (h >> 29)) & s->mask;
+    const uint64_t h = own * 0x9E3779B97F4A7C15ull ^ (opp + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    return h ^ (h >> 29);
 }
 
-/* Two entries a bucket: a position may sit in either. */
-static const TableEntry *table_probe(const ReversiSolver *s, uint64_t own, uint64_t opp)
+static inline size_t table_index(const ReversiSolver *s, uint64_t own, uint64_t opp)
 {
-    const TableEntry *e = &s->table[table_index(s, own, opp) & ~(size_t)1];
+    return (size_t)position_key(own, opp) & s->mask;
+}
+
+/* Shared tables are read and written under the bucket's stripe lock: an entry is two words of
+ * key and its bounds, which another thread could otherwise tear apart. */
+static inline atomic_flag *table_lock(const ReversiSolver *s, size_t bucket)
+{
+    if (!s->share.table_locks)
+        return NULL;
+    atomic_flag *lock = &s->share.table_locks[(bucket >> 1) & (TABLE_LOCKS - 1)];
+    while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
+        ;
+    return lock;
+}
+
+static inline void table_unlock(atomic_flag *lock)
+{
+    if (lock)
+        atomic_flag_clear_explicit(lock, memory_order_release);
+}
+
+/* Two entries a bucket: a position may sit in either.  Copies the entry into *out. */
+static bool table_probe(const ReversiSolver *s, uint64_t own, uint64_t opp, TableEntry *out)
+{
+    const size_t at = table_index(s, own, opp) & ~(size_t)1;
+    atomic_flag *lock = table_lock(s, at);
+    const TableEntry *e = &s->table[at];
+    bool found = true;
     if (e[0].own == own && e[0].opp == opp)
-        return &e[0];
-    if (e[1].own == own && e[1].opp == opp)
-        return &e[1];
-    return NULL;
+        *out = e[0];
+    else if (e[1].own == own && e[1].opp == opp)
+        *out = e[1];
+    else
+        found = false;
+    table_unlock(lock);
+    return found;
 }
 
 /* Updates the position's entry when it has one; else takes the bucket's entry of the smaller
  * subtree, so the big subtrees' results stay while the small ones come and go. */
 static void table_store(ReversiSolver *s, uint64_t own, uint64_t opp, int empties, int lower, int upper, int best)
 {
-    TableEntry *bucket = &s->table[table_index(s, own, opp) & ~(size_t)1];
+    const size_t at = table_index(s, own, opp) & ~(size_t)1;
+    atomic_flag *lock = table_lock(s, at);
+    TableEntry *bucket = &s->table[at];
     TableEntry *e = NULL;
     for (int i = 0; i < 2; i++)
         if (bucket[i].own == own && bucket[i].opp == opp)
@@ -388,6 +438,33 @@ static void table_store(ReversiSolver *s, uint64_t own, uint64_t opp, int emptie
         e = bucket[0].empties <= bucket[1].empties ? &bucket[0] : &bucket[1];
     }
     *e = (TableEntry){own, opp, (int8_t)lower, (int8_t)upper, (uint8_t)best, (uint8_t)empties};
+    table_unlock(lock);
+}
+
+/* ---------------------------------------------------------------- threads deferring to each other */
+
+static inline _Atomic uint64_t *busy_slot(const ReversiSolver *s, uint64_t key)
+{
+    return &s->share.busy[key & (BUSY_SLOTS - 1)];
+}
+
+/* Whether another thread is searching the position (a slot another position holds says no). */
+static bool position_busy(const ReversiSolver *s, uint64_t key)
+{
+    return atomic_load_explicit(busy_slot(s, key), memory_order_relaxed) == key;
+}
+
+/* Marks the position searched; false when its slot is taken (then it is not marked). */
+static bool mark_busy(const ReversiSolver *s, uint64_t key)
+{
+    uint64_t free_slot = 0;
+    return atomic_compare_exchange_strong_explicit(busy_slot(s, key), &free_slot, key, memory_order_relaxed,
+                                                   memory_order_relaxed);
+}
+
+static void clear_busy(const ReversiSolver *s, uint64_t key)
+{
+    atomic_store_explicit(busy_slot(s, key), 0, memory_order_relaxed);
 }
 
 /* ---------------------------------------------------------------- deep search */
@@ -485,6 +562,33 @@ static int solve_child(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, 
     return shallow_child(s, own, opp, alpha, beta, empties);
 }
 
+/* A node's window and its best so far, as its moves are tried. */
+typedef struct {
+    int alpha, beta;
+    int best, best_square;
+} NodeSearch;
+
+/* One move of a node by principal variation search: the first with the whole window, the rest
+ * with a null window first, searched again only when they beat alpha. */
+static void search_move(ReversiSolver *s, NodeSearch *ns, uint64_t child_own, uint64_t child_opp, int square,
+                        int empties, bool first)
+{
+    int v;
+    if (first) {
+        v = -solve_child(s, child_own, child_opp, -ns->beta, -ns->alpha, empties - 1);
+    } else {
+        v = -solve_child(s, child_own, child_opp, -ns->alpha - 1, -ns->alpha, empties - 1);
+        if (v > ns->alpha && v < ns->beta)
+            v = -solve_child(s, child_own, child_opp, -ns->beta, -v, empties - 1);
+    }
+    if (s->stopped || v <= ns->best)
+        return;
+    ns->best = v;
+    ns->best_square = square;
+    if (v > ns->alpha)
+        ns->alpha = v;
+}
+
 static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties, int *best_move)
 {
     s->nodes++;
@@ -498,20 +602,18 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
     }
     const bool tabled = s->table && empties >= TABLE_MIN_EMPTIES;
     int hint = SQUARES;
-    if (tabled) {
-        const TableEntry *e = table_probe(s, own, opp);
-        if (e) {
-            hint = e->best;
-            if (!best_move) {   /* the root must search on: it needs a move, not just a score */
-                if (e->lower >= beta || e->lower == e->upper)
-                    return e->lower;
-                if (e->upper <= alpha)
-                    return e->upper;
-                if (e->lower > alpha)
-                    alpha = e->lower;
-                if (e->upper < beta)
-                    beta = e->upper;
-            }
+    TableEntry e;
+    if (tabled && table_probe(s, own, opp, &e)) {
+        hint = e.best;
+        if (!best_move) {   /* the root must search on: it needs a move, not just a score */
+            if (e.lower >= beta || e.lower == e.upper)
+                return e.lower;
+            if (e.upper <= alpha)
+                return e.upper;
+            if (e.lower > alpha)
+                alpha = e.lower;
+            if (e.upper < beta)
+                beta = e.upper;
         }
     }
     /* Stability cutoff: the opponent keeps its stable discs, so we score at most 64 minus twice
@@ -530,34 +632,40 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
     if (tabled && empties >= ETC_MIN_EMPTIES && !best_move)
         for (int i = 0; i < n; i++) {
             const uint64_t child_own = opp ^ list[i].flips, child_opp = own | list[i].flips | (1ull << list[i].square);
-            const TableEntry *e = table_probe(s, child_own, child_opp);
-            if (e && -e->upper >= beta)
-                return -e->upper;
+            if (table_probe(s, child_own, child_opp, &e) && -e.upper >= beta)
+                return -e.upper;
         }
     const int alpha_in = alpha;
-    int best = -SCORE_INF, best_sq = list[0].square;
-    for (int i = 0; i < n; i++) {
+    NodeSearch ns = {alpha, beta, -SCORE_INF, list[0].square};
+    /* With other threads, a move whose position one of them is searching waits for the second
+     * pass (never the first move: the others' bounds come from it). */
+    const bool sharing = s->share.busy && empties >= SHARE_MIN_EMPTIES;
+    int deferred[64], num_deferred = 0;
+    for (int i = 0; i < n && ns.alpha < ns.beta; i++) {
         const uint64_t child_own = opp ^ list[i].flips, child_opp = own | list[i].flips | (1ull << list[i].square);
-        int v;
-        if (i == 0) {
-            v = -solve_child(s, child_own, child_opp, -beta, -alpha, empties - 1);
-        } else {
-            v = -solve_child(s, child_own, child_opp, -alpha - 1, -alpha, empties - 1);
-            if (v > alpha && v < beta)
-                v = -solve_child(s, child_own, child_opp, -beta, -v, empties - 1);
+        uint64_t key = 0;
+        if (sharing) {
+            key = position_key(child_own, child_opp) | 1;
+            if (i > 0 && position_busy(s, key)) {
+                deferred[num_deferred++] = i;
+                continue;
+            }
+            if (!mark_busy(s, key))
+                key = 0;
         }
+        search_move(s, &ns, child_own, child_opp, list[i].square, empties, i == 0);
+        if (key)
+            clear_busy(s, key);
         if (s->stopped)
             return 0;
-        if (v > best) {
-            best = v;
-            best_sq = list[i].square;
-            if (v > alpha) {
-                alpha = v;
-                if (alpha >= beta)
-                    break;
-            }
-        }
     }
+    for (int k = 0; k < num_deferred && ns.alpha < ns.beta; k++) {
+        const OrderedMove *m = &list[deferred[k]];
+        search_move(s, &ns, opp ^ m->flips, own | m->flips | (1ull << m->square), m->square, empties, false);
+        if (s->stopped)
+            return 0;
+    }
+    const int best = ns.best, best_sq = ns.best_square;
     if (tabled) {
         const int lower = best > alpha_in ? best : -SQUARES;
         const int upper = best < beta ? best : SQUARES;
@@ -570,12 +678,36 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
 
 /* ---------------------------------------------------------------- the solver */
 
-static void *reversi_solver_create(const Game *g, size_t table_bytes)
+static void reversi_solver_destroy(void *impl)
+{
+    ReversiSolver *s = impl;
+    free(s->table);
+    free(s->share.table_locks);
+    free(s->share.busy);
+    free(s);
+}
+
+/* What threads beyond the first share besides the table; false when memory runs out. */
+static bool share_init(Sharing *share)
+{
+    share->table_locks = malloc(TABLE_LOCKS * sizeof *share->table_locks);
+    share->busy = malloc(BUSY_SLOTS * sizeof *share->busy);
+    if (!share->table_locks || !share->busy)
+        return false;
+    for (int i = 0; i < TABLE_LOCKS; i++)
+        atomic_flag_clear(&share->table_locks[i]);
+    for (int i = 0; i < BUSY_SLOTS; i++)
+        atomic_init(&share->busy[i], 0);
+    return true;
+}
+
+static void *reversi_solver_create(const Game *g, size_t table_bytes, int threads)
 {
     (void)g;
     ReversiSolver *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    s->threads = threads < 1 ? 1 : threads > SOLVER_THREADS_MAX ? SOLVER_THREADS_MAX : threads;
     size_t entries = 1;
     while (entries * 2 * sizeof(TableEntry) <= table_bytes)
         entries *= 2;
@@ -589,14 +721,14 @@ static void *reversi_solver_create(const Game *g, size_t table_bytes)
         }
         s->mask = entries - 1;
     }
+    /* Without a table the threads could share nothing: one thread then. */
+    if (!s->table)
+        s->threads = 1;
+    if (s->threads > 1 && !share_init(&s->share)) {
+        reversi_solver_destroy(s);
+        return NULL;
+    }
     return s;
-}
-
-static void reversi_solver_destroy(void *impl)
-{
-    ReversiSolver *s = impl;
-    free(s->table);
-    free(s);
 }
 
 static int reversi_empties(const Game *g, const Position *p)
@@ -619,17 +751,9 @@ static int solve_any(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, in
     return shallow_child(s, own, opp, alpha, beta, empties);
 }
 
-static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode mode, const SolveLimits *limits)
+/* The root: its best move, or a pass, or the final score. */
+static SolveResult solve_root(ReversiSolver *s, const Board b, SolveMode mode)
 {
-    ReversiSolver *s = impl;
-    const Board b = load_board(p);
-    s->nodes = 0;
-    s->next_poll = 0;
-    s->polls = 0;
-    s->stop = limits->stop;
-    s->deadline = limits->seconds > 0 ? clock_seconds() + limits->seconds : 0;
-    s->max_nodes = limits->max_nodes;
-    s->stopped = false;
     const int alpha = mode == SOLVE_WLD ? -1 : -SQUARES, beta = mode == SOLVE_WLD ? 1 : SQUARES;
     const int empties = SQUARES - popcount64(b.own | b.opp);
     SolveResult r = {0, MOVE_NONE, 0, false};
@@ -647,6 +771,59 @@ static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode m
         r.score = sign(r.score);
     r.nodes = s->nodes;
     r.stopped = s->stopped;
+    return r;
+}
+
+static void start_counting(ReversiSolver *s, const atomic_bool *stop, double seconds, uint64_t max_nodes)
+{
+    s->nodes = 0;
+    s->next_poll = 0;
+    s->polls = 0;
+    s->stop = stop;
+    s->deadline = seconds > 0 ? clock_seconds() + seconds : 0;
+    s->max_nodes = max_nodes;
+    s->stopped = false;
+}
+
+/* A thread beyond the first: the same search on its own counters, until the first is done. */
+typedef struct {
+    ReversiSolver solver;
+    Board board;
+    SolveMode mode;
+} HelperThread;
+
+static void *run_helper(void *arg)
+{
+    HelperThread *h = arg;
+    solve_root(&h->solver, h->board, h->mode);
+    return NULL;
+}
+
+static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode mode, const SolveLimits *limits)
+{
+    ReversiSolver *s = impl;
+    const Board b = load_board(p);
+    start_counting(s, limits->stop, limits->seconds, limits->max_nodes);
+    if (s->threads == 1)
+        return solve_root(s, b, mode);
+    /* The first thread's limits end the helpers too: it raises `done` when it returns. */
+    atomic_bool done = false;
+    HelperThread helpers[SOLVER_THREADS_MAX];
+    pthread_t ids[SOLVER_THREADS_MAX];
+    int started = 0;
+    for (int k = 0; k < s->threads - 1; k++) {
+        helpers[started] = (HelperThread){*s, b, mode};
+        start_counting(&helpers[started].solver, &done, 0, 0);
+        if (pthread_create(&ids[started], NULL, run_helper, &helpers[started]) != 0)
+            break;  /* fewer threads: slower, never wrong */
+        started++;
+    }
+    SolveResult r = solve_root(s, b, mode);
+    atomic_store(&done, true);
+    for (int k = 0; k < started; k++) {
+        pthread_join(ids[k], NULL);
+        r.nodes += helpers[k].solver.nodes;
+    }
     return r;
 }
 

@@ -18,13 +18,18 @@ bool solve_available(const Game *g)
 
 Solver *solver_new(const Game *g, size_t table_bytes)
 {
+    return solver_new_threads(g, table_bytes, 1);
+}
+
+Solver *solver_new_threads(const Game *g, size_t table_bytes, int threads)
+{
     if (!solve_available(g))
         return NULL;
     Solver *s = malloc(sizeof *s);
     if (!s)
         return NULL;
     s->ops = g->ops->solver;
-    s->impl = s->ops->create(g, table_bytes);
+    s->impl = s->ops->create(g, table_bytes, threads);
     if (!s->impl) {
         free(s);
         return NULL;

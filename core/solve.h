@@ -7,7 +7,8 @@
  * and the FFO test suite use): +64 ... -64, 0 a draw.  A win/loss/draw search asks only for the
  * sign, with the window (-1, 1), and is several times faster.
  *
- * A Solver is per-thread state (a transposition table, node counters); the Game may be shared.
+ * A Solver is used by one thread at a time (it may run threads of its own inside a solve); the
+ * Game may be shared.
  */
 #ifndef LEUCTRA_SOLVE_H
 #define LEUCTRA_SOLVE_H
@@ -40,7 +41,7 @@ typedef struct {
 
 /* What a game module that has a solver puts in GameOps.solver (core/game.h). */
 typedef struct SolverOps {
-    void *(*create)(const Game *g, size_t table_bytes);
+    void *(*create)(const Game *g, size_t table_bytes, int threads);
     void (*destroy)(void *impl);
     int (*empties)(const Game *g, const Position *p);
     SolveResult (*run)(void *impl, const Position *p, SolveMode mode, const SolveLimits *limits);
@@ -53,6 +54,10 @@ bool solve_available(const Game *g);
 /* NULL when the game has none or memory runs out.  table_bytes sizes the transposition table
  * (0: none; it pays from about 12 empties on). */
 Solver *solver_new(const Game *g, size_t table_bytes);
+/* The same with `threads` threads searching each solve together (sharing the table; one
+ * without a table).  The score is the same for any count; which of several equally good moves
+ * is reported may not be, and the node count is every thread's. */
+Solver *solver_new_threads(const Game *g, size_t table_bytes, int threads);
 void solver_free(Solver *s);
 
 /* Empty squares of a position: what the solver's time depends on. */

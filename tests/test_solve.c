@@ -80,6 +80,27 @@ static void test_stored_endgames(TestContext *t)
     game_free(g);
 }
 
+/* Three threads sharing a table find the stored scores and FFO #40's, with a best move that
+ * keeps the score (the moves from 12 empties on are the ones the threads defer). */
+static void test_threads(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Solver *s = solver_new_threads(g, (size_t)8 << 20, 3);
+    CHECK(t, s != NULL);
+    for (int i = 0; i < (int)(sizeof KNOWN / sizeof KNOWN[0]); i++)
+        check_solves(t, g, s, KNOWN[i].position, KNOWN[i].score);
+    check_solves(t, g, s, FFO_40.position, FFO_40.score);
+    /* The stop flag ends every thread, not only the first. */
+    Position p;
+    Error err;
+    CHECK(t, game_parse_position(g, FFO_40.position, &p, &err));
+    atomic_bool stop = true;
+    const SolveResult r = solver_run(s, &p, SOLVE_EXACT, &(SolveLimits){&stop, 0, 0});
+    CHECK(t, r.stopped && r.nodes < 100000);
+    solver_free(s);
+    game_free(g);
+}
+
 /* Random games stopped at 1-11 empties (passes and finished games included), solved by both. */
 static void test_random_positions_against_reference(TestContext *t)
 {
@@ -373,6 +394,7 @@ const TestCase solve_tests[] = {
     {"random_positions_against_reference", test_random_positions_against_reference},
     {"ffo_40", test_ffo_40},
     {"ffo_suite", test_ffo_suite},
+    {"threads", test_threads},
     {"pass_and_finished", test_pass_and_finished},
     {"stop_flag", test_stop_flag},
     {"table_sizes", test_table_sizes},
