@@ -17,8 +17,8 @@
  * With more than one thread the threads share the table and all search the whole tree from the
  * root (ABDADA, Weill 1996): at a node with enough empties a thread skips, for the moment, a
  * move whose position another thread is searching and comes back to it after its other moves,
- * when the table usually has its answer.  The first thread's result is the solve's; the score is
- * the same for any thread count, the move chosen among equally good ones may not be.
+ * when the table usually has its answer.  The first thread's result is the solve's: the same
+ * score for any thread count, and from a fresh table the same move.
  */
 #include "clock.h"
 #include "reversi.h"
@@ -604,7 +604,10 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
     int hint = SQUARES;
     TableEntry e;
     if (tabled && table_probe(s, own, opp, &e)) {
-        hint = e.best;
+        /* Threads leave their best moves in the table in any order; the root ignores them, so
+         * that it tries its moves in one order and picks the same one whatever the timing. */
+        if (!best_move || s->threads == 1)
+            hint = e.best;
         if (!best_move) {   /* the root must search on: it needs a move, not just a score */
             if (e.lower >= beta || e.lower == e.upper)
                 return e.lower;
@@ -638,8 +641,9 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
     const int alpha_in = alpha;
     NodeSearch ns = {alpha, beta, -SCORE_INF, list[0].square};
     /* With other threads, a move whose position one of them is searching waits for the second
-     * pass (never the first move: the others' bounds come from it). */
-    const bool sharing = s->share.busy && empties >= SHARE_MIN_EMPTIES;
+     * pass (never the first move: the others' bounds come from it; never at the root, whose
+     * first move of equally good ones is the answer). */
+    const bool sharing = s->share.busy && empties >= SHARE_MIN_EMPTIES && !best_move;
     int deferred[64], num_deferred = 0;
     for (int i = 0; i < n && ns.alpha < ns.beta; i++) {
         const uint64_t child_own = opp ^ list[i].flips, child_opp = own | list[i].flips | (1ull << list[i].square);

@@ -55,8 +55,9 @@ bool solve_available(const Game *g);
  * (0: none; it pays from about 12 empties on). */
 Solver *solver_new(const Game *g, size_t table_bytes);
 /* The same with `threads` threads searching each solve together (sharing the table; one
- * without a table).  The score is the same for any count; which of several equally good moves
- * is reported may not be, and the node count is every thread's. */
+ * without a table).  The score is the same for any count, and so is the move from a fresh or
+ * cleared table (with a used one a single thread may pick another equally good move); the node
+ * count is every thread's. */
 Solver *solver_new_threads(const Game *g, size_t table_bytes, int threads);
 void solver_free(Solver *s);
 
