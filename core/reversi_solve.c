@@ -62,8 +62,15 @@ typedef struct {
     uint8_t empties;
 } TableEntry;
 
+/* For the last empty square, whose lines are full but for it: for each place in a line of eight
+ * and each pattern of the mover's discs on that line, how many discs a move there turns over
+ * along the line (runs of enemy discs up to a disc of ours; a run that reaches the edge stays). */
+typedef uint8_t LastFlips[BOARD_SIDE][256];
+
 typedef struct {
     TableEntry *table;          /* NULL: no table */
+    LastFlips last_flips;
+    uint64_t diagonal_9[SQUARES], diagonal_7[SQUARES];  /* the two diagonals through each square */
     size_t mask;                /* entries - 1 (a power of two) */
     uint64_t nodes;
     uint64_t next_poll;         /* the node count at which the limits are checked next */
@@ -131,17 +138,32 @@ static bool poll_stop(ReversiSolver *s)
 
 /* ---------------------------------------------------------------- the last four empty squares */
 
+/* The discs a move to sq turns over when sq is the only empty square: along each line through sq
+ * the mover's discs read as a byte (columns by a multiply that gathers a file into the top byte,
+ * diagonals by one that folds them onto it; squares off a short diagonal read as enemy discs past
+ * the edge, so their runs count nothing), then the table.  Far cheaper than generating the flips. */
+static inline int last_flip_count(const ReversiSolver *s, int sq, uint64_t own)
+{
+    const int row = sq >> 3, col = sq & 7;
+    const uint64_t row_bits = (own >> (sq & 56)) & 0xFF;
+    const uint64_t col_bits = (((own >> col) & FILE_A) * 0x0102040810204080ull) >> 56;
+    const uint64_t d9_bits = ((own & s->diagonal_9[sq]) * FILE_A) >> 56;
+    const uint64_t d7_bits = ((own & s->diagonal_7[sq]) * FILE_A) >> 56;
+    return s->last_flips[col][row_bits] + s->last_flips[row][col_bits] + s->last_flips[col][d9_bits] + s->last_flips[col][d7_bits];
+}
+
 /* One empty square left: its flips counted for whoever can play it. */
-static int solve_1(ReversiSolver *s, uint64_t own, uint64_t opp, int sq)
+static int solve_1(ReversiSolver *s, uint64_t own, int sq)
 {
     s->nodes++;
     const int own_discs = popcount64(own);
-    uint64_t flips = flipped_by(sq, own, opp);
+    int flips = last_flip_count(s, sq, own);
     if (flips)
-        return 2 * (own_discs + popcount64(flips) + 1) - SQUARES;
-    flips = flipped_by(sq, opp, own);
+        return 2 * (own_discs + flips + 1) - SQUARES;
+    /* We cannot play it: the opponent's discs are all the others. */
+    flips = last_flip_count(s, sq, ~own & ~(1ull << sq));
     if (flips)
-        return 2 * (own_discs - popcount64(flips)) - SQUARES;
+        return 2 * (own_discs - flips) - SQUARES;
     /* Nobody can fill it: 63 discs, so never a draw, and the empty square goes to the winner. */
     const int diff = 2 * own_discs - (SQUARES - 1);
     return diff > 0 ? diff + 1 : diff - 1;
@@ -159,13 +181,13 @@ static int solve_2(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int 
     int best = -SCORE_INF;
     uint64_t f = flips_at(a, own, opp);
     if (f) {
-        best = -solve_1(s, opp ^ f, own | f | (1ull << a), b);
+        best = -solve_1(s, opp ^ f, b);
         if (best >= beta)
             return best;
     }
     f = flips_at(b, own, opp);
     if (f) {
-        const int v = -solve_1(s, opp ^ f, own | f | (1ull << b), a);
+        const int v = -solve_1(s, opp ^ f, a);
         if (v > best)
             best = v;
     }
@@ -570,12 +592,35 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
 
 /* ---------------------------------------------------------------- the solver */
 
+/* The tables of last_flip_count. */
+static void init_last_flips(ReversiSolver *s)
+{
+    for (int place = 0; place < BOARD_SIDE; place++)
+        for (int own = 0; own < 256; own++) {
+            int count = 0;
+            for (int step = -1; step <= 1; step += 2) {
+                int run = 0, x = place + step;
+                for (; x >= 0 && x < BOARD_SIDE && !(own >> x & 1); x += step)
+                    run++;
+                if (x >= 0 && x < BOARD_SIDE)
+                    count += run;
+            }
+            s->last_flips[place][own] = (uint8_t)count;
+        }
+    for (int sq = 0; sq < SQUARES; sq++) {
+        const int d = (sq & 7) - (sq >> 3), a = (sq & 7) + (sq >> 3) - 7;
+        s->diagonal_9[sq] = d >= 0 ? 0x8040201008040201ull >> (8 * d) : 0x8040201008040201ull << (8 * -d);
+        s->diagonal_7[sq] = a >= 0 ? 0x0102040810204080ull << (8 * a) : 0x0102040810204080ull >> (8 * -a);
+    }
+}
+
 static void *reversi_solver_create(const Game *g, size_t table_bytes)
 {
     (void)g;
     ReversiSolver *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    init_last_flips(s);
     size_t entries = 1;
     while (entries * 2 * sizeof(TableEntry) <= table_bytes)
         entries *= 2;
