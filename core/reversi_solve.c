@@ -42,6 +42,11 @@ enum {
  * #40-44 the potential term cut the nodes 15% and the time as much. */
 enum { KEY_REPLIES = 16, KEY_CORNERS = 16, KEY_POTENTIAL = 4 };
 
+/* Up to PARITY_MAX_EMPTIES, a move into a quadrant with an odd number of empties gets half a
+ * reply's bonus (the shallow search's parity order, as a tie-break): FFO #40-47 1,084 M -> 1,071 M
+ * nodes. */
+enum { KEY_PARITY = 8, PARITY_MAX_EMPTIES = 12 };
+
 /* The ordering search (from SORT_MIN_EMPTIES, a ply deeper at each of SORT_DEEPER) and its
  * value's weights. */
 enum {
@@ -486,6 +491,7 @@ static int sort_depth(int empties)
 static int order_moves(uint64_t own, uint64_t opp, uint64_t moves, int hint, int empties, OrderedMove *list)
 {
     const int depth = sort_depth(empties);
+    const uint64_t odd = empties <= PARITY_MAX_EMPTIES ? odd_quadrant_squares(~(own | opp)) : 0;
     int n = 0;
     for (; moves; moves &= moves - 1) {
         const int sq = lowest_square(moves);
@@ -493,6 +499,8 @@ static int order_moves(uint64_t own, uint64_t opp, uint64_t moves, int hint, int
         int key = -1;
         if (sq != hint) {
             key = reply_key(own, opp, sq, flips);
+            if (odd >> sq & 1)
+                key -= KEY_PARITY;
             if (depth >= 0)
                 key += KEY_EVAL * shallow_value(opp ^ flips, own | flips | (1ull << sq), depth, -EVAL_INF, EVAL_INF);
         }
