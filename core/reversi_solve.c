@@ -53,11 +53,15 @@ enum {
  * #40-44 the potential term cut the nodes 15% and the time as much. */
 enum { KEY_REPLIES = 16, KEY_CORNERS = 16, KEY_POTENTIAL = 4 };
 
-/* The ordering search (from SORT_MIN_EMPTIES, one ply deeper from SORT_DEEPER_EMPTIES) and its
+/* Up to PARITY_MAX_EMPTIES, a move into a quadrant with an odd number of empties gets half a
+ * reply's bonus (the shallow search's parity order, as a tie-break): FFO #40-47 1,084 M -> 1,071 M
+ * nodes. */
+enum { KEY_PARITY = 8, PARITY_MAX_EMPTIES = 12 };
+
+/* The ordering search (from SORT_MIN_EMPTIES, a ply deeper at each of SORT_DEEPER) and its
  * value's weights. */
 enum {
     SORT_MIN_EMPTIES = 14,
-    SORT_DEEPER_EMPTIES = 18,
     KEY_EVAL = 4,
     EVAL_MOBILITY = 4,
     EVAL_CORNER = 8,
@@ -79,8 +83,15 @@ typedef struct {
     _Atomic uint64_t *busy;     /* BUSY_SLOTS: a key of a position a thread is searching, or 0 */
 } Sharing;
 
+/* For the last empty square, whose lines are full but for it: for each place in a line of eight
+ * and each pattern of the mover's discs on that line, how many discs a move there turns over
+ * along the line (runs of enemy discs up to a disc of ours; a run that reaches the edge stays). */
+typedef uint8_t LastFlips[BOARD_SIDE][256];
+
 typedef struct {
     TableEntry *table;          /* NULL: no table */
+    LastFlips last_flips;
+    uint64_t diagonal_9[SQUARES], diagonal_7[SQUARES];  /* the two diagonals through each square */
     size_t mask;                /* entries - 1 (a power of two) */
     Sharing share;
     int threads;
@@ -150,17 +161,32 @@ static bool poll_stop(ReversiSolver *s)
 
 /* ---------------------------------------------------------------- the last four empty squares */
 
+/* The discs a move to sq turns over when sq is the only empty square: along each line through sq
+ * the mover's discs read as a byte (columns by a multiply that gathers a file into the top byte,
+ * diagonals by one that folds them onto it; squares off a short diagonal read as enemy discs past
+ * the edge, so their runs count nothing), then the table.  Far cheaper than generating the flips. */
+static inline int last_flip_count(const ReversiSolver *s, int sq, uint64_t own)
+{
+    const int row = sq >> 3, col = sq & 7;
+    const uint64_t row_bits = (own >> (sq & 56)) & 0xFF;
+    const uint64_t col_bits = (((own >> col) & FILE_A) * 0x0102040810204080ull) >> 56;
+    const uint64_t d9_bits = ((own & s->diagonal_9[sq]) * FILE_A) >> 56;
+    const uint64_t d7_bits = ((own & s->diagonal_7[sq]) * FILE_A) >> 56;
+    return s->last_flips[col][row_bits] + s->last_flips[row][col_bits] + s->last_flips[col][d9_bits] + s->last_flips[col][d7_bits];
+}
+
 /* One empty square left: its flips counted for whoever can play it. */
-static int solve_1(ReversiSolver *s, uint64_t own, uint64_t opp, int sq)
+static int solve_1(ReversiSolver *s, uint64_t own, int sq)
 {
     s->nodes++;
     const int own_discs = popcount64(own);
-    uint64_t flips = flipped_by(sq, own, opp);
+    int flips = last_flip_count(s, sq, own);
     if (flips)
-        return 2 * (own_discs + popcount64(flips) + 1) - SQUARES;
-    flips = flipped_by(sq, opp, own);
+        return 2 * (own_discs + flips + 1) - SQUARES;
+    /* We cannot play it: the opponent's discs are all the others. */
+    flips = last_flip_count(s, sq, ~own & ~(1ull << sq));
     if (flips)
-        return 2 * (own_discs - popcount64(flips)) - SQUARES;
+        return 2 * (own_discs - flips) - SQUARES;
     /* Nobody can fill it: 63 discs, so never a draw, and the empty square goes to the winner. */
     const int diff = 2 * own_discs - (SQUARES - 1);
     return diff > 0 ? diff + 1 : diff - 1;
@@ -178,13 +204,13 @@ static int solve_2(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int 
     int best = -SCORE_INF;
     uint64_t f = flips_at(a, own, opp);
     if (f) {
-        best = -solve_1(s, opp ^ f, own | f | (1ull << a), b);
+        best = -solve_1(s, opp ^ f, b);
         if (best >= beta)
             return best;
     }
     f = flips_at(b, own, opp);
     if (f) {
-        const int v = -solve_1(s, opp ^ f, own | f | (1ull << b), a);
+        const int v = -solve_1(s, opp ^ f, a);
         if (v > best)
             best = v;
     }
@@ -523,17 +549,26 @@ static int shallow_value(uint64_t own, uint64_t opp, int depth, int alpha, int b
     return best;
 }
 
+/* The empties from which the ordering search looks one ply deeper: 1 ply at 14, 2 at 15-17, 3 at
+ * 18-20, 4 from 21.  Measured on FFO #40-47 (bench solve): 1-2 plies (2 from 18) 1,385 M nodes,
+ * 42.1 s; these 1,070 M, 35.0 s; one ply more at 13 fewer nodes but no less time. */
+static const int SORT_DEEPER[] = {15, 18, 21};
+
 /* How deep the ordering search looks at this many empties: none below SORT_MIN_EMPTIES. */
 static int sort_depth(int empties)
 {
     if (empties < SORT_MIN_EMPTIES)
         return -1;
-    return empties < SORT_DEEPER_EMPTIES ? 1 : 2;
+    int depth = 1;
+    for (size_t i = 0; i < sizeof SORT_DEEPER / sizeof SORT_DEEPER[0]; i++)
+        depth += empties >= SORT_DEEPER[i];
+    return depth;
 }
 
 static int order_moves(uint64_t own, uint64_t opp, uint64_t moves, int hint, int empties, OrderedMove *list)
 {
     const int depth = sort_depth(empties);
+    const uint64_t odd = empties <= PARITY_MAX_EMPTIES ? odd_quadrant_squares(~(own | opp)) : 0;
     int n = 0;
     for (; moves; moves &= moves - 1) {
         const int sq = lowest_square(moves);
@@ -541,6 +576,8 @@ static int order_moves(uint64_t own, uint64_t opp, uint64_t moves, int hint, int
         int key = -1;
         if (sq != hint) {
             key = reply_key(own, opp, sq, flips);
+            if (odd >> sq & 1)
+                key -= KEY_PARITY;
             if (depth >= 0)
                 key += KEY_EVAL * shallow_value(opp ^ flips, own | flips | (1ull << sq), depth, -EVAL_INF, EVAL_INF);
         }
@@ -705,6 +742,28 @@ static bool share_init(Sharing *share)
     return true;
 }
 
+/* The tables of last_flip_count. */
+static void init_last_flips(ReversiSolver *s)
+{
+    for (int place = 0; place < BOARD_SIDE; place++)
+        for (int own = 0; own < 256; own++) {
+            int count = 0;
+            for (int step = -1; step <= 1; step += 2) {
+                int run = 0, x = place + step;
+                for (; x >= 0 && x < BOARD_SIDE && !(own >> x & 1); x += step)
+                    run++;
+                if (x >= 0 && x < BOARD_SIDE)
+                    count += run;
+            }
+            s->last_flips[place][own] = (uint8_t)count;
+        }
+    for (int sq = 0; sq < SQUARES; sq++) {
+        const int d = (sq & 7) - (sq >> 3), a = (sq & 7) + (sq >> 3) - 7;
+        s->diagonal_9[sq] = d >= 0 ? 0x8040201008040201ull >> (8 * d) : 0x8040201008040201ull << (8 * -d);
+        s->diagonal_7[sq] = a >= 0 ? 0x0102040810204080ull << (8 * a) : 0x0102040810204080ull >> (8 * -a);
+    }
+}
+
 static void *reversi_solver_create(const Game *g, size_t table_bytes, int threads)
 {
     (void)g;
@@ -712,6 +771,7 @@ static void *reversi_solver_create(const Game *g, size_t table_bytes, int thread
     if (!s)
         return NULL;
     s->threads = threads < 1 ? 1 : threads > SOLVER_THREADS_MAX ? SOLVER_THREADS_MAX : threads;
+    init_last_flips(s);
     size_t entries = 1;
     while (entries * 2 * sizeof(TableEntry) <= table_bytes)
         entries *= 2;
@@ -810,16 +870,17 @@ static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode m
     start_counting(s, limits->stop, limits->seconds, limits->max_nodes);
     if (s->threads == 1)
         return solve_root(s, b, mode);
-    /* The first thread's limits end the helpers too: it raises `done` when it returns. */
+    /* The first thread's limits end the helpers too: it raises `done` when it returns.  Short
+     * of memory for the helpers' state, it solves alone: slower, never wrong. */
     atomic_bool done = false;
-    HelperThread helpers[SOLVER_THREADS_MAX];
-    pthread_t ids[SOLVER_THREADS_MAX];
+    HelperThread *helpers = malloc((size_t)(s->threads - 1) * sizeof *helpers);
+    pthread_t *ids = malloc((size_t)(s->threads - 1) * sizeof *ids);
     int started = 0;
-    for (int k = 0; k < s->threads - 1; k++) {
+    for (int k = 0; helpers && ids && k < s->threads - 1; k++) {
         helpers[started] = (HelperThread){*s, b, mode};
         start_counting(&helpers[started].solver, &done, 0, 0);
         if (pthread_create(&ids[started], NULL, run_helper, &helpers[started]) != 0)
-            break;  /* fewer threads: slower, never wrong */
+            break;  /* fewer threads */
         started++;
     }
     SolveResult r = solve_root(s, b, mode);
@@ -828,6 +889,8 @@ static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode m
         pthread_join(ids[k], NULL);
         r.nodes += helpers[k].solver.nodes;
     }
+    free(helpers);
+    free(ids);
     return r;
 }
 
