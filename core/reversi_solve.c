@@ -40,7 +40,7 @@ enum {
 /* Move ordering weights: the opponent's replies, those that are corners once more, and a
  * quarter as much the opponent's potential moves (empty squares next to our discs).  On FFO
  * #40-44 the potential term cut the nodes 15% and the time as much. */
-enum { KEY_REPLIES = 16, KEY_CORNERS = 16, KEY_POTENTIAL = 4 };
+enum { KEY_REPLIES = 16, KEY_CORNERS = 16, KEY_POTENTIAL = 4, KEY_CORNER_STABLE = 2 };
 
 /* Up to PARITY_MAX_EMPTIES, a move into a quadrant with an odd number of empties gets half a
  * reply's bonus (the shallow search's parity order, as a tie-break): FFO #40-47 1,084 M -> 1,071 M
@@ -424,8 +424,17 @@ typedef struct {
     uint64_t flips;
 } OrderedMove;
 
+/* Our corners and the edge squares next to them that we hold (Edax's corner stability): discs
+ * that stay ours, so a move that adds them is better. */
+static inline int corner_stable(uint64_t mine)
+{
+    const uint64_t next = ((mine & 0x0100000000000001ull) << 1) | ((mine & 0x8000000000000080ull) >> 1)
+                        | ((mine & 0x0000000000000081ull) << 8) | ((mine & 0x8100000000000000ull) >> 8);
+    return popcount64((next | CORNERS) & mine);
+}
+
 /* The opponent's replies after the move (corners twice) and its potential moves: fewer cut
- * sooner. */
+ * sooner; then a little for our stable corner discs (FFO #40-47: 1,071 M -> 1,030 M nodes). */
 static int reply_key(uint64_t own, uint64_t opp, int sq, uint64_t flips)
 {
     const uint64_t mine = own | flips | (1ull << sq), theirs = opp ^ flips;
@@ -433,7 +442,8 @@ static int reply_key(uint64_t own, uint64_t opp, int sq, uint64_t flips)
     /* Potential mobility: empty squares next to our discs, where the opponent may later play. */
     const uint64_t empty = ~(mine | theirs);
     const int potential = popcount64(neighbours(mine) & empty);
-    return KEY_REPLIES * popcount64(replies) + KEY_CORNERS * popcount64(replies & CORNERS) + KEY_POTENTIAL * potential;
+    return KEY_REPLIES * popcount64(replies) + KEY_CORNERS * popcount64(replies & CORNERS) + KEY_POTENTIAL * potential
+         - KEY_CORNER_STABLE * corner_stable(mine);
 }
 
 /* A cheap static value for the side to move, for ordering only: mobility (corners twice) and
