@@ -5,12 +5,15 @@
  * Three regimes, as in every strong endgame solver (Edax, Zebra), because what pays at 20 empties
  * costs more than it saves at 3:
  * - deep (more than SHALLOW_EMPTIES empty squares): moves listed and tried fastest-first (the
- *   reply that leaves the opponent the fewest moves first: it cuts the tree soonest), with a
- *   transposition table from TABLE_MIN_EMPTIES on, and from ETC_MIN_EMPTIES an enhanced
- *   transposition cutoff (a child the table already refutes ends the node unsearched);
+ *   reply that leaves the opponent the fewest moves first: it cuts the tree soonest; then our
+ *   stable corner discs and, up to PARITY_MAX_EMPTIES, parity), from SORT_MIN_EMPTIES also by a
+ *   1-4 ply search on mobility and corners, with a transposition table from TABLE_MIN_EMPTIES
+ *   on, and from ETC_MIN_EMPTIES an enhanced transposition cutoff (a child the table already
+ *   refutes ends the node unsearched);
  * - shallow: no list, the empty squares walked in parity order (squares in a quadrant with an odd
  *   number of empties first: playing there tends to get the last move of the region);
- * - the last four empty squares: each count its own code, with no move generation at all.
+ * - the last four empty squares: each count its own code, with no move generation at all, and
+ *   the last square's flips counted from line tables.
  * A score is the mover's final disc difference with the empties of a finished game counted for
  * the winner.
  */
@@ -102,12 +105,6 @@ static inline uint64_t neighbours(uint64_t b)
     const uint64_t sideways = ((b << 1) & ~FILE_A) | ((b >> 1) & ~FILE_H);
     const uint64_t row = b | sideways;
     return sideways | (row << 8) | (row >> 8);
-}
-
-/* Which 4x4 quadrant a square is in: 0..3. */
-static inline int quadrant(int sq)
-{
-    return ((sq >> 5) & 1) << 1 | ((sq >> 2) & 1);
 }
 
 static const uint64_t QUADRANT_SQUARES[4] = {
