@@ -5,12 +5,15 @@
  * Three regimes, as in every strong endgame solver (Edax, Zebra), because what pays at 20 empties
  * costs more than it saves at 3:
  * - deep (more than SHALLOW_EMPTIES empty squares): moves listed and tried fastest-first (the
- *   reply that leaves the opponent the fewest moves first: it cuts the tree soonest), with a
- *   transposition table from TABLE_MIN_EMPTIES on, and from ETC_MIN_EMPTIES an enhanced
- *   transposition cutoff (a child the table already refutes ends the node unsearched);
+ *   reply that leaves the opponent the fewest moves first: it cuts the tree soonest; then our
+ *   stable corner discs and, up to PARITY_MAX_EMPTIES, parity), from SORT_MIN_EMPTIES also by a
+ *   1-4 ply search on mobility and corners, with a transposition table from TABLE_MIN_EMPTIES
+ *   on, and from ETC_MIN_EMPTIES an enhanced transposition cutoff (a child the table already
+ *   refutes ends the node unsearched);
  * - shallow: no list, the empty squares walked in parity order (squares in a quadrant with an odd
  *   number of empties first: playing there tends to get the last move of the region);
- * - the last four empty squares: each count its own code, with no move generation at all.
+ * - the last four empty squares: each count its own code, with no move generation at all, and
+ *   the last square's flips counted from line tables.
  * A score is the mover's final disc difference with the empties of a finished game counted for
  * the winner.
  *
@@ -28,12 +31,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Measured on FFO #40-44 (docs/BENCHMARKS.md): fewer nodes with a lower shallow bound or a
- * lower table bound, but no less time. */
+/* Measured on FFO #40-44 (docs/BENCHMARKS.md): fewer nodes with a lower shallow bound, but no
+ * less time.  The table from 9 empties and ETC from 10 (it cannot cut lower: the children are not
+ * stored) took FFO #40-#49 from 3,124 M to 2,890 M nodes (10 and 12 before); from 8, fewer nodes
+ * still but no less time. */
 enum {
     SHALLOW_EMPTIES = 6,        /* at or below: the shallow search */
-    TABLE_MIN_EMPTIES = 10,     /* the table is probed and written from here up */
-    ETC_MIN_EMPTIES = 12,       /* and its children probed before searching them, from here up */
+    TABLE_MIN_EMPTIES = 9,      /* the table is probed and written from here up */
+    ETC_MIN_EMPTIES = 10,       /* and its children probed before searching them, from here up */
     STABILITY_MIN_EMPTIES = 7,  /* the stability cutoff is tried from here up */
     POLL_NODES = 4096,          /* the stop flag and node budget are checked every this many nodes */
     CLOCK_POLLS = 16,           /* and the clock every this many checks */
@@ -51,7 +56,7 @@ enum {
 /* Move ordering weights: the opponent's replies, those that are corners once more, and a
  * quarter as much the opponent's potential moves (empty squares next to our discs).  On FFO
  * #40-44 the potential term cut the nodes 15% and the time as much. */
-enum { KEY_REPLIES = 16, KEY_CORNERS = 16, KEY_POTENTIAL = 4 };
+enum { KEY_REPLIES = 16, KEY_CORNERS = 16, KEY_POTENTIAL = 4, KEY_CORNER_STABLE = 2 };
 
 /* Up to PARITY_MAX_EMPTIES, a move into a quadrant with an odd number of empties gets half a
  * reply's bonus (the shallow search's parity order, as a tie-break): FFO #40-47 1,084 M -> 1,071 M
@@ -119,12 +124,6 @@ static inline uint64_t neighbours(uint64_t b)
     const uint64_t sideways = ((b << 1) & ~FILE_A) | ((b >> 1) & ~FILE_H);
     const uint64_t row = b | sideways;
     return sideways | (row << 8) | (row >> 8);
-}
-
-/* Which 4x4 quadrant a square is in: 0..3. */
-static inline int quadrant(int sq)
-{
-    return ((sq >> 5) & 1) << 1 | ((sq >> 2) & 1);
 }
 
 static const uint64_t QUADRANT_SQUARES[4] = {
@@ -501,8 +500,17 @@ typedef struct {
     uint64_t flips;
 } OrderedMove;
 
+/* Our corners and the edge squares next to them that we hold (Edax's corner stability): discs
+ * that stay ours, so a move that adds them is better. */
+static inline int corner_stable(uint64_t mine)
+{
+    const uint64_t next = ((mine & 0x0100000000000001ull) << 1) | ((mine & 0x8000000000000080ull) >> 1)
+                        | ((mine & 0x0000000000000081ull) << 8) | ((mine & 0x8100000000000000ull) >> 8);
+    return popcount64((next | CORNERS) & mine);
+}
+
 /* The opponent's replies after the move (corners twice) and its potential moves: fewer cut
- * sooner. */
+ * sooner; then a little for our stable corner discs (FFO #40-47: 1,071 M -> 1,030 M nodes). */
 static int reply_key(uint64_t own, uint64_t opp, int sq, uint64_t flips)
 {
     const uint64_t mine = own | flips | (1ull << sq), theirs = opp ^ flips;
@@ -510,7 +518,8 @@ static int reply_key(uint64_t own, uint64_t opp, int sq, uint64_t flips)
     /* Potential mobility: empty squares next to our discs, where the opponent may later play. */
     const uint64_t empty = ~(mine | theirs);
     const int potential = popcount64(neighbours(mine) & empty);
-    return KEY_REPLIES * popcount64(replies) + KEY_CORNERS * popcount64(replies & CORNERS) + KEY_POTENTIAL * potential;
+    return KEY_REPLIES * popcount64(replies) + KEY_CORNERS * popcount64(replies & CORNERS) + KEY_POTENTIAL * potential
+         - KEY_CORNER_STABLE * corner_stable(mine);
 }
 
 /* A cheap static value for the side to move, for ordering only: mobility (corners twice) and
