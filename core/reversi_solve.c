@@ -26,6 +26,7 @@
 #include "clock.h"
 #include "reversi.h"
 #include "solve.h"
+#include "threads.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -46,7 +47,6 @@ enum {
     SHARE_MIN_EMPTIES = 12,     /* threads defer each other's moves from here up */
     BUSY_SLOTS = 1 << 12,       /* positions being searched, for the deferral */
     TABLE_LOCKS = 1 << 12,      /* the shared table's buckets are locked in this many stripes */
-    SOLVER_THREADS_MAX = 64,
 };
 
 #define FILE_A 0x0101010101010101ull
@@ -779,7 +779,7 @@ static void *reversi_solver_create(const Game *g, size_t table_bytes, int thread
     ReversiSolver *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->threads = threads < 1 ? 1 : threads > SOLVER_THREADS_MAX ? SOLVER_THREADS_MAX : threads;
+    s->threads = threads < 1 ? 1 : threads > THREADS_MAX ? THREADS_MAX : threads;
     init_last_flips(s);
     size_t entries = 1;
     while (entries * 2 * sizeof(TableEntry) <= table_bytes)

@@ -32,7 +32,8 @@ typedef struct {
 } SolveResult;
 
 /* When to give up: a flag another thread may set (NULL: none), a time limit in seconds (0:
- * none) and a node budget (0: none), all checked every few thousand nodes. */
+ * none) and a node budget (0: none), all checked every few thousand nodes.  A solver with
+ * several threads applies them to its first thread, and the others stop with it. */
 typedef struct {
     const atomic_bool *stop;
     double seconds;
