@@ -14,13 +14,17 @@
 
 enum { CODES = 1 << 16, UNKNOWN = -2 };
 
+/* count_at's mark for a legal action the ply's visit list has not named (yet): a list that names
+   a move twice must be refused, not summed into a visit total its counts do not add up to */
+#define UNNAMED UINT64_MAX
+
 struct RecordTensors {
     const Game *g;
     unsigned symmetries;            /* the extras, bit s for symmetry s */
     int num_actions, words;
     uint64_t *bitmap;               /* words: the actions marked */
     Move *move_at;                  /* num_actions: the legal move of a marked action */
-    uint32_t *count_at;             /* num_actions: the visits of a marked action */
+    uint64_t *count_at;             /* num_actions: the visits of a marked action, or UNNAMED */
     int16_t *code_action[2];        /* per side to move, a stored move code's action (-1: none),
                                        or UNKNOWN until first asked: visit lists repeat codes */
     unsigned char *planes, *turned;
@@ -91,7 +95,7 @@ static int collect(RecordTensors *rt, int *legal, uint32_t *visits)
         for (uint64_t bits = rt->bitmap[w]; bits; bits &= bits - 1) {
             int a = w * 64 + __builtin_ctzll(bits);
             legal[n] = a;
-            visits[n++] = rt->count_at[a];
+            visits[n++] = rt->count_at[a] == UNNAMED ? 0 : (uint32_t)rt->count_at[a];
         }
         rt->bitmap[w] = 0;
     }
@@ -132,7 +136,7 @@ static bool read_position(Replay *x, const Position *pos, int side, Move *played
     for (int i = 0; i < n; i++) {
         mark(rt, rt->actions[i]);
         rt->move_at[rt->actions[i]] = rt->moves[i];
-        rt->count_at[rt->actions[i]] = 0;
+        rt->count_at[rt->actions[i]] = UNNAMED;
     }
     *sum = 0;
     for (uint32_t k = 0; k < p->num_visits; k++) {
@@ -140,6 +144,8 @@ static bool read_position(Replay *x, const Position *pos, int side, Move *played
         int a = stored_action(rt, side, v->move);
         if (!marked(rt, a))
             return refuse(x, v->move, "the visit list names no legal move:");
+        if (rt->count_at[a] != UNNAMED)
+            return refuse(x, v->move, "the visit list names a move twice:");
         rt->count_at[a] = v->visits;
         *sum += v->visits;
     }

@@ -45,7 +45,8 @@ int record_tensors_copies(const RecordTensors *rt);
 
 /* Replays record r and calls fn for each position, ply order, symmetries in increasing order.
  * False with *err ("game N ply P: ...") when the record does not replay: a bad start, a stored
- * move the rules reject, a visited move that is no legal move of its position. */
+ * move the rules reject, a visited move that is no legal move of its position, a visit list that
+ * names a move twice (two codes for one move: "a2-a3" and "a2xa3"). */
 bool record_tensors_game(RecordTensors *rt, const GameRecord *r, TensorRowFn fn, void *ctx, Error *err);
 
 #endif
