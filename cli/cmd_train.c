@@ -8,6 +8,7 @@
 #include "match_cli.h"
 #include "train_cli.h"
 
+#include "core/pattern.h"
 #include "core/threads.h"
 #include "data/output_file.h"
 #include "data/weights.h"
@@ -65,6 +66,11 @@ static void read_options(int argc, char **argv, TrainOptions *o)
             o->threads = (int)arg_integer(NAME, "--threads", t, 1, THREADS_MAX);
         else if (arg_flag(&r, "--linear-only"))
             o->linear_only = true;
+        else if (arg_value(&r, "--shapes", &t)) {
+            Error err;
+            if (!pattern_families_parse(t, &o->shapes, &err))
+                fail_exit(NAME, EXIT_USAGE, "--shapes: %s", err.msg);
+        }
         else if (arg_flag(&r, "--resume"))
             o->resume = true;
         else if (arg_flag(&r, "--quiet") || arg_flag(&r, "-q"))
@@ -78,6 +84,8 @@ static void read_options(int argc, char **argv, TrainOptions *o)
     }
     if (!o->dir || !*o->dir)
         fail_exit(NAME, EXIT_USAGE, "missing DIR, the run's folder (see leuctra train --help)");
+    if (o->linear_only && o->shapes)
+        fail_exit(NAME, EXIT_USAGE, "--linear-only fits no tables: it takes no --shapes");
     if (!o->generations && !o->hours)
         fail_exit(NAME, EXIT_USAGE, "no budget: give --generations N or --hours H (or both)");
     if (strlen(o->dir) > TRAIN_PATH - 64)
@@ -94,13 +102,17 @@ static void settings_text(const TrainRun *run, const char *start_id, char *buf, 
 {
     const TrainOptions *o = run->o;
     const Game *g = run->game;
+    char fit[80] = "whole";     /* folders from before --shapes have no shapes on this line */
+    if (o->linear_only)
+        snprintf(fit, sizeof fit, "linear");
+    else if (o->shapes)
+        pattern_families_format(o->shapes, fit + snprintf(fit, sizeof fit, "whole shapes "), sizeof fit - 13);
     snprintf(buf, len,
              "generator=leuctra train %s\nvariant=%s\nsize=%dx%d\nstart=%s\nstart_weights=%s\ngames=%ld\nvisits=%ld\n"
              "window=%d\nfit=%s\ngate_games=%ld\ngate_visits=%ld\nsprt=elo0 %g elo1 %g alpha %g beta %g %s\n"
              "ladder_games=%ld\nladder_visits=%ld\nopenings=%s\nmake_openings=%d\nseed=%llu\n",
              LEUCTRA_VERSION, g->name, g->width, g->height, o->start, start_id, o->games, o->visits, o->window,
-             o->linear_only ? "linear" : "whole", o->gate_games, o->gate_visits, o->sprt.elo0, o->sprt.elo1,
-             o->sprt.alpha, o->sprt.beta, o->sprt.model == ELO_LOGISTIC ? "logistic" : "normalized", o->ladder_games,
+             fit, o->gate_games, o->gate_visits, o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta, o->sprt.model == ELO_LOGISTIC ? "logistic" : "normalized", o->ladder_games,
              o->ladder_visits, o->openings ? o->openings : "made", o->openings ? 0 : o->make_openings,
              (unsigned long long)o->seed);
 }
@@ -314,7 +326,8 @@ const Command command_train = {
     "                     [--start zero|shipped|FILE] [--games N] [--visits N] [--window K]\n"
     "                     [--gate-games N] [--gate-visits N] [--sprt elo0=X elo1=Y ...]\n"
     "                     [--ladder-games N] [--ladder-visits N] [--openings FILE]\n"
-    "                     [--make-openings N] [--linear-only] [--seed S] [--threads T] [--quiet]\n\n"
+    "                     [--make-openings N] [--linear-only | --shapes LIST] [--seed S]\n"
+    "                     [--threads T] [--quiet]\n\n"
     "Runs generations of the training loop in DIR until the budget is spent: each generation\n"
     "plays --games self-play games of the best weights so far at --visits, fits a new model to\n"
     "the games of the last --window generations (the linear weights, the pattern tables and the\n"
@@ -348,6 +361,8 @@ const Command command_train = {
     "  --openings FILE       the suite (default: --make-openings N balanced openings, 1000, made\n"
     "                        for the run and kept in DIR/openings.txt)\n"
     "  --linear-only         fit the linear weights alone\n"
+    "  --shapes LIST         the pattern tables' shape families, as tune --shapes (base, 2x4,\n"
+    "                        4x2, 3x3, all; default: the start's, else base)\n"
     "  --seed S              the run's seed (default 1): generation K's self-play and gate use S+K\n"
     "  --threads T           games at once (default: every core)\n"
     "  --quiet, -q           no progress lines (DIR/train.log has every step anyway)\n"

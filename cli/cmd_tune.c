@@ -4,6 +4,7 @@
  * (cli/tune_run.c) and hands the summary to the report (cmd_tune_report.c).  Bad input exits 2
  * with one line; failures (damaged data, I/O) exit 1.
  */
+#include "core/pattern.h"
 #include "data/mpi_env.h"
 #include "data/weights.h"
 #include "records_cli.h"
@@ -45,6 +46,11 @@ static bool read_option(ArgReader *r, TuneOptions *o)
         o->fit_opts.max_iterations = (int)arg_integer(NAME, "--max-iterations", text, 0, 100000);
     else if (arg_flag(r, "--tables"))
         o->tables = true;
+    else if (arg_value(r, "--shapes", &text)) {
+        Error err;
+        if (!pattern_families_parse(text, &o->shapes, &err))
+            fail_exit(NAME, EXIT_USAGE, "--shapes: %s", err.msg);
+    }
     else if (arg_flag(r, "--linear-only"))
         o->linear_only = true;
     else if (arg_flag(r, "--no-priors"))
@@ -100,8 +106,8 @@ static void read_options(int argc, char **argv, TuneOptions *o)
         fail_exit(NAME, EXIT_USAGE, "no data files (--data FILE...; see leuctra tune --help)");
     if (!o->out)
         fail_exit(NAME, EXIT_USAGE, "--out WEIGHTS is required (see leuctra tune --help)");
-    if (o->linear_only && (o->tables || o->priors))
-        fail_exit(NAME, EXIT_USAGE, "--linear-only keeps the tables and priors: it takes neither --tables nor --priors");
+    if (o->linear_only && (o->tables || o->priors || o->shapes))
+        fail_exit(NAME, EXIT_USAGE, "--linear-only keeps the tables and priors: it takes no --tables, --shapes or --priors");
     if (o->no_priors && o->priors)
         fail_exit(NAME, EXIT_USAGE, "--no-priors and --priors contradict each other");
 }
@@ -178,7 +184,8 @@ const Command command_tune = {
     "tune", run_tune, "fit the evaluation weights to self-play records",
     "usage: leuctra tune --data FILE... --out WEIGHTS [--init WEIGHTS] [--skip-opening N]\n"
     "                    [--validation F] [--l2 X] [--lambda X] [--threads N]\n"
-    "                    [--max-iterations N] [--tables] [--priors] [--linear-only | --no-priors]\n"
+    "                    [--max-iterations N] [--tables] [--shapes LIST] [--priors]\n"
+    "                    [--linear-only | --no-priors]\n"
     "                    [--l2-tables X] [--learning-rate X] [--batch N] [--epochs N] [--patience N]\n"
     "                    [--l2-priors X] [--priors-min-visits N] [--priors-prune X]\n"
     "                    [--priors-positions N] [--json]\n\n"
@@ -220,6 +227,12 @@ const Command command_tune = {
     "                        phalanx games 4 phases of entries that depend on the board (7,992 on\n"
     "                        14x12, 4,680 on 8x8), fitted with the linear weights by Adam on\n"
     "                        mini-batches, keeping the epoch with the best validation loss\n"
+    "  --shapes LIST         the tables' shape families (implies --tables; default: the start's,\n"
+    "                        else base): base (the game's own: Reversi's Edax shapes, the phalanx\n"
+    "                        games' 4-square segments), and for the phalanx games 2x4 (two ranks\n"
+    "                        of four files), 4x2 (two files of four ranks), 3x3, or all; each\n"
+    "                        2-D window has a table per distance from home, mirror-shared.\n"
+    "                        From a start with base tables those start the new set's base part\n"
     "  --linear-only         refit the linear weights alone (by Newton), keeping the start's\n"
     "                        tables and priors as they are\n"
     "  --no-priors           keep the start's learned priors as they are\n"
@@ -248,5 +261,6 @@ const Command command_tune = {
     "--priors is refused.\n\n"
     "example: leuctra tune --data run1.lrec run2.lrec --out tuned.lwt --skip-opening 4\n"
     "         leuctra tune --data reversi.lrec --tables --priors --out reversi.lwt\n"
+    "         leuctra tune --data crossings.lrec --shapes base,2x4 --out crossings-2x4.lwt\n"
     "         mpirun -np 4 build-mpi/leuctra tune --data big.lrec --out tuned.lwt --threads 8\n",
 };

@@ -4,6 +4,7 @@
  * command line), in lines that stay within the weights format's 1024 characters however long
  * the paths and the command line are.
  */
+#include "core/pattern.h"
 #include "data/weights.h"
 #include "tune_cli.h"
 
@@ -126,9 +127,16 @@ static void provenance_fit(const TuneSummary *s, Text *t)
     const TuneFitOptions *fo = &s->opts->fit_opts;
     text_printf(t, "fit: lambda %g, l2 %g, skip-opening %d, validation %g; ", s->opts->data_opts.lambda, fo->l2,
                 s->opts->data_opts.skip_opening, s->opts->data_opts.validation);
+    char shapes[64] = "";
+    if (s->families != PATTERN_BASE) {
+        pattern_families_format(s->families, shapes + 2, sizeof shapes - 3);
+        shapes[0] = ' ';
+        shapes[1] = '(';
+        strcat(shapes, ")");
+    }
     if (s->fit.tables)
-        text_printf(t, "with the tables by Adam: l2-tables %g, learning rate %g, batch %zu; %d epochs, kept "
-                    "epoch %d\n", fo->l2_tables, fo->learning_rate, fo->batch, s->fit.num_epochs - 1, s->fit.best_epoch);
+        text_printf(t, "with the tables%s by Adam: l2-tables %g, learning rate %g, batch %zu; %d epochs, kept "
+                    "epoch %d\n", shapes, fo->l2_tables, fo->learning_rate, fo->batch, s->fit.num_epochs - 1, s->fit.best_epoch);
     else
         text_printf(t, "%d Newton steps, %s\n", s->fit.iterations, s->fit.converged ? "converged" : "NOT converged");
     text_printf(t, "log-loss train: %s before, %s after (baseline %s)\n", tune_loss_text(s->train_before.target, a),

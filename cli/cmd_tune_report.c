@@ -3,6 +3,7 @@
  * JSON object for scripts (the same content; docs/TUNING.md describes it).
  */
 #include "tune_cli.h"
+#include "core/pattern.h"
 #include "core/utf8.h"
 
 #include <math.h>
@@ -106,10 +107,12 @@ void tune_print_text(const TuneSummary *s, FILE *out)
     fputc('\n', out);
     const TuneFitOptions *f = &s->opts->fit_opts;
     if (s->fit.tables) {
-        fprintf(out, "fit         tables and weights: %d epoch%s (best %d), %.2f s; lambda %g, l2 %g, l2-tables %g, rate %g, "
-                "batch %zu\n",
+        char shapes[64];
+        pattern_families_format(s->families, shapes, sizeof shapes);
+        fprintf(out, "fit         tables and weights: %d epoch%s (best %d), %.2f s; shapes %s, lambda %g, l2 %g, "
+                "l2-tables %g, rate %g, batch %zu\n",
                 s->fit.num_epochs - 1, s->fit.num_epochs == 2 ? "" : "s", s->fit.best_epoch, s->fit.seconds,
-                s->opts->data_opts.lambda, f->l2, f->l2_tables, f->learning_rate, f->batch);
+                shapes, s->opts->data_opts.lambda, f->l2, f->l2_tables, f->learning_rate, f->batch);
         print_epochs(s, out);
     } else {
         fprintf(out, "fit         %d Newton step%s, %s (decrement %.2g), %.2f s; lambda %g, l2 %g%s\n", s->fit.iterations,
@@ -182,10 +185,12 @@ static void json_fit(const TuneSummary *s, FILE *out)
             "\"max_iterations\":%d",
             s->opts->data_opts.skip_opening, s->opts->data_opts.validation, s->opts->data_opts.lambda, f->l2,
             f->max_iterations);
+    char shapes[64];
+    pattern_families_format(s->families, shapes, sizeof shapes);
     if (s->fit.tables)
-        fprintf(out, ",\"tables\":true,\"l2_tables\":%.10g,\"learning_rate\":%.10g,\"batch\":%zu,\"epochs\":%d,"
-                "\"patience\":%d",
-                f->l2_tables, f->learning_rate, f->batch, f->max_epochs, f->patience);
+        fprintf(out, ",\"tables\":true,\"shapes\":\"%s\",\"l2_tables\":%.10g,\"learning_rate\":%.10g,\"batch\":%zu,"
+                "\"epochs\":%d,\"patience\":%d",
+                shapes, f->l2_tables, f->learning_rate, f->batch, f->max_epochs, f->patience);
     fputs("},", out);
     if (s->fit.tables) {
         fprintf(out, "\"fit\":{\"method\":\"adam\",\"best_epoch\":%d,\"epochs\":[", s->fit.best_epoch);

@@ -64,6 +64,7 @@ typedef struct {
     int make_openings;          /* ... with this many openings */
     uint64_t seed;
     bool linear_only;           /* fit the linear weights alone (else tables and priors too) */
+    unsigned shapes;            /* --shapes: the tables' families (core/pattern.h; 0: the start's) */
 } TrainOptions;
 
 /* A run in progress: its options, game and where things are. */

@@ -7,6 +7,7 @@
  */
 #include "train_cli.h"
 
+#include "core/pattern.h"
 #include "data/weights.h"
 #include "eval/elo.h"
 #include "eval/match.h"
@@ -172,6 +173,13 @@ static void step_tune(TrainRun *run, int k)
         t.tables = true;
         t.priors = run->env->size == 1 && o->visits >= t.policy_opts.min_visits;
         add_arg(args, "--tables");
+        if (o->shapes) {
+            char shapes[64];
+            pattern_families_format(o->shapes, shapes, sizeof shapes);
+            t.shapes = o->shapes;
+            add_arg(args, "--shapes");
+            add_arg(args, shapes);
+        }
         if (t.priors)
             add_arg(args, "--priors");
     } else {

@@ -24,6 +24,7 @@ typedef struct {
      * linear_only keeps both as they are or no_priors the priors; tables and priors add them
      * where the start has none. */
     bool tables, priors, linear_only, no_priors;
+    unsigned shapes;            /* --shapes: the tables' families (core/pattern.h); 0: the start's */
     TunePolicyOptions policy_opts;
     bool json;
     int argc;                   /* the command line, for the provenance */
@@ -43,6 +44,7 @@ typedef struct {
     TuneDataStats data;
     Weights init;
     bool fit_tables, fit_priors;    /* what this run fits besides the linear weights */
+    unsigned families;          /* the pattern families of the tables fitted */
     bool priors_kept_by_mpi;    /* the start's priors kept as they are: their fit runs in one process */
     char priors_kept[600];      /* or why the data could not refit them ("" when they were) */
     bool init_tables_fixed;     /* the start weights' tables kept as they are (--linear-only) */

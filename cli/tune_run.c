@@ -10,6 +10,7 @@
  * weights alone against tables held fixed had made the README's training commands weaker than
  * the weights they started from (-76 Elo), with nothing said.
  */
+#include "core/pattern.h"
 #include "data/weights.h"
 #include "tune_cli.h"
 
@@ -70,7 +71,8 @@ static bool prepare(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error 
     else if (!o->init && !weights_default(w->game, &s->init))
         tune_error_set(err, true, "no shipped weights for %s: give --init", w->game->name);
     else {
-        s->fit_tables = o->tables || (s->init.tables && !o->linear_only);
+        s->fit_tables = o->tables || o->shapes || (s->init.tables && !o->linear_only);
+        s->families = o->shapes ? o->shapes : s->init.tables ? s->init.pattern_families : PATTERN_BASE;
         s->fit_priors = o->priors || (s->init.policy && !o->linear_only && !o->no_priors);
         /* Learned priors are fitted in one process (their fit reads every game's visit lists). */
         s->priors_kept_by_mpi = s->fit_priors && env->size > 1 && !o->priors;
@@ -203,6 +205,7 @@ bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
         return false;
     TuneDataOptions data_opts = o->data_opts;
     data_opts.tables = s->fit_tables;
+    data_opts.families = s->families;
     data_opts.mpi = env;
     w->games.keep_visits = s->fit_priors;
     double t0 = omp_get_wtime();

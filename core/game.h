@@ -92,8 +92,9 @@ typedef struct GameOps {
     void (*move_priors)(const Game *, const Position *, const Move *moves, int n, float *out);
     /* Optional fast uniformly random playout (NULL: core/playout.c lists moves each ply). */
     PlayoutResult (*playout)(const Game *, Position *, Rng *, int max_plies);
-    /* Optional pattern evaluation (core/pattern.h; NULL: none): the game's PatternSet. */
-    const struct PatternSet *(*patterns)(const Game *);
+    /* Optional pattern evaluation (core/pattern.h; NULL: none): the game's PatternSet of the
+     * given families (a mask of PATTERN_BASE ..., never 0), or NULL where it has none such. */
+    const struct PatternSet *(*patterns)(const Game *, unsigned families);
     /* Optional learned move priors (core/policy.h; NULL: none): the game's PolicySet. */
     const struct PolicySet *(*policy)(const Game *);
     /* Optional exact endgame search (core/solve.h; NULL: none). */

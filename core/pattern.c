@@ -120,7 +120,56 @@ void pattern_set_free(PatternSet *set)
 
 const PatternSet *pattern_set_of(const Game *g)
 {
-    return g->ops->patterns ? g->ops->patterns(g) : NULL;
+    return pattern_set_with(g, PATTERN_BASE);
+}
+
+const PatternSet *pattern_set_with(const Game *g, unsigned families)
+{
+    families = families ? families : PATTERN_BASE;
+    if (families > PATTERN_ALL_FAMILIES || !g->ops->patterns)
+        return NULL;
+    return g->ops->patterns(g, families);
+}
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} FAMILY_NAMES[] = {{"base", PATTERN_BASE}, {"2x4", PATTERN_2X4}, {"4x2", PATTERN_4X2}, {"3x3", PATTERN_3X3},
+                    {"segments", PATTERN_BASE}, {"all", PATTERN_ALL_FAMILIES}};
+enum { NUM_FAMILY_NAMES = sizeof FAMILY_NAMES / sizeof FAMILY_NAMES[0] };
+
+bool pattern_families_parse(const char *list, unsigned *out, Error *err)
+{
+    unsigned mask = 0;
+    for (const char *p = list;;) {
+        const size_t n = strcspn(p, ",");
+        int found = -1;
+        for (int i = 0; i < NUM_FAMILY_NAMES; i++)
+            if (strlen(FAMILY_NAMES[i].name) == n && strncmp(p, FAMILY_NAMES[i].name, n) == 0)
+                found = i;
+        if (found < 0) {
+            error_set(err, "shapes '%s': unknown family '%.*s' (base or segments, 2x4, 4x2, 3x3, all)", list, (int)(n > 24 ? 24 : n), p);
+            return false;
+        }
+        mask |= FAMILY_NAMES[found].bit;
+        if (p[n] == '\0')
+            break;
+        p += n + 1;
+    }
+    *out = mask;
+    return true;
+}
+
+void pattern_families_format(unsigned families, char *out, size_t len)
+{
+    families = families ? families : PATTERN_BASE;
+    size_t at = 0;
+    out[0] = '\0';
+    for (int i = 0; i < 4; i++)
+        if (families & FAMILY_NAMES[i].bit) {
+            const int w = snprintf(out + at, len - at, "%s%s", at ? "," : "", FAMILY_NAMES[i].name);
+            at = w > 0 && (size_t)w < len - at ? at + (size_t)w : len - 1;
+        }
 }
 
 int pattern_raw_entries(const PatternSet *set, const Game *g, const Position *p, uint32_t *out)

@@ -22,8 +22,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { PATTERN_MAX_SHAPES = 64, PATTERN_MAX_CELLS = 12, PATTERN_MAX_INSTANCES = 1024, PATTERN_MAX_PHASES = 64,
+enum { PATTERN_MAX_SHAPES = 128, PATTERN_MAX_CELLS = 12, PATTERN_MAX_INSTANCES = 2048, PATTERN_MAX_PHASES = 64,
        PATTERN_MAX_SELF = 8 };
+
+/* The families of shapes a set is made of, a bit mask.  PATTERN_BASE is the game's own set
+ * (Reversi's Edax shapes; the phalanx games' 4-square segments along ranks, files and
+ * diagonals), the one every game with tables has and the only one Reversi has; the phalanx
+ * games add 2-D windows: two ranks of four files (2x4), two files of four ranks (4x2) and 3x3
+ * squares.  0 means PATTERN_BASE (weights and files from before the families). */
+enum { PATTERN_BASE = 1, PATTERN_2X4 = 2, PATTERN_4X2 = 4, PATTERN_3X3 = 8, PATTERN_ALL_FAMILIES = 15 };
 
 typedef struct {
     char name[32];
@@ -43,6 +50,7 @@ typedef struct PatternSet {
     int num_phases;
     uint32_t raw_phase_size, canonical_phase_size;
     uint64_t id;                /* hash of the shapes, their instances and the phases */
+    unsigned families;          /* what the game module built it from (PATTERN_BASE ...) */
     /* The phase of a position (0 .. num_phases - 1). */
     int (*phase)(const Game *g, const Position *p);
     /* Raw index (shape offset included, phase not) of every instance, shape by shape.  The set
@@ -70,8 +78,17 @@ bool pattern_set_init(PatternSet *set, const PatternShapeSpec *specs, int num_sh
                       int num_squares);
 void pattern_set_free(PatternSet *set);
 
-/* The game's pattern set, or NULL when it has none (core/game.h's GameOps.patterns). */
+/* The game's pattern set of its base shapes, or NULL when it has none (core/game.h's
+ * GameOps.patterns). */
 const PatternSet *pattern_set_of(const Game *g);
+/* The set of the given families (0: PATTERN_BASE), or NULL when the game has no such set. */
+const PatternSet *pattern_set_with(const Game *g, unsigned families);
+
+/* "base,2x4" (names: base or segments, 2x4, 4x2, 3x3, all) as a family mask; false with a line
+ * naming the bad word. */
+bool pattern_families_parse(const char *list, unsigned *out, Error *err);
+/* The mask as such a list ("base,2x4"; 0 is "base"). */
+void pattern_families_format(unsigned families, char *out, size_t len);
 
 /* Raw table entries of every instance of p, phase offset included (phase x raw_phase_size). */
 int pattern_raw_entries(const PatternSet *set, const Game *g, const Position *p, uint32_t *out);

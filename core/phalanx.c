@@ -80,7 +80,8 @@ void phalanx_teardown(Game *g)
     PhalanxTables *t = g->impl;
     if (t) {
         phalanx_line_table_free(t->line_table);
-        phalanx_patterns_free(t->patterns);
+        for (int f = 0; f <= PATTERN_ALL_FAMILIES; f++)
+            phalanx_patterns_free(t->patterns[f]);
     }
     free(g->impl);
     g->impl = NULL;
@@ -162,9 +163,9 @@ static const PolicySet *ops_policy(const Game *g)
     return &tables_of(g)->policy;
 }
 
-static const PatternSet *ops_patterns(const Game *g)
+static const PatternSet *ops_patterns(const Game *g, unsigned families)
 {
-    return phalanx_pattern_set(tables_of(g));
+    return phalanx_pattern_set(tables_of(g), families);
 }
 
 const GameOps phalanx_ops = {

@@ -35,19 +35,8 @@ typedef struct {
     uint16_t stones[2];             /* up to 256 of one colour */
 } PhalanxPos;
 
-/* phalanx_patterns.c: the pattern set of one board, and per instance its shape's raw offset and,
- * in each colour's frame (Black's mirrored top to bottom), where its four squares lie: four
- * consecutive bits of one rotated line, read upwards or downwards. */
-typedef struct {
-    uint8_t line, shift, reversed;
-} PatternWindow;
-
-typedef struct {
-    PatternSet set;
-    uint32_t offset[PATTERN_MAX_INSTANCES];
-    PatternWindow window[2][PATTERN_MAX_INSTANCES];
-    char names[PATTERN_MAX_SHAPES][24];
-} PhalanxPatterns;
+/* phalanx_patterns.c: a board's pattern set of some families, and where its instances lie. */
+typedef struct PhalanxPatterns PhalanxPatterns;
 
 typedef struct {
     int width, height;
@@ -74,7 +63,8 @@ typedef struct {
     uint64_t zobrist_black;         /* xor-ed in when Black is to move */
     _Atomic(struct LineTable *) line_table;   /* phalanx_line_table.c: built on first playout */
     PolicySet policy;               /* phalanx_learned_priors.c: the move features of learned priors */
-    _Atomic(PhalanxPatterns *) patterns;    /* phalanx_patterns.c: built on first use */
+    /* phalanx_patterns.c: the pattern set of each family mask, built on first use */
+    _Atomic(PhalanxPatterns *) patterns[PATTERN_ALL_FAMILIES + 1];
 } PhalanxTables;
 
 typedef struct LineTable LineTable;
@@ -171,9 +161,9 @@ void phalanx_move_priors(const Game *g, const Position *pos, const Move *moves, 
 /* phalanx_learned_priors.c: the move features of learned priors */
 void phalanx_policy_init(PolicySet *set);
 
-/* phalanx_patterns.c: the board's pattern set, built by the first caller (NULL when the board
- * has none or memory runs out). */
-const PatternSet *phalanx_pattern_set(const PhalanxTables *t);
+/* phalanx_patterns.c: the board's pattern set of the families (a non-zero mask), built by the
+ * first caller (NULL when the board has none or memory runs out). */
+const PatternSet *phalanx_pattern_set(const PhalanxTables *t, unsigned families);
 void phalanx_patterns_free(PhalanxPatterns *pp);
 
 /* phalanx_tensors.c: the action index and input planes (core/tensors.h) */

@@ -17,6 +17,18 @@
  * data we have (docs/FEATURES.md).  A segment that holds an obstacle is left out.  The tables
  * depend on the board: a weights file's tables serve only the board (and obstacles) they were
  * made for.
+ *
+ * Those segments are the base family (PATTERN_BASE).  The 2-D families add windows that see a
+ * group's neighbours across a line as well as along it, again one table per distance from home
+ * and shared by every file and by the mirror image (read right to left):
+ *
+ *   2x4 R       two ranks (R and R+1) of four files; 6,561 configurations
+ *   4x2 R       two files of four ranks from R
+ *   3x3 R       three ranks of three files from R; 19,683 configurations
+ *
+ * A window is read as straight runs of its squares (a rank's four, a file's four, a rank's
+ * three), each a few consecutive bits of one rotated line as for the segments, so an instance
+ * costs two or three lookups more than a segment.
  */
 #include "phalanx.h"
 #include "pattern.h"
@@ -25,8 +37,45 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-enum { SEGMENT = 4, PHALANX_PHASES = 4 };
+enum { SEGMENT = 4, PHALANX_PHASES = 4, MAX_PARTS = 3 };
+
+/* Where a straight run of 3 or 4 squares lies in a colour's frame (Black's mirrored top to
+ * bottom): consecutive bits of one rotated line, read upwards or downwards. */
+typedef struct {
+    uint8_t line, shift, reversed, cells;
+} PatternWindow;
+
+/* An instance of a 2-D family: its runs, the first the lowest base-3 digits. */
+typedef struct {
+    PatternWindow part[MAX_PARTS];
+    uint8_t parts;
+} PatternBlock;
+
+struct PhalanxPatterns {
+    PatternSet set;
+    int segments;                               /* instances 0 .. segments-1 are segments */
+    uint32_t offset[PATTERN_MAX_INSTANCES];     /* each instance's shape's raw offset */
+    PatternWindow window[2][PATTERN_MAX_INSTANCES];     /* a segment's four squares */
+    PatternBlock block[2][PATTERN_MAX_INSTANCES];       /* instance segments + i's runs */
+    char names[PATTERN_MAX_SHAPES][24];
+};
+
+/* A 2-D family: `parts` runs of `cells` squares; a run steps (cell_df, cell_dr) from square to
+ * square and the next run starts (part_df, part_dr) from the last one's start. */
+typedef struct {
+    unsigned family;
+    const char *name;
+    int parts, cells, part_df, part_dr, cell_df, cell_dr;
+} BlockKind;
+
+static const BlockKind BLOCK_KINDS[] = {
+    {PATTERN_2X4, "2x4_", 2, 4, 0, 1, 1, 0},
+    {PATTERN_4X2, "4x2_", 2, 4, 1, 0, 0, 1},
+    {PATTERN_3X3, "3x3_", 3, 3, 0, 1, 1, 0},
+};
+enum { NUM_BLOCK_KINDS = sizeof BLOCK_KINDS / sizeof BLOCK_KINDS[0] };
 
 typedef struct {
     int df, dr;                 /* step from one cell to the next, White's frame */
@@ -72,10 +121,22 @@ static int phalanx_phase(const Game *g, const Position *pos)
     return phase < 0 ? 0 : phase;
 }
 
-/* Four bits as a base-3 number with digits 0/1, reading the bits upwards (FORWARD) or
- * downwards (BACKWARD): a window's own stones, or its enemy stones, times 2. */
+/* Bits as a base-3 number with digits 0/1, reading the bits upwards (FORWARD) or downwards
+ * (BACKWARD): a window's own stones, or its enemy stones, times 2.  DIGITS3 for runs of three. */
 static const uint8_t FORWARD[16] = {0, 1, 3, 4, 9, 10, 12, 13, 27, 28, 30, 31, 36, 37, 39, 40};
 static const uint8_t BACKWARD[16] = {0, 27, 9, 36, 3, 30, 12, 39, 1, 28, 10, 37, 4, 31, 13, 40};
+static const uint8_t DIGITS3[2][8] = {{0, 1, 3, 4, 9, 10, 12, 13}, {0, 9, 3, 12, 1, 10, 4, 13}};
+
+static inline uint32_t window_number(const PatternWindow *w, const uint16_t *own, const uint16_t *enemy)
+{
+    const unsigned mine = own[w->line] >> w->shift, theirs = enemy[w->line] >> w->shift;
+    if (w->cells == SEGMENT) {
+        const uint8_t *digits = w->reversed ? BACKWARD : FORWARD;
+        return digits[mine & 15] + 2u * digits[theirs & 15];
+    }
+    const uint8_t *digits = DIGITS3[w->reversed];
+    return digits[mine & 7] + 2u * digits[theirs & 7];
+}
 
 static void phalanx_raw_indices(const PatternSet *set, const Game *g, const Position *pos, uint32_t *out)
 {
@@ -85,28 +146,37 @@ static void phalanx_raw_indices(const PatternSet *set, const Game *g, const Posi
     const int us = p->side;
     const uint16_t *own = p->lines[us], *enemy = p->lines[!us];
     const PatternWindow *w = pp->window[us];
-    for (int i = 0; i < pp->set.num_instances; i++) {
+    for (int i = 0; i < pp->segments; i++) {
         const uint8_t *digits = w[i].reversed ? BACKWARD : FORWARD;
         out[i] = pp->offset[i] + digits[(own[w[i].line] >> w[i].shift) & 15] +
                  2u * digits[(enemy[w[i].line] >> w[i].shift) & 15];
     }
+    const PatternBlock *b = pp->block[us];
+    for (int i = pp->segments; i < pp->set.num_instances; i++) {
+        const PatternBlock *block = &b[i - pp->segments];
+        const uint32_t scale = block->part[0].cells == SEGMENT ? 81 : 27;
+        uint32_t number = 0;
+        for (int k = block->parts; k-- > 0;)
+            number = number * scale + window_number(&block->part[k], own, enemy);
+        out[i] = pp->offset[i] + number;
+    }
 }
 
-/* The rotated line through four squares in reading order, and where on it they lie. */
-static PatternWindow window_of(const int *sq)
+/* The rotated line through `cells` squares in reading order, and where on it they lie. */
+static PatternWindow window_of(const int *sq, int cells)
 {
     const int f0 = sq_file(sq[0]), r0 = sq_rank(sq[0]), df = sq_file(sq[1]) - f0, dr = sq_rank(sq[1]) - r0;
-    PatternWindow w;
+    PatternWindow w = {.cells = (uint8_t)cells};
     if (dr == 0) {          /* along a rank: bit = file */
         w.line = (uint8_t)(ROW0 + r0);
         w.reversed = df < 0;
-        w.shift = (uint8_t)(df < 0 ? f0 - 3 : f0);
+        w.shift = (uint8_t)(df < 0 ? f0 - (cells - 1) : f0);
         return w;
     }
     /* files and diagonals: bit = rank */
     w.line = (uint8_t)(df == 0 ? COL0 + f0 : df == dr ? DIAG0 + f0 - r0 + 15 : ANTI0 + f0 + r0);
     w.reversed = dr < 0;
-    w.shift = (uint8_t)(dr < 0 ? r0 - 3 : r0);
+    w.shift = (uint8_t)(dr < 0 ? r0 - (cells - 1) : r0);
     return w;
 }
 
@@ -118,54 +188,136 @@ static void reversal(PatternShapeSpec *spec)
         spec->self[0][k] = SEGMENT - 1 - k;
 }
 
-static bool build(const PhalanxTables *t, PhalanxPatterns *pp)
+/* A block's squares from (f, r) in reading order, or false when one is off the board or an
+ * obstacle. */
+static bool block_squares(const PhalanxTables *t, const BlockKind *kind, int f, int r, int *squares)
 {
-    enum { MAX_SHAPES = NUM_KINDS * 16 };
-    static_assert((int)MAX_SHAPES <= (int)PATTERN_MAX_SHAPES, "every kind at every rank fits");
-    PatternShapeSpec specs[MAX_SHAPES];
-    int *squares = malloc((size_t)PATTERN_MAX_INSTANCES * SEGMENT * sizeof *squares);
-    if (!squares)
-        return false;
-    int shapes = 0, used = 0;
+    for (int j = 0; j < kind->parts; j++)
+        for (int k = 0; k < kind->cells; k++) {
+            const int file = f + j * kind->part_df + k * kind->cell_df, rank = r + j * kind->part_dr + k * kind->cell_dr;
+            if (!phalanx_on_board(t, file, rank) || phalanx_is_obstacle(t, make_sq(file, rank)))
+                return false;
+            squares[j * kind->cells + k] = make_sq(file, rank);
+        }
+    return true;
+}
+
+/* The block's mirror image (files read right to left) as a permutation of its cells. */
+static void block_mirror(const BlockKind *kind, PatternShapeSpec *spec)
+{
+    const int width = (kind->parts - 1) * kind->part_df + (kind->cells - 1) * kind->cell_df;
+    spec->num_self = 1;
+    for (int j = 0; j < kind->parts; j++)
+        for (int k = 0; k < kind->cells; k++) {
+            const int df = width - (j * kind->part_df + k * kind->cell_df), dr = j * kind->part_dr + k * kind->cell_dr;
+            for (int j2 = 0; j2 < kind->parts; j2++)
+                for (int k2 = 0; k2 < kind->cells; k2++)
+                    if (j2 * kind->part_df + k2 * kind->cell_df == df && j2 * kind->part_dr + k2 * kind->cell_dr == dr)
+                        spec->self[0][j * kind->cells + k] = j2 * kind->cells + k2;
+        }
+}
+
+/* The specs being gathered for a set, and the squares of their instances (each shape's
+ * instances x cells, one shape after the other). */
+typedef struct {
+    PatternShapeSpec specs[PATTERN_MAX_SHAPES];
+    int shapes, used;           /* instances so far */
+    int *squares, *next;        /* PATTERN_MAX_INSTANCES x PATTERN_MAX_CELLS; the next free */
+} Specs;
+
+static void add_shape(Specs *s, PhalanxPatterns *pp, int cells, int instances, const char *kind, int dist)
+{
+    PatternShapeSpec *spec = &s->specs[s->shapes];
+    *spec = (PatternShapeSpec){.cells = cells, .instances = instances, .squares = s->next};
+    snprintf(pp->names[s->shapes], sizeof pp->names[0], "%s%d", kind, dist + 1);
+    spec->name = pp->names[s->shapes++];
+    s->used += instances;
+    s->next += instances * cells;
+}
+
+static void add_segment_shapes(const PhalanxTables *t, PhalanxPatterns *pp, Specs *s)
+{
     for (int k = 0; k < NUM_KINDS; k++)
         for (int dist = 0; dist < t->height; dist++) {
-            int *at = squares + used * SEGMENT;
-            const int n = used + 2 * t->width <= PATTERN_MAX_INSTANCES ? add_segments(t, &KINDS[k], dist, at) : 0;
+            const int n = s->used + 2 * t->width <= PATTERN_MAX_INSTANCES ? add_segments(t, &KINDS[k], dist, s->next) : 0;
             if (n == 0)
                 continue;
-            PatternShapeSpec *s = &specs[shapes++];
-            *s = (PatternShapeSpec){.cells = SEGMENT, .instances = n, .squares = at};
-            snprintf(pp->names[shapes - 1], sizeof pp->names[0], "%s%d", KINDS[k].name, dist + 1);
-            s->name = pp->names[shapes - 1];
+            add_shape(s, pp, SEGMENT, n, KINDS[k].name, dist);
             if (KINDS[k].dr == 0)
-                reversal(s);
-            used += n;
+                reversal(&s->specs[s->shapes - 1]);
         }
-    const bool ok = shapes > 0 && pattern_set_init(&pp->set, specs, shapes, PHALANX_PHASES, 256);
-    for (int i = 0; ok && i < used; i++) {
-        const PatternShape *shape = &pp->set.shape[pp->set.instance_shape[i]];
-        pp->offset[i] = shape->raw_offset;
-        int mirrored[SEGMENT];
-        for (int k = 0; k < SEGMENT; k++) {
-            const int sq = squares[i * SEGMENT + k];
-            mirrored[k] = make_sq(sq_file(sq), t->height - 1 - sq_rank(sq));
-        }
-        pp->window[WHITE][i] = window_of(squares + i * SEGMENT);
-        pp->window[BLACK][i] = window_of(mirrored);
+}
+
+static void add_block_shapes(const PhalanxTables *t, PhalanxPatterns *pp, Specs *s, const BlockKind *kind)
+{
+    const int cells = kind->parts * kind->cells;
+    for (int dist = 0; dist < t->height; dist++) {
+        int n = 0;
+        for (int f = 0; f < t->width && s->used + n < PATTERN_MAX_INSTANCES; f++)
+            n += block_squares(t, kind, f, dist, s->next + n * cells);
+        if (n == 0)
+            continue;
+        add_shape(s, pp, cells, n, kind->name, dist);
+        block_mirror(kind, &s->specs[s->shapes - 1]);
     }
+}
+
+/* Where instance i's squares lie in each colour's frame. */
+static void place_instance(const PhalanxTables *t, PhalanxPatterns *pp, int i, const int *squares)
+{
+    const PatternShape *shape = &pp->set.shape[pp->set.instance_shape[i]];
+    const int run = shape->cells == 9 ? 3 : SEGMENT, parts = shape->cells / run;   /* 3x3: runs of three */
+    int mirrored[PATTERN_MAX_CELLS];
+    for (int k = 0; k < shape->cells; k++)
+        mirrored[k] = make_sq(sq_file(squares[k]), t->height - 1 - sq_rank(squares[k]));
+    pp->offset[i] = shape->raw_offset;
+    for (int c = 0; c < 2; c++) {
+        const int *sq = c == WHITE ? squares : mirrored;
+        if (i < pp->segments) {
+            pp->window[c][i] = window_of(sq, SEGMENT);
+            continue;
+        }
+        PatternBlock *block = &pp->block[c][i - pp->segments];
+        block->parts = (uint8_t)parts;
+        for (int j = 0; j < parts; j++)
+            block->part[j] = window_of(sq + j * run, run);
+    }
+}
+
+static bool build(const PhalanxTables *t, PhalanxPatterns *pp, unsigned families)
+{
+    static_assert((int)(NUM_KINDS + NUM_BLOCK_KINDS) * 16 <= (int)PATTERN_MAX_SHAPES, "every kind at every rank fits");
+    Specs *s = calloc(1, sizeof *s);
+    int *squares = malloc((size_t)PATTERN_MAX_INSTANCES * PATTERN_MAX_CELLS * sizeof *squares);
+    bool ok = s && squares;
+    if (ok) {
+        s->squares = s->next = squares;
+        if (families & PATTERN_BASE)
+            add_segment_shapes(t, pp, s);
+        pp->segments = s->used;
+        for (int k = 0; k < NUM_BLOCK_KINDS; k++)
+            if (families & BLOCK_KINDS[k].family)
+                add_block_shapes(t, pp, s, &BLOCK_KINDS[k]);
+        ok = s->shapes > 0 && pattern_set_init(&pp->set, s->specs, s->shapes, PHALANX_PHASES, 256);
+    }
+    for (int k = 0, i = 0; ok && k < s->shapes; k++)
+        for (int j = 0; j < s->specs[k].instances; j++)
+            place_instance(t, pp, i++, s->specs[k].squares + j * s->specs[k].cells);
     free(squares);
+    free(s);
     return ok;
 }
 
-static PhalanxPatterns *phalanx_patterns_new(const PhalanxTables *t)
+static PhalanxPatterns *phalanx_patterns_new(const PhalanxTables *t, unsigned families)
 {
     PhalanxPatterns *pp = calloc(1, sizeof *pp);
     if (!pp)
         return NULL;
-    if (!build(t, pp)) {
+    if (!build(t, pp, families)) {
         free(pp);
         return NULL;
     }
+    pp->set.families = families;
     pp->set.phase = phalanx_phase;
     pp->set.raw_indices = phalanx_raw_indices;
     return pp;
@@ -179,15 +331,17 @@ void phalanx_patterns_free(PhalanxPatterns *pp)
     free(pp);
 }
 
-const PatternSet *phalanx_pattern_set(const PhalanxTables *t)
+const PatternSet *phalanx_pattern_set(const PhalanxTables *t, unsigned families)
 {
+    if (families == 0 || families > PATTERN_ALL_FAMILIES)
+        return NULL;
     /* Built on first use, not with the game: most games (perft, the rules tests, every parse of
      * a position in a fuzzer) never evaluate.  As with the line tables, whoever finds none builds
      * one and publishes it; a thread that loses the race frees its identical copy. */
-    _Atomic(PhalanxPatterns *) *slot = (_Atomic(PhalanxPatterns *) *)&t->patterns;  /* t is calloc'd */
+    _Atomic(PhalanxPatterns *) *slot = (_Atomic(PhalanxPatterns *) *)&t->patterns[families];  /* t is calloc'd */
     PhalanxPatterns *pp = atomic_load_explicit(slot, memory_order_acquire);
     if (!pp) {
-        PhalanxPatterns *built = phalanx_patterns_new(t), *expected = NULL;
+        PhalanxPatterns *built = phalanx_patterns_new(t, families), *expected = NULL;
         if (!built)
             return NULL;
         if (atomic_compare_exchange_strong_explicit(slot, &expected, built, memory_order_acq_rel, memory_order_acquire))

@@ -140,8 +140,10 @@ static const ZobristKeys *keys_of(const Game *g)
 
 /* Whoever finds no pattern set builds one and publishes it; a thread that loses the race frees
  * its identical copy (as the phalanx games' tables). */
-static const PatternSet *reversi_pattern_set(const Game *g)
+static const PatternSet *reversi_pattern_set(const Game *g, unsigned families)
 {
+    if (families != PATTERN_BASE)   /* the Edax shapes are all Reversi has */
+        return NULL;
     _Atomic(ReversiPatterns *) *slot = &((ReversiTables *)g->impl)->patterns;
     ReversiPatterns *rp = atomic_load_explicit(slot, memory_order_acquire);
     if (!rp) {

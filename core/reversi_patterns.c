@@ -186,6 +186,7 @@ bool reversi_patterns_init(ReversiPatterns *rp)
     }
     if (!pattern_set_init(&rp->set, specs, NUM_SHAPES, REVERSI_PHASES, SQUARES))
         return false;
+    rp->set.families = PATTERN_BASE;
     rp->set.phase = reversi_phase;
     rp->set.raw_indices = reversi_raw_indices;
     int instance = 0, at = 0, cells[PATTERN_MAX_INSTANCES];

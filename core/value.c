@@ -43,7 +43,7 @@ static double table_sum(const Game *g, const Weights *w, const Position *p)
 {
     if (!w->tables)
         return 0;
-    return pattern_sum(pattern_set_of(g), w->tables, g, p);
+    return pattern_sum(pattern_set_with(g, w->pattern_families), w->tables, g, p);
 }
 
 double value_search(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p, double coarse)
@@ -138,6 +138,7 @@ bool weights_set_tables(Weights *w, const PatternSet *ps, const float *canonical
     w->tables = raw;
     w->num_tables = n;
     w->pattern_id = ps->id;
+    w->pattern_families = ps->families;
     return true;
 }
 

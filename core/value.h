@@ -21,11 +21,13 @@ typedef struct {
     Variant variant;
     int count;
     double w[MAX_FEATURES];
-    /* Pattern tables for the game's PatternSet (raw layout, num_phases x raw_phase_size floats),
-     * or NULL; pattern_id is the set's id they were made for. */
+    /* Pattern tables for the game's PatternSet of pattern_families (core/pattern.h; 0: the base
+     * set), raw layout, num_phases x raw_phase_size floats, or NULL; pattern_id is the set's id
+     * they were made for. */
     float *tables;
     size_t num_tables;
     uint64_t pattern_id;
+    unsigned pattern_families;
     /* Learned move priors (core/policy.h: the game's PolicySet, size floats), or NULL for the
      * game's heuristic priors; policy_id is the set's id. */
     float *policy;

@@ -14,7 +14,9 @@
  *   36-39   prior weights
  *   40-43   bytes of text
  *   44-47   bytes of the compressed values
- *   48-59   reserved, 0
+ *   48-51   the pattern families of the tables (core/pattern.h; 0: the base set, as every file
+ *           before the families has)
+ *   52-59   reserved, 0
  *   60-63   CRC-32 of bytes 0-59
  *   64-     the text, then the compressed values (tables phase by phase, then the priors)
  *   last 4  CRC-32 of everything before them
@@ -77,7 +79,7 @@ bool weights_is_table_file(const unsigned char *bytes, size_t size)
 
 typedef struct {
     uint64_t pattern_id, policy_id;
-    uint32_t phases, per_phase, policy_size, text_bytes, packed_bytes;
+    uint32_t phases, per_phase, policy_size, text_bytes, packed_bytes, families;
 } Header;
 
 /* The fixed header alone (the first `size` bytes of a file): its checksum, version, reserved
@@ -99,13 +101,18 @@ static bool read_fixed_header(const unsigned char *b, size_t size, const char *s
         return false;
     }
     /* Reserved for later versions, which may give them meaning: a version-1 file has zeros. */
-    for (int i = 48; i < 60; i++)
+    for (int i = 52; i < 60; i++)
         if (b[i] != 0) {
             error_set(err, "%s: damaged weights file (reserved header byte %d is %u, not 0)", source, i, b[i]);
             return false;
         }
     *h = (Header){get_u64(b + 12), get_u64(b + 28), get_u32(b + 20), get_u32(b + 24), get_u32(b + 36),
-                  get_u32(b + 40), get_u32(b + 44)};
+                  get_u32(b + 40), get_u32(b + 44), get_u32(b + 48)};
+    if (h->families > PATTERN_ALL_FAMILIES || (h->families && !h->pattern_id)) {
+        error_set(err, "%s: damaged weights file (pattern families %u%s)", source, h->families,
+                  h->pattern_id ? ", not a mask of the known ones" : " without tables");
+        return false;
+    }
     if (h->text_bytes > TEXT_MAX) {
         error_set(err, "%s: the text part is %u bytes (at most %d)", source, h->text_bytes, TEXT_MAX);
         return false;
@@ -169,7 +176,7 @@ static bool text_game(const unsigned char *b, const Header *h, char *name, size_
 /* Whether game g's sets are the ones the header names. */
 static bool sets_fit(const Game *g, const Header *h)
 {
-    const PatternSet *ps = pattern_set_of(g);
+    const PatternSet *ps = pattern_set_with(g, h->families);
     const PolicySet *pol = policy_set_of(g);
     bool tables = !h->pattern_id || (ps && h->pattern_id == ps->id && h->phases == (uint32_t)ps->num_phases &&
                                      h->per_phase == ps->canonical_phase_size);
@@ -205,9 +212,17 @@ static bool check_shapes(const Game *g, const unsigned char *b, const Header *h,
 {
     if (sets_fit(g, h))
         return true;
+    if (h->pattern_id && !pattern_set_with(g, h->families)) {
+        char shapes[64];
+        pattern_families_format(h->families, shapes, sizeof shapes);
+        error_set(err, "%s: the file has pattern tables of the shapes %s, which %s %dx%d has not", source, shapes,
+                  g->name, g->width, g->height);
+        return false;
+    }
     char origin[96];
     made_for(b, h, origin, sizeof origin);
-    const bool tables = h->pattern_id && !(pattern_set_of(g) && pattern_set_of(g)->id == h->pattern_id);
+    const PatternSet *ps = pattern_set_with(g, h->families);
+    const bool tables = h->pattern_id && !(ps && ps->id == h->pattern_id);
     error_set(err, "%s: the %s are for %s, not %s %dx%d (pattern set %016llx, prior set %016llx)", source,
               tables ? "pattern tables" : "move priors", origin, g->name, g->width, g->height,
               (unsigned long long)h->pattern_id, (unsigned long long)h->policy_id);
@@ -280,12 +295,13 @@ bool weights_parse_tables(const Game *g, const unsigned char *b, size_t size, co
         return false;
     }
     if (h.pattern_id) {
-        const PatternSet *ps = pattern_set_of(g);
+        const PatternSet *ps = pattern_set_with(g, h.families);
         out->num_tables = (size_t)ps->num_phases * ps->raw_phase_size;
         out->tables = malloc(out->num_tables * sizeof *out->tables);
         if (out->tables)
             pattern_expand(ps, values, out->tables);
         out->pattern_id = ps->id;
+        out->pattern_families = ps->families;
     }
     if (h.policy_id) {
         out->num_policy = h.policy_size;
@@ -316,7 +332,7 @@ const char *weights_table_file_text(const unsigned char *bytes, size_t size, siz
 /* The whole file in memory: header, text, packed values, checksum.  NULL on no memory. */
 unsigned char *weights_tables_encode(const Game *g, const Weights *w, const char *text, size_t *size)
 {
-    const PatternSet *ps = w->tables ? pattern_set_of(g) : NULL;
+    const PatternSet *ps = w->tables ? pattern_set_with(g, w->pattern_families) : NULL;
     const PolicySet *pol = w->policy ? policy_set_of(g) : NULL;
     const size_t tables = ps ? (size_t)ps->num_phases * ps->canonical_phase_size : 0;
     const size_t count = tables + (pol ? pol->size : 0);
@@ -353,6 +369,7 @@ unsigned char *weights_tables_encode(const Game *g, const Weights *w, const char
     put_u32(out + 36, pol ? pol->size : 0);
     put_u32(out + 40, (uint32_t)text_bytes);
     put_u32(out + 44, (uint32_t)packed_bytes);
+    put_u32(out + 48, ps && ps->families != PATTERN_BASE ? ps->families : 0);
     put_u32(out + 60, crc_of(out, 60));
     memcpy(out + HEADER_BYTES, text, text_bytes);
     *size = HEADER_BYTES + text_bytes + packed_bytes + 4;

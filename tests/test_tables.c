@@ -1,9 +1,9 @@
 /*
  * test_tables.c - pattern tables and learned priors: the canonical numbering against counts
  * worked out by hand (Burnside's lemma), the symmetries the tables must respect (the eight of
- * the Reversi board, colours and ranks swapped in the phalanx games), feature entries inside
- * their columns, and table weights files: round trips, and every kind of damage refused with
- * its reason.
+ * the Reversi board, colours and ranks swapped in the phalanx games), the phalanx games' 2-D
+ * families read against the board square by square, feature entries inside their columns, and
+ * table weights files: round trips, and every kind of damage refused with its reason.
  */
 #include "core/pattern.h"
 #include "core/policy.h"
@@ -225,6 +225,142 @@ static void test_phalanx_obstacles_left_out(TestContext *t)
     game_free(blocked);
 }
 
+/* The board of p as cells[rank][file]: 'W', 'B', 'x' or '.' (rank 0 White's home). */
+static void board_cells(const Game *g, const Position *p, char cells[16][16])
+{
+    char text[600];
+    game_format_position(g, p, text, sizeof text);
+    int rank = g->height - 1, file = 0;
+    for (const char *c = text; *c && *c != ' '; c++) {
+        if (*c == '/') {
+            rank--;
+            file = 0;
+        } else if (*c >= '0' && *c <= '9') {
+            int n = *c - '0';
+            if (c[1] >= '0' && c[1] <= '9')
+                n = n * 10 + (*++c - '0');
+            while (n-- > 0)
+                cells[rank][file++] = '.';
+        } else {
+            cells[rank][file++] = *c;
+        }
+    }
+}
+
+/* A 2-D family as the test knows it: runs of `cells` squares stepping (cell_df, cell_dr), the
+ * next run (part_df, part_dr) on. */
+typedef struct {
+    unsigned family;
+    int parts, cells, part_df, part_dr, cell_df, cell_dr;
+} Family;
+
+/* Every instance of a 2-D family alone, in order (distance from home, then file), decoded from
+ * its raw index, holds the squares of its window as the mover sees them: 0 empty, 1 its own
+ * stone, 2 the opponent's, Black's board read upside down. */
+static void check_family(TestContext *t, const Game *g, const Family *fam, Rng *rng)
+{
+    const PatternSet *ps = pattern_set_with(g, fam->family);
+    CHECK(t, ps != NULL && ps->families == fam->family);
+    if (!ps)
+        return;
+    const int span_f = (fam->parts - 1) * fam->part_df + (fam->cells - 1) * fam->cell_df;
+    const int span_r = (fam->parts - 1) * fam->part_dr + (fam->cells - 1) * fam->cell_dr;
+    CHECK(t, ps->num_instances == (g->width - span_f) * (g->height - span_r) &&
+                 ps->num_shapes == g->height - span_r);
+    for (int k = 0; k < 20; k++) {
+        Position p;
+        test_random_position(g, rng, 2 * k, &p);
+        char cells[16][16];
+        board_cells(g, &p, cells);
+        const char own = game_side_to_move(g, &p) == WHITE ? 'W' : 'B', theirs = own == 'W' ? 'B' : 'W';
+        uint32_t raw[PATTERN_MAX_INSTANCES];
+        ps->raw_indices(ps, g, &p, raw);
+        int bad = 0;
+        for (int i = 0; i < ps->num_instances; i++) {
+            const int dist = i / (g->width - span_f), file = i % (g->width - span_f);
+            const PatternShape *shape = &ps->shape[ps->instance_shape[i]];
+            uint32_t number = raw[i] - shape->raw_offset;
+            bad += shape != &ps->shape[dist] || number >= shape->raw_size;
+            for (int j = 0; j < fam->parts; j++)
+                for (int c = 0; c < fam->cells; c++, number /= 3) {
+                    const int f = file + j * fam->part_df + c * fam->cell_df;
+                    int r = dist + j * fam->part_dr + c * fam->cell_dr;
+                    r = own == 'W' ? r : g->height - 1 - r;
+                    const uint32_t want = cells[r][f] == own ? 1 : cells[r][f] == theirs ? 2 : 0;
+                    bad += number % 3 != want;
+                }
+        }
+        CHECK(t, bad == 0);
+    }
+}
+
+static void test_phalanx_families_read_the_board(TestContext *t)
+{
+    static const Family families[] = {
+        {PATTERN_2X4, 2, 4, 0, 1, 1, 0},
+        {PATTERN_4X2, 2, 4, 1, 0, 0, 1},
+        {PATTERN_3X3, 3, 3, 0, 1, 1, 0},
+    };
+    const struct { const char *variant; int w, h; } boards[] = {{"crossings", 8, 8}, {"epaminondas", 14, 12},
+                                                                {"epaminondas", 5, 6}, {"igfip", 14, 12}};
+    for (int b = 0; b < 4; b++) {
+        Error err;
+        Game *g = game_new(boards[b].variant, boards[b].w, boards[b].h, &err);
+        CHECK(t, g != NULL);
+        Rng rng = rng_seed(31, (uint64_t)b);
+        for (int f = 0; g && f < 3; f++)
+            check_family(t, g, &families[f], &rng);
+        game_free(g);
+    }
+}
+
+/* The base set is the one every file before the families was made for (its id unchanged), and
+ * a set with more families reads the base instances first, as the tuner's warm start assumes;
+ * every family shares the mirror image's table (the position read right to left). */
+static void test_phalanx_families_extend_the_base(TestContext *t)
+{
+    Game *g = open_game(t, "crossings");
+    Weights shipped;
+    CHECK(t, weights_default(g, &shipped) && shipped.tables);
+    const PatternSet *base = pattern_set_of(g), *all = pattern_set_with(g, PATTERN_ALL_FAMILIES);
+    CHECK(t, base && all && base == pattern_set_with(g, 0) && base->id == shipped.pattern_id && all->id != base->id);
+    CHECK(t, base->families == PATTERN_BASE && shipped.pattern_families == PATTERN_BASE);
+    CHECK(t, pattern_set_with(g, 16) == NULL);
+    /* 10^5 - 10^6 entries: 4 phases of the base's 1,170 + 7 x 3,321 (2x4) + 5 x 3,321 (4x2) + 6 x 10,206 (3x3) */
+    CHECK(t, all->canonical_phase_size == base->canonical_phase_size + 12 * 3321 + 6 * 10206);
+    Rng rng = rng_seed(5, 0);
+    for (int k = 0; k < 20; k++) {
+        Position p, q;
+        test_random_position(g, &rng, 3 * k, &p);
+        uint32_t a[PATTERN_MAX_INSTANCES], b[PATTERN_MAX_INSTANCES];
+        const int n = pattern_canonical_entries(base, g, &p, a);
+        pattern_canonical_entries(all, g, &p, b);
+        for (int i = 0; i < n; i++)      /* the same entries, each phase's base part first */
+            b[i] = b[i] % all->canonical_phase_size + (b[i] / all->canonical_phase_size) * base->canonical_phase_size;
+        CHECK(t, memcmp(a, b, (size_t)n * sizeof a[0]) == 0);
+        /* the mirror image: the same configurations, instances renumbered */
+        char text[600], mirrored[600];
+        game_format_position(g, &p, text, sizeof text);
+        size_t at = 0;
+        for (char *rank = strtok(text, "/"); rank; rank = strtok(NULL, "/")) {
+            char *space = strchr(rank, ' ');
+            const size_t len = space ? (size_t)(space - rank) : strlen(rank);
+            for (size_t c = len; c-- > 0;)
+                mirrored[at++] = rank[c];
+            at += (size_t)snprintf(mirrored + at, sizeof mirrored - at, "%s", space ? space : "/");
+        }
+        Error err;
+        CHECK(t, game_parse_position(g, mirrored, &q, &err));
+        const int m = pattern_canonical_entries(all, g, &p, a);
+        CHECK(t, pattern_canonical_entries(all, g, &q, b) == m);
+        qsort(a, (size_t)m, sizeof a[0], compare_u32);
+        qsort(b, (size_t)m, sizeof b[0], compare_u32);
+        CHECK(t, memcmp(a, b, (size_t)m * sizeof a[0]) == 0);
+    }
+    weights_dispose(&shipped);
+    game_free(g);
+}
+
 /* --- learned priors --------------------------------------------------------------------------- */
 
 static void test_policy_entries_in_columns(TestContext *t)
@@ -316,16 +452,17 @@ static void write_all(const char *path, const unsigned char *bytes, size_t size)
     }
 }
 
-/* Weights with random tables and priors for g. */
-static void table_weights(const Game *g, Weights *w)
+/* Weights with random tables of the families' set and priors for g. */
+static void family_weights(const Game *g, unsigned families, Weights *w)
 {
     weights_zero(g, w);
     for (int i = 0; i < w->count; i++)
         w->w[i] = (i + 1) / 8.0;
-    const PatternSet *ps = pattern_set_of(g);
+    const PatternSet *ps = pattern_set_with(g, families);
     w->tables = random_tables(ps, 17);
     w->num_tables = (size_t)ps->num_phases * ps->raw_phase_size;
     w->pattern_id = ps->id;
+    w->pattern_families = ps->families;
     const PolicySet *pol = policy_set_of(g);
     w->policy = malloc(pol->size * sizeof *w->policy);
     for (uint32_t i = 0; i < pol->size; i++)
@@ -334,15 +471,23 @@ static void table_weights(const Game *g, Weights *w)
     w->policy_id = pol->id;
 }
 
+static void table_weights(const Game *g, Weights *w) { family_weights(g, PATTERN_BASE, w); }
+
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static void test_table_file_round_trip(TestContext *t)
 {
     TempDir d = {"/tmp/leuctra-tables-XXXXXX"};
     CHECK(t, mkdtemp(d.dir) != NULL);
-    const char *variants[] = {"reversi", "epaminondas"};
-    for (int v = 0; v < 2; v++) {
+    const char *variants[] = {"reversi", "epaminondas", "crossings"};
+    const unsigned families[] = {PATTERN_BASE, PATTERN_BASE, PATTERN_ALL_FAMILIES};
+    for (int v = 0; v < 3; v++) {
         Game *g = open_game(t, variants[v]);
         Weights w, back;
-        table_weights(g, &w);
+        family_weights(g, families[v], &w);
         char path[128];
         path_in(&d, "w.lwt", path, sizeof path);
         Error err;
@@ -353,6 +498,12 @@ static void test_table_file_round_trip(TestContext *t)
         CHECK(t, back.policy && back.num_policy == w.num_policy &&
                      memcmp(back.policy, w.policy, w.num_policy * sizeof *w.policy) == 0);
         CHECK(t, memcmp(back.w, w.w, sizeof w.w) == 0 && weights_id(&back) == weights_id(&w));
+        CHECK(t, back.pattern_families == families[v] && back.pattern_id == w.pattern_id);
+        size_t size = 0;
+        unsigned char *bytes = read_all(path, &size);
+        /* header bytes 48-51: 0 for the base set, as in every file from before the families */
+        CHECK(t, bytes && size > 64 && get_u32(bytes + 48) == (families[v] == PATTERN_BASE ? 0 : families[v]));
+        free(bytes);
         Weights linear = w;
         linear.tables = NULL;
         linear.policy = NULL;
@@ -366,11 +517,6 @@ static void test_table_file_round_trip(TestContext *t)
         game_free(g);
     }
     rmdir(d.dir);
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static void put_u32(unsigned char *p, uint32_t v)
@@ -438,9 +584,17 @@ static void test_table_file_damage(TestContext *t)
     /* Damage the checksums cannot see, since they are recomputed: a reserved byte, bytes after the
      * zlib stream (the header's length covering them), a finite value too large to evaluate. */
     memcpy(bad, good, size);
-    bad[50] = 1;
+    bad[53] = 1;
     repair_crcs(bad, size);
-    CHECK(t, strstr(load_damaged(g, &d, bad, size, &err), "reserved header byte 50 is 1") != NULL);
+    CHECK(t, strstr(load_damaged(g, &d, bad, size, &err), "reserved header byte 53 is 1") != NULL);
+    /* the pattern families: no known mask, or one that Reversi has no set of */
+    memcpy(bad, good, size);
+    bad[48] = 16;
+    repair_crcs(bad, size);
+    CHECK(t, strstr(load_damaged(g, &d, bad, size, &err), "pattern families 16, not a mask of the known ones") != NULL);
+    bad[48] = PATTERN_2X4;
+    repair_crcs(bad, size);
+    CHECK(t, strstr(load_damaged(g, &d, bad, size, &err), "tables of the shapes 2x4, which reversi 8x8 has not") != NULL);
     unsigned char *junk = malloc(size + 3);
     memcpy(junk, good, size - 4);
     memcpy(junk + size - 4, "\0\0\0", 3);
@@ -483,6 +637,8 @@ const TestCase tables_tests[] = {
     {"reversi_tables_symmetric", test_reversi_tables_symmetric},
     {"phalanx_entries_colour_blind", test_phalanx_entries_colour_blind},
     {"phalanx_obstacles_left_out", test_phalanx_obstacles_left_out},
+    {"phalanx_families_read_the_board", test_phalanx_families_read_the_board},
+    {"phalanx_families_extend_the_base", test_phalanx_families_extend_the_base},
     {"policy_entries_in_columns", test_policy_entries_in_columns},
     {"policy_priors", test_policy_priors},
     {"table_file_round_trip", test_table_file_round_trip},

@@ -165,10 +165,10 @@ static void test_extract_matches_reference(TestContext *t)
     CHECK(t, g && sample_records(g, recs) && add_records(g, recs, NUM_GAMES + 2, &games));
     CHECK(t, games.num_starts > 1 && games.num_starts <= (size_t)NUM_GAMES + 2);
     const TuneDataOptions cases[] = {
-        {0, 0.1, 1.0, 0, NULL, false},     /* the defaults */
-        {6, 0.5, 0.3, 2, NULL, false},     /* a skipped opening, a big validation share, values in the target */
-        {0, 0.0, 0.0, 1, NULL, false},     /* no validation, values alone */
-        {1000, 0.1, 1.0, 2, NULL, false},  /* every position skipped */
+        {0, 0.1, 1.0, 0, NULL, false, 0},     /* the defaults */
+        {6, 0.5, 0.3, 2, NULL, false, 0},     /* a skipped opening, a big validation share, values in the target */
+        {0, 0.0, 0.0, 1, NULL, false, 0},     /* no validation, values alone */
+        {1000, 0.1, 1.0, 2, NULL, false, 0},  /* every position skipped */
     };
     for (size_t c = 0; g && c < sizeof cases / sizeof cases[0]; c++)
         check_against_reference(t, g, recs, &games, &cases[c]);
@@ -188,7 +188,7 @@ static void test_extract_threads_same_bits(TestContext *t)
     TuneDataStats st[2];
     Error err;
     for (int i = 0; g && i < 2; i++) {
-        TuneDataOptions o = {2, 0.25, 0.5, i + 1, NULL, false};
+        TuneDataOptions o = {2, 0.25, 0.5, i + 1, NULL, false, 0};
         CHECK(t, tune_extract(g, &games, &o, &train[i], &valid[i], &st[i], &err));
     }
     if (g) {

@@ -205,6 +205,26 @@ check "priors the data cannot refit: kept, with a note on stderr" $?
 expect 2 "--linear-only keeps the tables and priors" tune --data "$R" --linear-only --tables --out "$tmp/x.lwt"
 expect 2 "which only a table file holds: name it .lwt" tune --data "$R" --tables --out "$tmp/x.txt"
 
+# --- the phalanx games' 2-D shape families (--shapes) ---------------------------------------------
+
+# From the shipped Crossings table file: its base tables start the new set's base part, so the
+# log-loss before the fit is the shipped file's, and the file written holds the families.
+expect 0 "shapes base,2x4,3x3" tune --data "$C" --shapes base,2x4,3x3 --epochs 2 --no-priors --out "$tmp/s1.lwt" \
+    --threads 1
+grep -aq "with the tables (base,2x4,3x3) by Adam" "$tmp/s1.lwt"
+check "the provenance names the shapes" $?
+"$L" tune --data "$C" --epochs 0 --no-priors --out "$tmp/s0.lwt" --threads 1 >"$tmp/base.out" 2>/dev/null
+[ "$(grep '^  validation' "$out" | awk '{print $2}')" = "$(grep '^  validation' "$tmp/base.out" | awk '{print $2}')" ]
+check "a start's base tables start the families' fit (the same log-loss before)" $?
+expect 0 "best" analyze --variant crossings --weights "$tmp/s1.lwt" --visits 50
+expect 0 "shapes base,2x4,3x3" tune --data "$C" --init "$tmp/s1.lwt" --epochs 1 --no-priors --out "$tmp/s2.lwt"
+expect 2 "unknown family 'hex'" tune --data "$C" --shapes 2x4,hex --out "$tmp/x.lwt"
+expect 2 "--linear-only keeps the tables and priors" tune --data "$C" --linear-only --shapes all --out "$tmp/x.lwt"
+expect 2 "reversi on 8x8 has no pattern tables of the shapes base,2x4" tune --data "$R" --shapes base,2x4 \
+    --out "$tmp/x.lwt"
+expect 2 "the pattern tables are for crossings 8x8, not epaminondas 14x12" analyze \
+    --weights "$tmp/s1.lwt" --visits 10
+
 # --- bad input: exit 2, one line ----------------------------------------------------------------
 
 printf 'game epaminondas\nmateriel 1\n' >"$tmp/unknown.txt"

@@ -123,6 +123,7 @@ typedef struct {
      * (pattern_canonical_entries: num_entries per row); 0 and NULL without. */
     int num_entries;
     uint32_t *entries;
+    unsigned families;      /* the pattern set the entries are of (core/pattern.h) */
     /* A fixed part of each row's log-odds (the tables' sum under some weights, tune_set_offsets)
      * that every sum adds to w . f; NULL: none. */
     double *offset;
@@ -153,6 +154,7 @@ typedef struct {
      * every sum equals the one-process sum bit for bit.  NULL or one rank: this process only. */
     const MpiEnv *mpi;
     bool tables;            /* also each position's pattern table entries (the game has tables) */
+    unsigned families;      /* of the set of those tables (core/pattern.h; 0: the base set) */
 } TuneDataOptions;
 
 /* Defaults: skip 0, validation 0.1, lambda 1, no tables, threads 0, one process. */

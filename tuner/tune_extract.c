@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-TuneDataOptions tune_data_defaults(void) { return (TuneDataOptions){0, 0.1, 1.0, 0, NULL, false}; }
+TuneDataOptions tune_data_defaults(void) { return (TuneDataOptions){.validation = 0.1, .lambda = 1.0}; }
 
 bool tune_in_validation(uint64_t index, uint64_t seed, double fraction)
 {
@@ -198,7 +198,8 @@ static void write_row(const Extraction *x, ValueFeatureCache *cache, const Posit
 {
     value_features_cached(x->g, cache, pos, set->features + row * (size_t)set->num_features);
     if (set->num_entries)
-        pattern_canonical_entries(pattern_set_of(x->g), x->g, pos, set->entries + row * (size_t)set->num_entries);
+        pattern_canonical_entries(pattern_set_with(x->g, x->opts.families), x->g, pos,
+                                  set->entries + row * (size_t)set->num_entries);
     double result = result_for(tg->result, game_side_to_move(x->g, pos));
     double value = record_value_double(x->games->value[ply]);
     double lambda = x->opts.lambda;
@@ -299,14 +300,18 @@ bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *
     if (ok) {
         assign_rows(&x, stats);
         int f = g->ops->num_features;
-        const PatternSet *ps = o.tables ? pattern_set_of(g) : NULL;
+        const PatternSet *ps = o.tables ? pattern_set_with(g, o.families) : NULL;
         int k = ps ? ps->num_instances : 0;
+        char shapes[64];
+        pattern_families_format(o.families, shapes, sizeof shapes);
         if (o.tables && !ps)
-            ok = tune_error_set(err, true, "%s on %dx%d has no pattern tables to fit", g->name, g->width, g->height);
+            ok = tune_error_set(err, true, "%s on %dx%d has no pattern tables of the shapes %s to fit", g->name,
+                                g->width, g->height, shapes);
         else if (!tune_set_alloc(train, f, k, stats->positions_train) ||
                  !tune_set_alloc(validation, f, k, stats->positions_validation))
             ok = tune_error_set(err, false, "out of memory for the features of %llu positions",
                                 (unsigned long long)(stats->positions_train + stats->positions_validation));
+        train->families = validation->families = ps ? ps->families : 0;
     }
     ok = spread ? tune_agree(o.mpi, ok, err) : ok;
     double t2 = omp_get_wtime();

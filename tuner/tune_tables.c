@@ -19,13 +19,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The tables of w in canonical layout, or zeros when w has none for this set; NULL on no memory. */
-static float *canonical_tables(const PatternSet *ps, const Weights *w)
+/* The tables of w in canonical layout for set ps, or zeros where w has none for it; NULL on no
+ * memory.  Tables of the base set start a set that adds 2-D families to it: the base shapes
+ * come first in every phase of such a set (core/phalanx_patterns.c), so each phase's base part
+ * is copied and the new shapes start from zero. */
+static float *canonical_tables(const Game *g, const PatternSet *ps, const Weights *w)
 {
     const size_t n = (size_t)ps->num_phases * ps->canonical_phase_size;
     float *t = calloc(n ? n : 1, sizeof *t);
-    if (t && w->tables && w->pattern_id == ps->id)
+    if (!t || !w->tables)
+        return t;
+    const PatternSet *from = pattern_set_with(g, w->pattern_families);
+    if (w->pattern_id == ps->id) {
         pattern_compress(ps, w->tables, t);
+    } else if (from && from->id == w->pattern_id && from->families == PATTERN_BASE && (ps->families & PATTERN_BASE) &&
+               from->num_phases == ps->num_phases) {
+        float *base = malloc((size_t)from->num_phases * from->canonical_phase_size * sizeof *base);
+        if (!base) {
+            free(t);
+            return NULL;
+        }
+        pattern_compress(from, w->tables, base);
+        for (int ph = 0; ph < ps->num_phases; ph++)
+            memcpy(t + (size_t)ph * ps->canonical_phase_size, base + (size_t)ph * from->canonical_phase_size,
+                   from->canonical_phase_size * sizeof *base);
+        free(base);
+    }
     return t;
 }
 
@@ -33,10 +52,10 @@ bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads
 {
     free(set->offset);
     set->offset = NULL;
-    const PatternSet *ps = pattern_set_of(g);
+    const PatternSet *ps = pattern_set_with(g, set->families);
     if (!w->tables || !ps || set->num_entries != ps->num_instances)
         return true;
-    float *t = canonical_tables(ps, w);
+    float *t = canonical_tables(g, ps, w);
     set->offset = malloc((set->count ? set->count : 1) * sizeof *set->offset);
     if (!t || !set->offset) {
         free(t);
@@ -99,12 +118,12 @@ bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validat
 {
     double t0 = omp_get_wtime();
     memset(out, 0, sizeof *out);
-    const PatternSet *ps = pattern_set_of(g);
+    const PatternSet *ps = pattern_set_with(g, train->families);
     if (!check_sets(ps, train, validation, init, err))
         return false;
     SparseModel model = {.dense = init->count, .num_sparse = (size_t)ps->num_phases * ps->canonical_phase_size};
     memcpy(model.dense_w, init->w, (size_t)init->count * sizeof init->w[0]);
-    model.sparse_w = canonical_tables(ps, init);
+    model.sparse_w = canonical_tables(g, ps, init);
     if (!model.sparse_w)
         return tune_error_set(err, false, "out of memory for %zu table entries", model.num_sparse);
     SparseFitOptions so = tune_sparse_fit_defaults();
