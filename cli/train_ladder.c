@@ -116,8 +116,24 @@ static bool score_against(const ResultTable *t, int k, const char *anchor, Trino
     return out->wins + out->draws + out->losses > 0;
 }
 
-/* DIR/ladder.txt: per promoted generation, against each anchor, the games' score and Elo. */
-static void write_table(TrainRun *run, const ResultTable *ladder)
+/* Generation k's rating from every game of the run, "+1234 [+1190, +1278]" or "-". */
+static void rating_text(const ResultTable *all, const Ratings *r, int k, char *cell, size_t len)
+{
+    char name[32];
+    snprintf(name, sizeof name, "gen%d", k);
+    const int i = all && r ? results_find(all, name) : -1;
+    if (i < 0 || r->rating[i].status != RATING_FINITE)
+        snprintf(cell, len, "-");
+    else
+        snprintf(cell, len, "%+.0f [%+.0f, %+.0f]", r->rating[i].elo, r->rating[i].elo - r->rating[i].error,
+                 r->rating[i].elo + r->rating[i].error);
+}
+
+/* DIR/ladder.txt: per promoted generation, against each anchor, the games' score and Elo; and
+ * its rating from every game of the run (gates and ladder), which a run from zero needs: its
+ * generations soon win every game against gen0, while the gates' games chain each one to the
+ * one before it. */
+static void write_table(TrainRun *run, const ResultTable *ladder, const ResultTable *all, const Ratings *r)
 {
     const char *names[MAX_ANCHORS];
     const int num_anchors = anchors(run, names);
@@ -131,7 +147,7 @@ static void write_table(TrainRun *run, const ResultTable *ladder)
     n += (size_t)snprintf(text + n, cap - n, "%-8s %-9s", "gen", "verdict");
     for (int a = 0; a < num_anchors; a++)
         n += (size_t)snprintf(text + n, cap - n, "  %-36s", names[a]);
-    n += (size_t)snprintf(text + n, cap - n, "\n");
+    n += (size_t)snprintf(text + n, cap - n, "  %s\n", "all games, gen0 at 0");
     for (int k = 1; k <= run->done; k++) {
         const char *verdict = train_verdict(run, k);
         if (!verdict || strcmp(verdict, "promoted") != 0)
@@ -144,7 +160,9 @@ static void write_table(TrainRun *run, const ResultTable *ladder)
                 train_score_text(&c, cell, sizeof cell);
             n += (size_t)snprintf(text + n, cap - n, "  %-36s", cell);
         }
-        n += (size_t)snprintf(text + n, cap - n, "\n");
+        char rating[64];
+        rating_text(all, r, k, rating, sizeof rating);
+        n += (size_t)snprintf(text + n, cap - n, "  %s\n", rating);
     }
     train_write_text(run, "ladder.txt", text);
     if (!run->o->quiet && run->env->rank == 0)
@@ -152,19 +170,23 @@ static void write_table(TrainRun *run, const ResultTable *ladder)
     free(text);
 }
 
-/* DIR/ratings.svg: every generation rated from all the games, anchored at gen0. */
-static void write_ratings(TrainRun *run, const ResultTable *t)
+/* Every generation rated from all the games, anchored at gen0 (false: no games with gen0). */
+static bool rate_all(const TrainRun *run, const ResultTable *t, Ratings *r)
 {
-    const int anchor = results_find(t, "gen0");
+    const int anchor = t ? results_find(t, "gen0") : -1;
     if (anchor < 0 || run->env->rank != 0)
-        return;
+        return false;
     RatingsOptions o = {.anchor = anchor, .confidence = 0.95, .prior_draws = 2};
-    Ratings r;
-    ratings_fit_or_fail(NAME, t, &o, &r);
+    ratings_fit_or_fail(NAME, t, &o, r);
+    return true;
+}
+
+/* DIR/ratings.svg: those ratings drawn. */
+static void write_ratings(TrainRun *run, const ResultTable *t, const Ratings *r)
+{
     char path[TRAIN_PATH];
     train_path(run, path, "ratings.svg");
-    ratings_write_svg(NAME, path, t, &r, anchor, 0.95);
-    ratings_free(&r);
+    ratings_write_svg(NAME, path, t, r, results_find(t, "gen0"), 0.95);
 }
 
 /* DIR/training.svg, as `leuctra chart training DIR` draws it. */
@@ -188,18 +210,24 @@ void train_ladder(TrainRun *run)
             for (int a = 0; verdict && strcmp(verdict, "promoted") == 0 && a < num_anchors; a++)
                 ladder_match(run, k, names[a], a);
         }
+    /* tables[0]: the ladder's games alone (the same anchors, the same budget); [1] every game */
+    ResultTable *tables[2];
     for (int gates = 0; gates < 2; gates++) {
         char **files;
         const int n = result_files(run, gates, &files);
-        ResultTable *t = n > 0 ? ratings_read_files(NAME, (const char *const *)files, n) : NULL;
-        if (!gates)
-            write_table(run, t);        /* the ladder's games alone: the same anchors, the same budget */
-        else if (t)
-            write_ratings(run, t);      /* every game of the run */
-        results_free(t);
+        tables[gates] = n > 0 ? ratings_read_files(NAME, (const char *const *)files, n) : NULL;
         for (int i = 0; i < n; i++)
             free(files[i]);
         free(files);
     }
+    Ratings r;
+    const bool rated = rate_all(run, tables[1], &r);
+    write_table(run, tables[0], tables[1], rated ? &r : NULL);
+    if (rated) {
+        write_ratings(run, tables[1], &r);
+        ratings_free(&r);
+    }
+    results_free(tables[0]);
+    results_free(tables[1]);
     write_training_chart(run);
 }

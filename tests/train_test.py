@@ -14,6 +14,7 @@ import fcntl
 import filecmp
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -91,6 +92,11 @@ def test_small_run(base):
           "gen0" in ladder and "shipped" in ladder and all(f"gen{k} " in ladder for k in promoted), ladder)
     if promoted:
         check("ratings.svg is drawn", os.path.exists(os.path.join(run, "ratings.svg")), "")
+        # every promoted generation rated from all the run's games, gen0 at 0: "+812 [+650, +974]"
+        rows = [line for line in ladder.splitlines() if line.startswith(f"gen{promoted[0]} ")]
+        check("the ladder rates each promoted generation from every game, with its interval",
+              "all games, gen0 at 0" in ladder and rows and re.search(r"[+-]\d+ \[[+-]\d+, [+-]\d+\]$", rows[0]),
+              ladder)
     # Raising the budget continues the same run: one more generation, the first two untouched.
     before = open(os.path.join(run, "gen1/weights.lwt"), "rb").read()
     p = train(base, "run", *SMALL[:SMALL.index("--generations")], "--generations", "3",
