@@ -41,24 +41,25 @@
 
 enum { SEGMENT = 4, PHALANX_PHASES = 4, MAX_PARTS = 3 };
 
-/* Where a straight run of 3 or 4 squares lies in a colour's frame (Black's mirrored top to
- * bottom): consecutive bits of one rotated line, read upwards or downwards. */
+/* How a run's own and enemy bits become its base-3 number: runs of four or three squares, read
+ * upwards (the lowest bit the lowest digit) or downwards. */
+enum { RUN4_UP, RUN4_DOWN, RUN3_UP, RUN3_DOWN, RUN_KINDS };
+
+/* Where a straight run of squares lies in a colour's frame (Black's mirrored top to bottom):
+ * four bits of one rotated line from `shift` (a run of three uses the low three). */
 typedef struct {
-    uint8_t line, shift, reversed, cells;
+    uint8_t line, shift, kind;
 } PatternWindow;
 
-/* An instance of a 2-D family: its runs, the first the lowest base-3 digits. */
-typedef struct {
-    PatternWindow part[MAX_PARTS];
-    uint8_t parts;
-} PatternBlock;
-
+/* Instances [0, segments) are segments, [segments, pairs) two runs of four (2x4, 4x2), the rest
+ * three runs of three (3x3); first[] holds every instance's first run, more[] a block's others. */
 struct PhalanxPatterns {
     PatternSet set;
-    int segments;                               /* instances 0 .. segments-1 are segments */
+    int segments, pairs;
     uint32_t offset[PATTERN_MAX_INSTANCES];     /* each instance's shape's raw offset */
-    PatternWindow window[2][PATTERN_MAX_INSTANCES];     /* a segment's four squares */
-    PatternBlock block[2][PATTERN_MAX_INSTANCES];       /* instance segments + i's runs */
+    PatternWindow first[2][PATTERN_MAX_INSTANCES];
+    PatternWindow more[2][PATTERN_MAX_INSTANCES][MAX_PARTS - 1];
+    uint8_t number[RUN_KINDS][256];             /* [kind][own bits | enemy bits << 4] */
     char names[PATTERN_MAX_SHAPES][24];
 };
 
@@ -121,21 +122,33 @@ static int phalanx_phase(const Game *g, const Position *pos)
     return phase < 0 ? 0 : phase;
 }
 
-/* Bits as a base-3 number with digits 0/1, reading the bits upwards (FORWARD) or downwards
- * (BACKWARD): a window's own stones, or its enemy stones, times 2.  DIGITS3 for runs of three. */
-static const uint8_t FORWARD[16] = {0, 1, 3, 4, 9, 10, 12, 13, 27, 28, 30, 31, 36, 37, 39, 40};
-static const uint8_t BACKWARD[16] = {0, 27, 9, 36, 3, 30, 12, 39, 1, 28, 10, 37, 4, 31, 13, 40};
-static const uint8_t DIGITS3[2][8] = {{0, 1, 3, 4, 9, 10, 12, 13}, {0, 9, 3, 12, 1, 10, 4, 13}};
-
-static inline uint32_t window_number(const PatternWindow *w, const uint16_t *own, const uint16_t *enemy)
+/* The base-3 number of `cells` bits with digits 0/1, read upwards or downwards. */
+static unsigned bits_number(unsigned bits, int cells, bool down)
 {
-    const unsigned mine = own[w->line] >> w->shift, theirs = enemy[w->line] >> w->shift;
-    if (w->cells == SEGMENT) {
-        const uint8_t *digits = w->reversed ? BACKWARD : FORWARD;
-        return digits[mine & 15] + 2u * digits[theirs & 15];
+    unsigned n = 0;
+    for (int k = 0; k < cells; k++)
+        n = n * 3 + (bits >> (down ? k : cells - 1 - k) & 1);
+    return n;
+}
+
+/* number[kind][own | enemy << 4]: a run's own stones as digit 1, its enemy stones as digit 2, in
+ * one lookup (a table of a kilobyte, built with the set). */
+static void build_numbers(PhalanxPatterns *pp)
+{
+    for (int kind = 0; kind < RUN_KINDS; kind++) {
+        const int cells = kind < RUN3_UP ? 4 : 3;
+        const bool down = kind == RUN4_DOWN || kind == RUN3_DOWN;
+        for (unsigned own = 0; own < 16; own++)
+            for (unsigned enemy = 0; enemy < 16; enemy++)
+                pp->number[kind][own | enemy << 4] =
+                    (uint8_t)(bits_number(own, cells, down) + 2 * bits_number(enemy, cells, down));
     }
-    const uint8_t *digits = DIGITS3[w->reversed];
-    return digits[mine & 7] + 2u * digits[theirs & 7];
+}
+
+static inline uint32_t run_number(const PhalanxPatterns *pp, PatternWindow w, const uint16_t *own,
+                                  const uint16_t *enemy)
+{
+    return pp->number[w.kind][((own[w.line] >> w.shift) & 15) | ((enemy[w.line] >> w.shift) & 15) << 4];
 }
 
 static void phalanx_raw_indices(const PatternSet *set, const Game *g, const Position *pos, uint32_t *out)
@@ -145,38 +158,34 @@ static void phalanx_raw_indices(const PatternSet *set, const Game *g, const Posi
     const PhalanxPos *p = cpos_of(pos);
     const int us = p->side;
     const uint16_t *own = p->lines[us], *enemy = p->lines[!us];
-    const PatternWindow *w = pp->window[us];
-    for (int i = 0; i < pp->segments; i++) {
-        const uint8_t *digits = w[i].reversed ? BACKWARD : FORWARD;
-        out[i] = pp->offset[i] + digits[(own[w[i].line] >> w[i].shift) & 15] +
-                 2u * digits[(enemy[w[i].line] >> w[i].shift) & 15];
-    }
-    const PatternBlock *b = pp->block[us];
-    for (int i = pp->segments; i < pp->set.num_instances; i++) {
-        const PatternBlock *block = &b[i - pp->segments];
-        const uint32_t scale = block->part[0].cells == SEGMENT ? 81 : 27;
-        uint32_t number = 0;
-        for (int k = block->parts; k-- > 0;)
-            number = number * scale + window_number(&block->part[k], own, enemy);
-        out[i] = pp->offset[i] + number;
-    }
+    const PatternWindow *first = pp->first[us];
+    const PatternWindow(*more)[MAX_PARTS - 1] = pp->more[us];
+    int i = 0;
+    for (; i < pp->segments; i++)
+        out[i] = pp->offset[i] + run_number(pp, first[i], own, enemy);
+    for (; i < pp->pairs; i++)
+        out[i] = pp->offset[i] + run_number(pp, first[i], own, enemy) + 81 * run_number(pp, more[i][0], own, enemy);
+    for (; i < pp->set.num_instances; i++)
+        out[i] = pp->offset[i] + run_number(pp, first[i], own, enemy) + 27 * run_number(pp, more[i][0], own, enemy) +
+                 729 * run_number(pp, more[i][1], own, enemy);
 }
 
 /* The rotated line through `cells` squares in reading order, and where on it they lie. */
 static PatternWindow window_of(const int *sq, int cells)
 {
     const int f0 = sq_file(sq[0]), r0 = sq_rank(sq[0]), df = sq_file(sq[1]) - f0, dr = sq_rank(sq[1]) - r0;
-    PatternWindow w = {.cells = (uint8_t)cells};
+    PatternWindow w;
+    bool down;
     if (dr == 0) {          /* along a rank: bit = file */
         w.line = (uint8_t)(ROW0 + r0);
-        w.reversed = df < 0;
-        w.shift = (uint8_t)(df < 0 ? f0 - (cells - 1) : f0);
-        return w;
+        down = df < 0;
+        w.shift = (uint8_t)(down ? f0 - (cells - 1) : f0);
+    } else {                /* files and diagonals: bit = rank */
+        w.line = (uint8_t)(df == 0 ? COL0 + f0 : df == dr ? DIAG0 + f0 - r0 + 15 : ANTI0 + f0 + r0);
+        down = dr < 0;
+        w.shift = (uint8_t)(down ? r0 - (cells - 1) : r0);
     }
-    /* files and diagonals: bit = rank */
-    w.line = (uint8_t)(df == 0 ? COL0 + f0 : df == dr ? DIAG0 + f0 - r0 + 15 : ANTI0 + f0 + r0);
-    w.reversed = dr < 0;
-    w.shift = (uint8_t)(dr < 0 ? r0 - (cells - 1) : r0);
+    w.kind = (uint8_t)(cells == SEGMENT ? (down ? RUN4_DOWN : RUN4_UP) : (down ? RUN3_DOWN : RUN3_UP));
     return w;
 }
 
@@ -267,20 +276,17 @@ static void place_instance(const PhalanxTables *t, PhalanxPatterns *pp, int i, c
 {
     const PatternShape *shape = &pp->set.shape[pp->set.instance_shape[i]];
     const int run = shape->cells == 9 ? 3 : SEGMENT, parts = shape->cells / run;   /* 3x3: runs of three */
+    if (parts == 2)
+        pp->pairs = i + 1;
     int mirrored[PATTERN_MAX_CELLS];
     for (int k = 0; k < shape->cells; k++)
         mirrored[k] = make_sq(sq_file(squares[k]), t->height - 1 - sq_rank(squares[k]));
     pp->offset[i] = shape->raw_offset;
     for (int c = 0; c < 2; c++) {
         const int *sq = c == WHITE ? squares : mirrored;
-        if (i < pp->segments) {
-            pp->window[c][i] = window_of(sq, SEGMENT);
-            continue;
-        }
-        PatternBlock *block = &pp->block[c][i - pp->segments];
-        block->parts = (uint8_t)parts;
-        for (int j = 0; j < parts; j++)
-            block->part[j] = window_of(sq + j * run, run);
+        pp->first[c][i] = window_of(sq, run);
+        for (int j = 1; j < parts; j++)
+            pp->more[c][i][j - 1] = window_of(sq + j * run, run);
     }
 }
 
@@ -294,7 +300,7 @@ static bool build(const PhalanxTables *t, PhalanxPatterns *pp, unsigned families
         s->squares = s->next = squares;
         if (families & PATTERN_BASE)
             add_segment_shapes(t, pp, s);
-        pp->segments = s->used;
+        pp->segments = pp->pairs = s->used;
         for (int k = 0; k < NUM_BLOCK_KINDS; k++)
             if (families & BLOCK_KINDS[k].family)
                 add_block_shapes(t, pp, s, &BLOCK_KINDS[k]);
@@ -317,6 +323,7 @@ static PhalanxPatterns *phalanx_patterns_new(const PhalanxTables *t, unsigned fa
         free(pp);
         return NULL;
     }
+    build_numbers(pp);
     pp->set.families = families;
     pp->set.phase = phalanx_phase;
     pp->set.raw_indices = phalanx_raw_indices;
