@@ -26,6 +26,18 @@ static void read_data_paths(ArgReader *r, const char *first, TuneOptions *o)
         o->data[o->num_data++] = r->argv[r->index++];
 }
 
+/* A note is kept as comment lines: text, tabs and line breaks, nothing that would garble a file
+ * shown on a terminal. */
+static void check_note(const char *note)
+{
+    for (const unsigned char *c = (const unsigned char *)note; *c; c++)
+        if ((*c < 32 && *c != '\n' && *c != '\t') || *c == 127)
+            fail_exit(NAME, EXIT_USAGE, "--note: a control character (byte %d) at offset %td", *c,
+                      (const char *)c - note);
+    if (strlen(note) > 16384)
+        fail_exit(NAME, EXIT_USAGE, "--note: %zu bytes, more than 16384", strlen(note));
+}
+
 /* One option into *o; false when argv[r->index] is none of tune's. */
 static bool read_option(ArgReader *r, TuneOptions *o)
 {
@@ -79,6 +91,8 @@ static bool read_option(ArgReader *r, TuneOptions *o)
         o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, THREADS_MAX);
     else if (arg_flag(r, "--json"))
         o->json = true;
+    else if (arg_value(r, "--note", &o->note))
+        check_note(o->note);
     else
         return false;
     return true;
@@ -188,7 +202,7 @@ const Command command_tune = {
     "                    [--linear-only | --no-priors]\n"
     "                    [--l2-tables X] [--learning-rate X] [--batch N] [--epochs N] [--patience N]\n"
     "                    [--l2-priors X] [--priors-min-visits N] [--priors-prune X]\n"
-    "                    [--priors-positions N] [--json]\n\n"
+    "                    [--priors-positions N] [--note TEXT] [--json]\n\n"
     "Fits the weights of the evaluation, P(side to move wins) = sigmoid(w . features), to the\n"
     "positions of self-play records (docs/TUNING.md).  Every game is replayed with the rules;\n"
     "each position's target is lambda x the game's result for the side to move (1 win, 0.5\n"
@@ -251,6 +265,8 @@ const Command command_tune = {
     "  --priors-prune X      moves with fewer than X times the visits of the most visited move are\n"
     "                        left out of a position's target, 0 to 1 (default 0: none)\n"
     "  --priors-positions N  at most about N positions, picked by a fixed hash (default 1000000)\n"
+    "  --note TEXT           a line (or lines) kept in the weights' provenance comments, such\n"
+    "                        as how the data were made\n"
     "  --json                the report as one JSON object (with --tables: the train and\n"
     "                        validation log-loss of every epoch)\n\n"
     "Under mpirun (a build made with `make MPI=1`; docs/CLUSTER.md) each process reads and\n"

@@ -84,6 +84,8 @@ typedef struct {
 
 /* --- cmd_train.c ------------------------------------------------------------------------------ */
 
+/* The options that make the run's results, as one `leuctra train DIR ...` command line. */
+void train_command_text(const TrainRun *run, char *buf, size_t len);
 /* DIR/rel into buf (fails on a path too long). */
 void train_path(const TrainRun *run, char *buf, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Whether DIR/rel exists (a step's mark), the same answer on every rank. */

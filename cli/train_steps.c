@@ -138,7 +138,7 @@ static void step_tune(TrainRun *run, int k)
         return;
     const TrainOptions *o = run->o;
     const int first = k - o->window + 1 > 1 ? k - o->window + 1 : 1;
-    char best_rel[64], out_rel[64], init[TRAIN_PATH], out[TRAIN_PATH], note[512];
+    char best_rel[64], out_rel[64], init[TRAIN_PATH], out[TRAIN_PATH], note[TRAIN_PATH + 1024];
     train_weights_of(run, run->best, best_rel, sizeof best_rel);
     const bool text_out = o->linear_only && strstr(best_rel, ".txt");
     snprintf(out_rel, sizeof out_rel, "gen%d/weights.%s", k, text_out ? "txt" : "lwt");
@@ -186,7 +186,10 @@ static void step_tune(TrainRun *run, int k)
         add_arg(args, "--linear-only");
     }
     t.argc = args->argc;
-    snprintf(note, sizeof note, "generation %d of leuctra train, on the self-play of generations %d-%d", k, first, k);
+    char command[TRAIN_PATH + 512];
+    train_command_text(run, command, sizeof command);
+    snprintf(note, sizeof note, "generation %d of leuctra train, on the self-play of generations %d-%d\nrun: %s", k,
+             first, k, command);
     t.note = note;
     train_log(run, "gen %d: fit of the %s model to the self-play of generations %d-%d", k,
               o->linear_only ? "linear" : "whole", first, k);

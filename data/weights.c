@@ -133,13 +133,15 @@ bool weights_load(const Game *g, const char *path, Weights *out, Error *err)
 
 /* --- saving ------------------------------------------------------------------------------------- */
 
-/* Each line of the comment text as a '#' line. */
+/* Each line of the comment text as a '#' line; a line longer than a file's lines may be is cut
+ * into several (a path in a command line can be 4,096 bytes), so that the file reads back. */
 static void write_comments(FILE *f, const char *comments)
 {
+    enum { WIDTH = WEIGHTS_MAX_LINE - 2 };     /* after "# " */
     while (comments && *comments) {
-        size_t len = strcspn(comments, "\n");
-        fprintf(f, len ? "# %.*s\n" : "#\n", (int)len, comments);
-        comments += len + (comments[len] == '\n');
+        size_t len = strcspn(comments, "\n"), part = len > WIDTH ? WIDTH : len;
+        fprintf(f, part ? "# %.*s\n" : "#\n", (int)part, comments);
+        comments += part + (part == len && comments[len] == '\n');
     }
 }
 

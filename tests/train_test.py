@@ -86,6 +86,12 @@ def test_small_run(base):
     tune = json.load(open(os.path.join(run, "gen1/tune.json")))
     check("generation 1 fits tables and priors (the whole model)", tune["options"]["tables"] and "priors" in tune,
           list(tune))
+    # the weights say how they were made: the run's command with its seed, to repeat it
+    comments = [line for line in open(os.path.join(run, "gen1/weights.lwt"), "rb").read().split(b"\n")
+                if line.startswith(b"# ")]
+    check("generation 1's weights carry the run's command and seed",
+          any(line.startswith(b"# run: leuctra train DIR --variant") and b" --seed " in line for line in comments),
+          comments[:6])
     ladder = open(os.path.join(run, "ladder.txt")).read()
     promoted = [k for k, v in zip((1, 2), verdicts) if v == "promoted"]
     check("the ladder lists every promoted generation against gen0 and the shipped weights",

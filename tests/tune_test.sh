@@ -65,6 +65,16 @@ grep -q '^# leuctra weights' "$tmp/w1.txt" && grep -q '^# command: leuctra tune 
 check "provenance comments in the weights file" $?
 [ "$(grep -cv '^#' "$tmp/w1.txt")" -eq 19 ]
 check "a game line and 18 weights" $?
+# --note: its lines join the provenance; a line longer than a weights file's 1024 is cut, so the
+# file reads back; a control character is refused
+long=$(printf '%02000d' 7)
+expect 0 "wrote $tmp/note.txt" tune --data "$E" --out "$tmp/note.txt" --threads 1 --note "made for the test
+$long"
+grep -q '^# made for the test$' "$tmp/note.txt" && [ "$(awk 'length($0) > 1024' "$tmp/note.txt" | wc -l)" -eq 0 ] &&
+    grep -v "^#" "$tmp/note.txt" >"$tmp/a" && grep -v "^#" "$tmp/w1.txt" >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b"
+check "--note: its lines in the comments, none over 1024, the same weights" $?
+expect 0 "best" analyze --weights "$tmp/note.txt" --size 8x8 --visits 50
+expect 2 "--note: a control character (byte 27) at offset 1" tune --data "$E" --out "$tmp/x.txt" --note "$(printf 'a\033b')"
 expect 0 "best" analyze --weights "$tmp/w1.txt" --size 8x8 --visits 50
 expect 0 "wrote $tmp/w2.txt" tune --data "$E" --out "$tmp/w2.txt" --threads 2
 grep -v '^#' "$tmp/w1.txt" >"$tmp/a" && grep -v '^#' "$tmp/w2.txt" >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b"
