@@ -117,30 +117,6 @@ static void settings_text(const TrainRun *run, const char *start_id, char *buf, 
              (unsigned long long)o->seed);
 }
 
-void train_command_text(const TrainRun *run, char *buf, size_t len)
-{
-    const TrainOptions *o = run->o;
-    const Game *g = run->game;
-    char fit[80] = "";
-    if (o->linear_only)
-        snprintf(fit, sizeof fit, " --linear-only");
-    else if (o->shapes)
-        pattern_families_format(o->shapes, fit + snprintf(fit, sizeof fit, " --shapes "), sizeof fit - 10);
-    char suite[TRAIN_PATH + 16];
-    if (o->openings)
-        snprintf(suite, sizeof suite, "--openings %s", o->openings);
-    else
-        snprintf(suite, sizeof suite, "--make-openings %d", o->make_openings);
-    snprintf(buf, len,
-             "leuctra train DIR --variant %s --size %dx%d --start %s --games %ld --visits %ld --window %d%s "
-             "--gate-games %ld --gate-visits %ld --sprt elo0=%g elo1=%g alpha=%g beta=%g model=%s "
-             "--ladder-games %ld --ladder-visits %ld %s --seed %llu",
-             g->name, g->width, g->height, o->start, o->games, o->visits, o->window, fit, o->gate_games,
-             o->gate_visits, o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta,
-             o->sprt.model == ELO_LOGISTIC ? "logistic" : "normalized", o->ladder_games, o->ladder_visits, suite,
-             (unsigned long long)o->seed);
-}
-
 /* The start weights: all-zero linear weights (an engine that knows nothing), the shipped ones,
  * or a file's. */
 static void load_start(const TrainRun *run, Weights *w)

@@ -1,10 +1,11 @@
 /*
  * train_folder.c - the folder of a `leuctra train` run (train_cli.h): paths in it, the marks that
  * say a step is done (the same answer on every rank), files written whole, the log, which weights
- * file a generation has, and the time the run has taken.
+ * file a generation has, the time the run has taken, and the run's command line for its weights.
  */
 #include "train_cli.h"
 
+#include "core/pattern.h"
 #include "eval/elo.h"
 
 #include <errno.h>
@@ -132,4 +133,28 @@ void train_score_text(const Trinomial *c, char *buf, size_t len)
                  isfinite(e.elo_lower) ? e.elo_lower : e.elo_upper);
     else
         snprintf(buf + at, len - (size_t)at, "%s every game", e.elo > 0 ? "won" : "lost");
+}
+
+void train_command_text(const TrainRun *run, char *buf, size_t len)
+{
+    const TrainOptions *o = run->o;
+    const Game *g = run->game;
+    char fit[80] = "";
+    if (o->linear_only)
+        snprintf(fit, sizeof fit, " --linear-only");
+    else if (o->shapes)
+        pattern_families_format(o->shapes, fit + snprintf(fit, sizeof fit, " --shapes "), sizeof fit - 10);
+    char suite[TRAIN_PATH + 16];
+    if (o->openings)
+        snprintf(suite, sizeof suite, "--openings %s", o->openings);
+    else
+        snprintf(suite, sizeof suite, "--make-openings %d", o->make_openings);
+    snprintf(buf, len,
+             "leuctra train DIR --variant %s --size %dx%d --start %s --games %ld --visits %ld --window %d%s "
+             "--gate-games %ld --gate-visits %ld --sprt elo0=%g elo1=%g alpha=%g beta=%g model=%s "
+             "--ladder-games %ld --ladder-visits %ld %s --seed %llu",
+             g->name, g->width, g->height, o->start, o->games, o->visits, o->window, fit, o->gate_games,
+             o->gate_visits, o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta,
+             o->sprt.model == ELO_LOGISTIC ? "logistic" : "normalized", o->ladder_games, o->ladder_visits, suite,
+             (unsigned long long)o->seed);
 }
