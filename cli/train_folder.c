@@ -139,11 +139,13 @@ void train_command_text(const TrainRun *run, char *buf, size_t len)
 {
     const TrainOptions *o = run->o;
     const Game *g = run->game;
-    char fit[80] = "";
+    char shapes[64], fit[80] = "";
     if (o->linear_only)
         snprintf(fit, sizeof fit, " --linear-only");
-    else if (o->shapes)
-        pattern_families_format(o->shapes, fit + snprintf(fit, sizeof fit, " --shapes "), sizeof fit - 10);
+    else if (o->shapes) {
+        pattern_families_format(o->shapes, shapes, sizeof shapes);
+        snprintf(fit, sizeof fit, " --shapes %s", shapes);
+    }
     char suite[TRAIN_PATH + 16];
     if (o->openings)
         snprintf(suite, sizeof suite, "--openings %s", o->openings);

@@ -276,8 +276,6 @@ static void place_instance(const PhalanxTables *t, PhalanxPatterns *pp, int i, c
 {
     const PatternShape *shape = &pp->set.shape[pp->set.instance_shape[i]];
     const int run = shape->cells == 9 ? 3 : SEGMENT, parts = shape->cells / run;   /* 3x3: runs of three */
-    if (parts == 2)
-        pp->pairs = i + 1;
     int mirrored[PATTERN_MAX_CELLS];
     for (int k = 0; k < shape->cells; k++)
         mirrored[k] = make_sq(sq_file(squares[k]), t->height - 1 - sq_rank(squares[k]));
@@ -301,9 +299,12 @@ static bool build(const PhalanxTables *t, PhalanxPatterns *pp, unsigned families
         if (families & PATTERN_BASE)
             add_segment_shapes(t, pp, s);
         pp->segments = pp->pairs = s->used;
-        for (int k = 0; k < NUM_BLOCK_KINDS; k++)
+        for (int k = 0; k < NUM_BLOCK_KINDS; k++) {
             if (families & BLOCK_KINDS[k].family)
                 add_block_shapes(t, pp, s, &BLOCK_KINDS[k]);
+            if (BLOCK_KINDS[k].parts == 2)      /* BLOCK_KINDS lists the pairs before the triples */
+                pp->pairs = s->used;
+        }
         ok = s->shapes > 0 && pattern_set_init(&pp->set, s->specs, s->shapes, PHALANX_PHASES, 256);
     }
     for (int k = 0, i = 0; ok && k < s->shapes; k++)
