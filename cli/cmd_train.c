@@ -48,6 +48,8 @@ static void read_options(int argc, char **argv, TrainOptions *o)
             o->visits = arg_integer(NAME, "--visits", t, 1, 100000000);
         else if (arg_value(&r, "--window", &t))
             o->window = (int)arg_integer(NAME, "--window", t, 1, TRAIN_MAX_GENERATIONS);
+        else if (arg_value(&r, "--window-max", &t))
+            o->window_max = (int)arg_integer(NAME, "--window-max", t, 1, TRAIN_MAX_GENERATIONS);
         else if (arg_value(&r, "--gate-games", &t))
             o->gate_games = arg_integer(NAME, "--gate-games", t, 2, 1000000);
         else if (arg_value(&r, "--gate-visits", &t))
@@ -86,6 +88,10 @@ static void read_options(int argc, char **argv, TrainOptions *o)
         fail_exit(NAME, EXIT_USAGE, "missing DIR, the run's folder (see leuctra train --help)");
     if (o->linear_only && o->shapes)
         fail_exit(NAME, EXIT_USAGE, "--linear-only fits no tables: it takes no --shapes");
+    if (o->window_max && o->window_max < o->window)
+        fail_exit(NAME, EXIT_USAGE, "--window-max %d is less than --window %d", o->window_max, o->window);
+    if (!o->window_max)
+        o->window_max = o->window > TRAIN_WINDOW_MAX ? o->window : TRAIN_WINDOW_MAX;
     if (!o->generations && !o->hours)
         fail_exit(NAME, EXIT_USAGE, "no budget: give --generations N or --hours H (or both)");
     if (strlen(o->dir) > TRAIN_PATH - 64)
@@ -103,15 +109,20 @@ static void settings_text(const TrainRun *run, const char *start_id, char *buf, 
     const TrainOptions *o = run->o;
     const Game *g = run->game;
     char fit[80] = "whole";     /* folders from before --shapes have no shapes on this line */
+    char window[64];            /* and those from before --window-max a fixed window */
+    if (o->window_max > o->window)
+        snprintf(window, sizeof window, "%d widened to %d over the best's games", o->window, o->window_max);
+    else
+        snprintf(window, sizeof window, "%d", o->window);
     if (o->linear_only)
         snprintf(fit, sizeof fit, "linear");
     else if (o->shapes)
         pattern_families_format(o->shapes, fit + snprintf(fit, sizeof fit, "whole shapes "), sizeof fit - 13);
     snprintf(buf, len,
              "generator=leuctra train %s\nvariant=%s\nsize=%dx%d\nstart=%s\nstart_weights=%s\ngames=%ld\nvisits=%ld\n"
-             "window=%d\nfit=%s\ngate_games=%ld\ngate_visits=%ld\nsprt=elo0 %g elo1 %g alpha %g beta %g %s\n"
+             "window=%s\nfit=%s\ngate_games=%ld\ngate_visits=%ld\nsprt=elo0 %g elo1 %g alpha %g beta %g %s\n"
              "ladder_games=%ld\nladder_visits=%ld\nopenings=%s\nmake_openings=%d\nseed=%llu\n",
-             LEUCTRA_VERSION, g->name, g->width, g->height, o->start, start_id, o->games, o->visits, o->window,
+             LEUCTRA_VERSION, g->name, g->width, g->height, o->start, start_id, o->games, o->visits, window,
              fit, o->gate_games, o->gate_visits, o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta, o->sprt.model == ELO_LOGISTIC ? "logistic" : "normalized", o->ladder_games,
              o->ladder_visits, o->openings ? o->openings : "made", o->openings ? 0 : o->make_openings,
              (unsigned long long)o->seed);
@@ -324,21 +335,22 @@ const Command command_train = {
     "train", run_train, "the training loop as one job: self-play, fit, gate, ladder, generations",
     "usage: leuctra train DIR (--generations N | --hours H) [--resume] [--variant V] [--size WxH]\n"
     "                     [--start zero|shipped|FILE] [--games N] [--visits N] [--window K]\n"
-    "                     [--gate-games N] [--gate-visits N] [--sprt elo0=X elo1=Y ...]\n"
-    "                     [--ladder-games N] [--ladder-visits N] [--openings FILE]\n"
-    "                     [--make-openings N] [--linear-only | --shapes LIST] [--seed S]\n"
-    "                     [--threads T] [--quiet]\n\n"
+    "                     [--window-max M] [--gate-games N] [--gate-visits N]\n"
+    "                     [--sprt elo0=X elo1=Y ...] [--ladder-games N] [--ladder-visits N]\n"
+    "                     [--openings FILE] [--make-openings N] [--linear-only | --shapes LIST]\n"
+    "                     [--seed S] [--threads T] [--quiet]\n\n"
     "Runs generations of the training loop in DIR until the budget is spent: each generation\n"
     "plays --games self-play games of the best weights so far at --visits, fits a new model to\n"
-    "the games of the last --window generations (the linear weights, the pattern tables and the\n"
-    "learned move priors: tune --tables --priors; --linear-only fits the linear weights alone),\n"
-    "and plays the candidate against the best under an SPRT of at most --gate-games games at\n"
-    "--gate-visits from an opening suite (each game pair its own opening); accepting H1 promotes\n"
-    "it, and so does a test still undecided at the game cap whose likelihood of superiority is\n"
-    "95% or more (H0 rejects).  Every promoted generation then plays --ladder-games games against each fixed anchor,\n"
-    "gen0 and the shipped weights, and DIR/ladder.txt lists its Elo against each with the 95%\n"
-    "interval; DIR/ratings.svg and DIR/training.svg chart the run.  docs/TRAINING.md has the\n"
-    "layout of DIR and a walk through a run.\n\n"
+    "the games of the last --window generations and of every earlier one the best played, up\n"
+    "to --window-max (the linear weights, the pattern tables and the learned move priors: tune\n"
+    "--tables --priors; --linear-only fits the linear weights alone), and plays the candidate\n"
+    "against the best under an SPRT of at most --gate-games games at --gate-visits from an\n"
+    "opening suite (each game pair its own opening); accepting H1 promotes it, and so does a\n"
+    "test still undecided at the game cap whose likelihood of superiority is 95% or more (H0\n"
+    "rejects).  Every promoted generation then plays --ladder-games games against each fixed\n"
+    "anchor, gen0 and the shipped weights, and DIR/ladder.txt lists its Elo against each with\n"
+    "the 95% interval; DIR/ratings.svg and DIR/training.svg chart the run.  docs/TRAINING.md\n"
+    "has the layout of DIR and a walk through a run.\n\n"
     "Stopped at any moment (Ctrl-C, kill -9, a crash), the same command with --resume goes on\n"
     "from the step that was running, and redoes nothing that finished; every step is\n"
     "deterministic, so DIR ends byte for byte as an uninterrupted run leaves it (--hours aside:\n"
@@ -352,6 +364,9 @@ const Command command_train = {
     "  --games N             self-play games a generation (default 2000)\n"
     "  --visits N            self-play visits a move (default 400)\n"
     "  --window K            the fit reads the self-play of the last K generations (default 3)\n"
+    "  --window-max M        and of every earlier generation that the best so far played, up to\n"
+    "                        M generations in all (default 20, at least K; M = K: a fixed window):\n"
+    "                        while the best stays, its games pile up and the fit sees more\n"
     "  --gate-games N        the gate's games at most (default 400), in pairs\n"
     "  --gate-visits N       the gate's visits a move (default 400)\n"
     "  --sprt ...            the gate's test, as match --sprt (default elo0=0 elo1=10\n"

@@ -41,7 +41,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { TRAIN_PATH = 4096, TRAIN_MAX_GENERATIONS = 1000 };
+/* TRAIN_WINDOW_MAX: --window-max's default.  A fit holds ~1 KB a position besides its priors'
+ * (a million at most): 18 generations of 5,000 Crossings games, 2.1 M positions, took 7.5 GB. */
+enum { TRAIN_PATH = 4096, TRAIN_MAX_GENERATIONS = 1000, TRAIN_WINDOW_MAX = 20 };
 
 typedef struct {
     GameOptions game;
@@ -57,6 +59,7 @@ typedef struct {
     const char *start;          /* "zero", "shipped" or a weights file */
     long games, visits;         /* self-play per generation */
     int window;                 /* generations of self-play the fit reads */
+    int window_max;             /* ... widened back over the best's own games up to this many */
     long gate_games, gate_visits;
     SprtTest sprt;
     long ladder_games, ladder_visits;   /* ladder_games 0: no ladder */

@@ -130,6 +130,22 @@ static void add_arg(TuneArgs *a, const char *word)
     a->argc++;
 }
 
+/* The first generation whose self-play the fit of generation k reads: the last --window ones, and
+ * further back, up to --window-max in all, every one that the best so far played (all those
+ * since its promotion).  While no candidate beats the best its games pile up, and a fit on more
+ * of them finds a better model: on Crossings 26 generations of one best's games made a
+ * candidate +41 Elo over it, where the fits on 3 had stayed level with it for 26 generations
+ * (docs/BENCHMARKS.md). */
+static int window_first(const TrainRun *run, int k)
+{
+    const TrainOptions *o = run->o;
+    int first = k - o->window + 1;
+    const int widest = run->best + 1 > k - o->window_max + 1 ? run->best + 1 : k - o->window_max + 1;
+    if (widest < first)
+        first = widest;
+    return first > 1 ? first : 1;
+}
+
 static void step_tune(TrainRun *run, int k)
 {
     char mark[64];
@@ -137,15 +153,15 @@ static void step_tune(TrainRun *run, int k)
     if (train_exists(run, mark))
         return;
     const TrainOptions *o = run->o;
-    const int first = k - o->window + 1 > 1 ? k - o->window + 1 : 1;
+    const int first = window_first(run, k), count = k - first + 1;
     char best_rel[64], out_rel[64], init[TRAIN_PATH], out[TRAIN_PATH], note[TRAIN_PATH + 1024];
     train_weights_of(run, run->best, best_rel, sizeof best_rel);
     const bool text_out = o->linear_only && strstr(best_rel, ".txt");
     snprintf(out_rel, sizeof out_rel, "gen%d/weights.%s", k, text_out ? "txt" : "lwt");
     train_path(run, init, "%s", best_rel);
     train_path(run, out, "%s", out_rel);
-    char (*paths)[TRAIN_PATH] = malloc((size_t)o->window * sizeof *paths);
-    const char **data = malloc((size_t)o->window * sizeof *data);
+    char (*paths)[TRAIN_PATH] = malloc((size_t)count * sizeof *paths);
+    const char **data = malloc((size_t)count * sizeof *data);
     TuneArgs *args = calloc(1, sizeof *args);
     if (!paths || !data || !args)
         fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
@@ -162,7 +178,7 @@ static void step_tune(TrainRun *run, int k)
     add_arg(args, best_rel);
     add_arg(args, "--out");
     add_arg(args, out_rel);
-    TuneOptions t = {.data = data, .num_data = k - first + 1, .out = out, .init = init,
+    TuneOptions t = {.data = data, .num_data = count, .out = out, .init = init,
                      .data_opts = tune_data_defaults(), .fit_opts = tune_fit_defaults(),
                      .policy_opts = tune_policy_defaults(), .argc = args->argc, .argv = args->argv,
                      .linear_only = o->linear_only, .date = ""};

@@ -114,6 +114,39 @@ def test_small_run(base):
     return run
 
 
+def window_of(run, k):
+    """The generations whose self-play generation k's fit read, from its report."""
+    data = json.load(open(os.path.join(run, f"gen{k}/tune.json")))["data"]
+    return [int(re.search(r"gen(\d+)/selfplay", d["file"]).group(1)) for d in data]
+
+
+def test_window(base):
+    """--window 1: a fit reads its own generation's games and those of every generation since the
+    best's promotion (all played by the best), up to --window-max."""
+    args = list(SMALL)
+    args[args.index("--generations") + 1] = "3"
+    p = train(base, "wide", *args, "--window", "1")
+    check("a run with --window 1 exits 0", p.returncode == 0, p.stderr[-300:])
+    run = os.path.join(base, "wide")
+    best, expected, read = 0, [], []
+    for k in (1, 2, 3):
+        expected.append(list(range(best + 1, k + 1)))
+        read.append(window_of(run, k))
+        if open(os.path.join(run, f"gen{k}/verdict")).read().strip() == "promoted":
+            best = k
+    check("each fit reads every generation the best played (--window 1, --window-max 20)", read == expected,
+          (read, expected))
+    p = train(base, "narrow", *args, "--window", "1", "--window-max", "1")
+    run = os.path.join(base, "narrow")
+    check("--window-max 1: each fit reads its own generation alone",
+          p.returncode == 0 and [window_of(run, k) for k in (1, 2, 3)] == [[1], [2], [3]], p.stderr[-300:])
+    settings = open(os.path.join(run, "settings")).read()
+    check("a fixed window is written as before --window-max", "\nwindow=1\n" in settings, settings)
+    p = train(base, "refused", *args, "--window", "3", "--window-max", "2")
+    check("--window-max below --window: exit 2, one line", p.returncode == 2 and "--window-max" in p.stderr and
+          p.stderr.count("\n") == 1, p.stderr)
+
+
 def killed_run(base):
     """The same run as test_small_run's, killed at several points and resumed each time."""
     marks = ["gen1/selfplay.lrec", "gen1/weights.lwt", "gen1/match.lrec", "gen2/selfplay.lrec", "gen2/tune.json",
@@ -185,6 +218,7 @@ def main():
         check("a second plain run", p.returncode == 0, p.stderr[-300:])
         test_resume_after_kills(again, killed)
         test_refusals(plain)
+        test_window(plain)
     finally:
         shutil.rmtree(top, ignore_errors=True)
     print(f"train tests took {time.monotonic() - start:.1f} s")
