@@ -367,6 +367,7 @@ const Command command_train = {
     "  --window-max M        and of every earlier generation that the best so far played, up to\n"
     "                        M generations in all (default 20, at least K; M = K: a fixed window):\n"
     "                        while the best stays, its games pile up and the fit sees more\n"
+    "                        of them (and holds them in memory: docs/TRAINING.md)\n"
     "  --gate-games N        the gate's games at most (default 400), in pairs\n"
     "  --gate-visits N       the gate's visits a move (default 400)\n"
     "  --sprt ...            the gate's test, as match --sprt (default elo0=0 elo1=10\n"
