@@ -152,11 +152,11 @@ void train_command_text(const TrainRun *run, char *buf, size_t len)
     else
         snprintf(suite, sizeof suite, "--make-openings %d", o->make_openings);
     snprintf(buf, len,
-             "leuctra train DIR --variant %s --size %dx%d --start %s --games %ld --visits %ld --window %d --window-max %d%s "
-             "--gate-games %ld --gate-visits %ld --sprt elo0=%g elo1=%g alpha=%g beta=%g model=%s "
-             "--ladder-games %ld --ladder-visits %ld %s --seed %llu",
-             g->name, g->width, g->height, o->start, o->games, o->visits, o->window, o->window_max, fit, o->gate_games,
-             o->gate_visits, o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta,
+             "leuctra train DIR --variant %s --size %dx%d --start %s --games %ld --visits %ld --window %d "
+             "--window-max %d%s --gate-games %ld --gate-visits %ld --sprt elo0=%g elo1=%g alpha=%g beta=%g "
+             "model=%s --ladder-games %ld --ladder-visits %ld %s --seed %llu",
+             g->name, g->width, g->height, o->start, o->games, o->visits, o->window, o->window_max, fit,
+             o->gate_games, o->gate_visits, o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta,
              o->sprt.model == ELO_LOGISTIC ? "logistic" : "normalized", o->ladder_games, o->ladder_visits, suite,
              (unsigned long long)o->seed);
 }
