@@ -130,18 +130,6 @@ static const uint64_t QUADRANT_SQUARES[4] = {
     0x000000000F0F0F0Full, 0x00000000F0F0F0F0ull, 0x0F0F0F0F00000000ull, 0xF0F0F0F000000000ull,
 };
 
-/* Within a parity group the squares are tried corners first, X-squares last (Edax's presorted
- * order, in six bands): a good move first cuts sooner, and without a list there is no other
- * order to be had for free. */
-static const uint64_t SQUARE_BANDS[6] = {
-    0x8100000000000081ull,      /* corners */
-    0x00003C3C3C3C0000ull,      /* the centre's 4x4 */
-    0x3C0081818181003Cull,      /* edges between the C-squares */
-    0x003C424242423C00ull,      /* the second ring, X-squares aside */
-    0x4281000000008142ull,      /* C-squares */
-    0x0042000000004200ull,      /* X-squares */
-};
-
 /* The empty squares that lie in a quadrant with an odd number of empties. */
 static inline uint64_t odd_quadrant_squares(uint64_t empty)
 {
@@ -285,93 +273,59 @@ static int solve_4(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int 
     return -solve_4(s, opp, own, -beta, -alpha, sq, true);
 }
 
+/* The four empty squares, those of odd quadrants first. */
+static int solve_4_of(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta)
+{
+    const uint64_t empty = ~(own | opp), odd = odd_quadrant_squares(empty);
+    int sq[4], n = 0;
+    for (uint64_t e = odd; e; e &= e - 1)
+        sq[n++] = lowest_square(e);
+    for (uint64_t e = empty & ~odd; e; e &= e - 1)
+        sq[n++] = lowest_square(e);
+    return solve_4(s, own, opp, alpha, beta, sq, false);
+}
+
 /* ---------------------------------------------------------------- shallow search */
 
-/* The empty squares in SQUARE_BANDS order: a shallow search lists them once at its top and each
- * move hands its children the list without the square it filled. */
-static int banded_squares(uint64_t empty, int *sq)
-{
-    int n = 0;
-    for (int band = 0; band < 6; band++)
-        for (uint64_t e = empty & SQUARE_BANDS[band]; e; e &= e - 1)
-            sq[n++] = lowest_square(e);
-    return n;
-}
+static int solve_shallow(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties, bool passed);
 
-/* The order to try the squares in: those of odd quadrants first, each group in the list's order. */
-static void parity_order(const int *sq, int n, uint64_t odd, int *order)
+/* A shallow child: the four-square code at four empties. */
+static inline int shallow_child(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties)
 {
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (odd >> sq[i] & 1)
-            order[k++] = i;
-    for (int i = 0; i < n; i++)
-        if (!(odd >> sq[i] & 1))
-            order[k++] = i;
-}
-
-/* The list without its i-th square. */
-static void drop_square(const int *sq, int n, int i, int *rest)
-{
-    for (int j = 0, k = 0; j < n; j++)
-        if (j != i)
-            rest[k++] = sq[j];
-}
-
-static int solve_shallow(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, const int *sq,
-                         int empties, bool passed);
-
-/* A shallow child: the four-square code at four empties, its squares in parity order. */
-static inline int shallow_child(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, const int *sq,
-                                int empties)
-{
-    if (empties != 4)
-        return solve_shallow(s, own, opp, alpha, beta, sq, empties, false);
-    int order[4], four[4];
-    parity_order(sq, 4, odd_quadrant_squares(~(own | opp)), order);
-    for (int i = 0; i < 4; i++)
-        four[i] = sq[order[i]];
-    return solve_4(s, own, opp, alpha, beta, four, false);
+    if (empties == 4)
+        return solve_4_of(s, own, opp, alpha, beta);
+    return solve_shallow(s, own, opp, alpha, beta, empties, false);
 }
 
 /* The moves tried among the empty squares of odd quadrants first, then the rest. */
-static int solve_shallow(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, const int *sq,
-                         int empties, bool passed)
+static int solve_shallow(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties, bool passed)
 {
     s->nodes++;
     if (poll_stop(s))
         return 0;
-    int order[SHALLOW_EMPTIES], rest[SHALLOW_EMPTIES];
-    parity_order(sq, empties, odd_quadrant_squares(~(own | opp)), order);
+    const uint64_t empty = ~(own | opp), odd = odd_quadrant_squares(empty);
+    const uint64_t groups[2] = {odd, empty & ~odd};
     int best = -SCORE_INF;
-    for (int k = 0; k < empties; k++) {
-        const int i = order[k];
-        const uint64_t flips = flips_at(sq[i], own, opp);
-        if (!flips)
-            continue;
-        drop_square(sq, empties, i, rest);
-        const int v = -shallow_child(s, opp ^ flips, own | flips | (1ull << sq[i]), -beta, -alpha, rest, empties - 1);
-        if (v > best) {
-            best = v;
-            if (v >= beta)
-                return v;
-            if (v > alpha)
-                alpha = v;
+    for (int g = 0; g < 2; g++)
+        for (uint64_t e = groups[g]; e; e &= e - 1) {
+            const int sq = lowest_square(e);
+            const uint64_t flips = flips_at(sq, own, opp);
+            if (!flips)
+                continue;
+            const int v = -shallow_child(s, opp ^ flips, own | flips | (1ull << sq), -beta, -alpha, empties - 1);
+            if (v > best) {
+                best = v;
+                if (v >= beta)
+                    return v;
+                if (v > alpha)
+                    alpha = v;
+            }
         }
-    }
     if (best > -SCORE_INF)
         return best;
     if (passed)
         return final_score(own, opp);
-    return -solve_shallow(s, opp, own, -beta, -alpha, sq, empties, true);
-}
-
-/* A position of at most SHALLOW_EMPTIES empties: the shallow search. */
-static int solve_shallow_of(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta)
-{
-    int sq[SHALLOW_EMPTIES];
-    const int n = banded_squares(~(own | opp), sq);
-    return shallow_child(s, own, opp, alpha, beta, sq, n);
+    return -solve_shallow(s, opp, own, -beta, -alpha, empties, true);
 }
 
 /* ---------------------------------------------------------------- stable discs */
@@ -651,7 +605,7 @@ static int solve_child(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, 
 {
     if (empties > SHALLOW_EMPTIES)
         return solve_deep(s, own, opp, alpha, beta, empties, NULL);
-    return solve_shallow_of(s, own, opp, alpha, beta);
+    return shallow_child(s, own, opp, alpha, beta, empties);
 }
 
 /* A node's window and its best so far, as its moves are tried. */
@@ -867,7 +821,7 @@ static int solve_any(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, in
 {
     if (empties > SHALLOW_EMPTIES || best_move)
         return solve_deep(s, own, opp, alpha, beta, empties, best_move);
-    return solve_shallow_of(s, own, opp, alpha, beta);
+    return shallow_child(s, own, opp, alpha, beta, empties);
 }
 
 /* The root: its best move, or a pass, or the final score. */
