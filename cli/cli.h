@@ -24,6 +24,10 @@ enum { EXIT_FAILURE_RUN = 1, EXIT_USAGE = 2 };
 _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The same for a library Error: status 1 for a failure, 2 for bad input. */
 _Noreturn void fail_with(const char *command, const Error *err);
+/* fail_with in two halves, for a process under mpirun: the line said while MPI still runs (once
+ * a rank has exited non-zero, mpirun may kill the others before they print), the exit after. */
+void fail_say(const char *command, const Error *err);
+int fail_status(const Error *err);
 
 typedef struct {
     const char *name;

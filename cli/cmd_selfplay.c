@@ -240,21 +240,27 @@ static void parse_options(int argc, char **argv, SelfplayOptions *o)
                            2);
 }
 
-/* The end on every rank: MPI stopped first (a rank that exits without it makes mpirun abort the
- * others), then the failing rank's message, or rank 0's summary. */
+/* The end on every rank: the failing rank's message (and rank 0's word on it) while MPI still runs,
+ * since once a rank has exited non-zero mpirun may kill the others before they print; then MPI
+ * stopped (a rank that exits without it makes mpirun abort the others), the exit, or rank 0's
+ * summary. */
 static void finish(MpiEnv *env, const SelfplayOptions *o, const SelfplayProgress *done, bool ok, bool all_ok,
                    const Error *err)
 {
     int rank = env->rank, ranks = env->size;
+    if (!ok)
+        fail_say(NAME, err);
+    else if (!all_ok && rank == 0) {
+        Error others = {.failure = true};
+        snprintf(others.msg, sizeof others.msg, "another process failed (its message is above); the finished games "
+                 "are in %s.rank*-of-%d: run the same command with --resume", o->out, ranks);
+        fail_say(NAME, &others);
+    }
     mpi_env_stop(env);
     if (!ok)
-        fail_with(NAME, err);
-    if (!all_ok) {
-        if (rank == 0)
-            fail_exit(NAME, EXIT_FAILURE_RUN, "another process failed (its message is above); the finished games "
-                      "are in %s.rank*-of-%d: run the same command with --resume", o->out, ranks);
+        exit(fail_status(err));
+    if (!all_ok)
         exit(EXIT_FAILURE_RUN);
-    }
     if (!o->quiet && rank == 0)
         print_summary(o->out, done, ranks);
 }

@@ -146,15 +146,6 @@ static void check_out(const TuneOptions *o)
 
 /* --- the run ------------------------------------------------------------------------------------ */
 
-/* How a failed run ends on this process: the process whose error it is says it; the others,
- * which another's failure stopped, end with its status and say nothing. */
-_Noreturn static void fail_tune(const Error *e)
-{
-    if (e->elsewhere)
-        exit(e->failure ? EXIT_FAILURE_RUN : EXIT_USAGE);
-    fail_with(NAME, e);
-}
-
 /* What the run chose to fit that the user may not have asked for, on stderr. */
 static void note_choices(const TuneSummary *s)
 {
@@ -186,11 +177,15 @@ static int run_tune(int argc, char **argv)
         else
             tune_print_text(&work.summary, report);
     }
+    /* A failed run's line comes from the process whose error it is (the others, which its
+     * failure stopped, say nothing), before MPI stops: see fail_say. */
+    if (!ok && !err.elsewhere)
+        fail_say(NAME, &err);
     mpi_env_stop(&env);
     tune_work_free(&work);
     free(o.data);
     if (!ok)
-        fail_tune(&err);
+        exit(fail_status(&err));
     return 0;
 }
 
