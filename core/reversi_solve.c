@@ -17,11 +17,12 @@
  * A score is the mover's final disc difference with the empties of a finished game counted for
  * the winner.
  *
- * With more than one thread the threads share the table and all search the whole tree from the
- * root (ABDADA, Weill 1996): at a node with enough empties a thread skips, for the moment, a
- * move whose position another thread is searching and comes back to it after its other moves,
- * when the table usually has its answer.  The first thread's result is the solve's: the same
- * score for any thread count, and from a fresh table the same move.
+ * With more than one thread the threads share the table and split the tree where it is safe to
+ * (young brothers wait, Feldmann 1993): a node with enough empties whose first moves did not cut
+ * it off offers its other moves to the idle threads, which search them beside its own thread; a
+ * thread that finds a cutoff there stops the others' searches of that node.  The root is never
+ * split, so it tries its moves in one order: the same score for any thread count, and from a
+ * fresh table the same move.
  */
 #include "clock.h"
 #include "reversi.h"
@@ -44,8 +45,9 @@ enum {
     POLL_NODES = 4096,          /* the stop flag and node budget are checked every this many nodes */
     CLOCK_POLLS = 16,           /* and the clock every this many checks */
     SCORE_INF = 127,
-    SHARE_MIN_EMPTIES = 12,     /* threads defer each other's moves from here up */
-    BUSY_SLOTS = 1 << 12,       /* positions being searched, for the deferral */
+    SPLIT_MIN_EMPTIES = 12,     /* threads share the moves of nodes from here up */
+    SPLIT_AFTER = 2,            /* once this many of a node's moves are searched */
+    SPLITS_MAX = 64,            /* split nodes open at once, at most */
     TABLE_LOCKS = 1 << 12,      /* the shared table's buckets are locked in this many stripes */
 };
 
@@ -82,10 +84,46 @@ typedef struct {
     uint8_t empties;
 } TableEntry;
 
-/* What the threads of one solver share; NULL pointers with one thread. */
+/* A node's window and its best so far, as its moves are tried. */
+typedef struct {
+    int alpha, beta;
+    int best, best_square;
+} NodeSearch;
+
+typedef struct {
+    int square;
+    int key;                    /* lower is tried first */
+    uint64_t flips;
+} OrderedMove;
+
+/* A node whose moves after the first are shared out (on its own thread's stack, which waits
+ * there until every thread that joined it has left). */
+typedef struct SplitNode SplitNode;
+struct SplitNode {
+    atomic_flag lock;           /* held for `next` and `ns` */
+    uint64_t own, opp;
+    int empties, n, next;       /* moves list[next..n-1] are still to search */
+    const OrderedMove *list;
+    NodeSearch ns;
+    _Atomic int workers;        /* threads searching a move of it, its own included */
+    atomic_bool cutoff;         /* the window closed: those searches stop */
+    const SplitNode *parent;    /* the split node its thread was searching a move of, or NULL */
+};
+
+/* What the threads of one solver share. */
+typedef struct {
+    pthread_mutex_t lock;       /* held to open, close and join split nodes */
+    SplitNode *open[SPLITS_MAX];
+    int num_open;
+    _Atomic int idle;           /* threads looking for a split node to join */
+    atomic_bool halt;           /* the first thread's limits ran out: every thread stops */
+    atomic_bool done;           /* the solve is over: the helpers return */
+} Pool;
+
+/* NULL pointers with one thread. */
 typedef struct {
     atomic_flag *table_locks;   /* TABLE_LOCKS: a bucket's reads and writes hold its stripe */
-    _Atomic uint64_t *busy;     /* BUSY_SLOTS: a key of a position a thread is searching, or 0 */
+    Pool *pool;
 } Sharing;
 
 /* For the last empty square, whose lines are full but for it: for each place in a line of eight
@@ -106,7 +144,9 @@ typedef struct {
     const atomic_bool *stop;
     double deadline;            /* monotonic seconds; 0: none */
     uint64_t max_nodes;         /* 0: none */
-    bool stopped;
+    bool halted;                /* a limit ran out */
+    bool stopped;               /* halted, or a split node this search is under was cut off */
+    const SplitNode *working_for;   /* the innermost split node this thread searches a move of */
 } ReversiSolver;
 
 /* ---------------------------------------------------------------- scores and squares */
@@ -140,8 +180,17 @@ static inline uint64_t odd_quadrant_squares(uint64_t empty)
     return empty & odd;
 }
 
-/* Checks the limits every POLL_NODES nodes (the clock every CLOCK_POLLS checks); true once one
- * has run out. */
+/* Whether a split node on the chain was cut off: a search under it is wasted. */
+static bool chain_cut(const SplitNode *sp)
+{
+    for (; sp; sp = sp->parent)
+        if (atomic_load_explicit(&sp->cutoff, memory_order_relaxed))
+            return true;
+    return false;
+}
+
+/* Checks the limits every POLL_NODES nodes (the clock every CLOCK_POLLS checks), and the split
+ * nodes the search is under; true once it should stop. */
 static bool poll_stop(ReversiSolver *s)
 {
     if (s->nodes < s->next_poll)
@@ -150,11 +199,14 @@ static bool poll_stop(ReversiSolver *s)
     if (s->max_nodes > 0 && s->next_poll > s->max_nodes)
         s->next_poll = s->max_nodes;
     if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
-        s->stopped = true;
+        s->halted = true;
     if (s->deadline > 0 && ++s->polls % CLOCK_POLLS == 0 && clock_seconds() >= s->deadline)
-        s->stopped = true;
+        s->halted = true;
     if (s->max_nodes > 0 && s->nodes >= s->max_nodes)
-        s->stopped = true;
+        s->halted = true;
+    if (s->halted && s->share.pool)     /* the helpers, which wait on no limit of their own */
+        atomic_store_explicit(&s->share.pool->halt, true, memory_order_relaxed);
+    s->stopped = s->halted || chain_cut(s->working_for);
     return s->stopped;
 }
 
@@ -466,39 +518,7 @@ static void table_store(ReversiSolver *s, uint64_t own, uint64_t opp, int emptie
     table_unlock(lock);
 }
 
-/* ---------------------------------------------------------------- threads deferring to each other */
-
-static inline _Atomic uint64_t *busy_slot(const ReversiSolver *s, uint64_t key)
-{
-    return &s->share.busy[key & (BUSY_SLOTS - 1)];
-}
-
-/* Whether another thread is searching the position (a slot another position holds says no). */
-static bool position_busy(const ReversiSolver *s, uint64_t key)
-{
-    return atomic_load_explicit(busy_slot(s, key), memory_order_relaxed) == key;
-}
-
-/* Marks the position searched; false when its slot is taken (then it is not marked). */
-static bool mark_busy(const ReversiSolver *s, uint64_t key)
-{
-    uint64_t free_slot = 0;
-    return atomic_compare_exchange_strong_explicit(busy_slot(s, key), &free_slot, key, memory_order_relaxed,
-                                                   memory_order_relaxed);
-}
-
-static void clear_busy(const ReversiSolver *s, uint64_t key)
-{
-    atomic_store_explicit(busy_slot(s, key), 0, memory_order_relaxed);
-}
-
 /* ---------------------------------------------------------------- deep search */
-
-typedef struct {
-    int square;
-    int key;                    /* lower is tried first */
-    uint64_t flips;
-} OrderedMove;
 
 /* Our corners and the edge squares next to them that we hold (Edax's corner stability): discs
  * that stay ours, so a move that adds them is better. */
@@ -608,12 +628,6 @@ static int solve_child(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, 
     return shallow_child(s, own, opp, alpha, beta, empties);
 }
 
-/* A node's window and its best so far, as its moves are tried. */
-typedef struct {
-    int alpha, beta;
-    int best, best_square;
-} NodeSearch;
-
 /* One move of a node by principal variation search: the first with the whole window, the rest
  * with a null window first, searched again only when they beat alpha. */
 static void search_move(ReversiSolver *s, NodeSearch *ns, uint64_t child_own, uint64_t child_opp, int square,
@@ -633,6 +647,164 @@ static void search_move(ReversiSolver *s, NodeSearch *ns, uint64_t child_own, ui
     ns->best_square = square;
     if (v > ns->alpha)
         ns->alpha = v;
+}
+
+/* ---------------------------------------------------------------- threads: split nodes */
+
+static inline void spin_lock(atomic_flag *lock)
+{
+    while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
+        ;
+}
+
+static inline void spin_unlock(atomic_flag *lock)
+{
+    atomic_flag_clear_explicit(lock, memory_order_release);
+}
+
+static bool may_split(const ReversiSolver *s, int empties)
+{
+    return s->share.pool && empties >= SPLIT_MIN_EMPTIES &&
+           atomic_load_explicit(&s->share.pool->idle, memory_order_relaxed) > 0;
+}
+
+/* After a split node's search: stopped again only for a limit or a cut node further up. */
+static void refresh_stopped(ReversiSolver *s)
+{
+    s->stopped = s->halted || chain_cut(s->working_for);
+}
+
+/* Takes the split node's moves one by one until none is left or the window closes.  A move is
+ * searched as search_move does it, with a null window at the alpha of the moment it is taken; a
+ * fail high is searched again in the window of the moment after it. */
+static void work_at(ReversiSolver *s, SplitNode *sp)
+{
+    const SplitNode *outer = s->working_for;
+    s->working_for = sp;
+    for (;;) {
+        spin_lock(&sp->lock);
+        if (sp->next >= sp->n || sp->ns.alpha >= sp->ns.beta) {
+            spin_unlock(&sp->lock);
+            break;
+        }
+        const OrderedMove *m = &sp->list[sp->next++];
+        const int alpha = sp->ns.alpha;
+        spin_unlock(&sp->lock);
+        const uint64_t child_own = sp->opp ^ m->flips, child_opp = sp->own | m->flips | (1ull << m->square);
+        int v = -solve_child(s, child_own, child_opp, -alpha - 1, -alpha, sp->empties - 1);
+        if (!s->stopped && v > alpha) {
+            spin_lock(&sp->lock);
+            const int now_alpha = sp->ns.alpha, beta = sp->ns.beta;
+            spin_unlock(&sp->lock);
+            if (v < beta && now_alpha < beta)
+                v = -solve_child(s, child_own, child_opp, -beta, -(v > now_alpha ? v : now_alpha), sp->empties - 1);
+        }
+        if (s->stopped)
+            break;
+        spin_lock(&sp->lock);
+        if (v > sp->ns.best) {
+            sp->ns.best = v;
+            sp->ns.best_square = m->square;
+            if (v > sp->ns.alpha)
+                sp->ns.alpha = v;
+        }
+        if (sp->ns.alpha >= sp->ns.beta)
+            atomic_store_explicit(&sp->cutoff, true, memory_order_relaxed);
+        spin_unlock(&sp->lock);
+    }
+    s->working_for = outer;
+}
+
+/* Whether sp is `below` or under it. */
+static bool split_under(const SplitNode *sp, const SplitNode *below)
+{
+    for (; sp; sp = sp->parent)
+        if (sp == below)
+            return true;
+    return false;
+}
+
+/* Joins an open split node with moves left (one under `below`, when that is not NULL) and works
+ * at it; false when there is none. */
+static bool join_open(ReversiSolver *s, const SplitNode *below)
+{
+    Pool *pool = s->share.pool;
+    SplitNode *sp = NULL;
+    pthread_mutex_lock(&pool->lock);
+    for (int i = 0; i < pool->num_open && !sp; i++) {
+        SplitNode *candidate = pool->open[i];
+        if ((!below || split_under(candidate, below)) && !chain_cut(candidate)) {
+            spin_lock(&candidate->lock);
+            if (candidate->next < candidate->n && candidate->ns.alpha < candidate->ns.beta)
+                sp = candidate;
+            spin_unlock(&candidate->lock);
+        }
+    }
+    if (sp)     /* under the pool's lock, so that its thread, closing it, waits for this one */
+        atomic_fetch_add_explicit(&sp->workers, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&pool->lock);
+    if (!sp)
+        return false;
+    atomic_fetch_sub_explicit(&pool->idle, 1, memory_order_relaxed);
+    work_at(s, sp);
+    atomic_fetch_sub_explicit(&sp->workers, 1, memory_order_release);
+    atomic_fetch_add_explicit(&pool->idle, 1, memory_order_relaxed);
+    refresh_stopped(s);
+    return true;
+}
+
+static inline void cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* The moves of a node after its first, shared with the idle threads.  Its thread works through
+ * them too, then waits for the others to finish theirs, meanwhile helping with the split nodes
+ * they opened under it. */
+static void split(ReversiSolver *s, NodeSearch *ns, uint64_t own, uint64_t opp, const OrderedMove *list, int n,
+                  int empties)
+{
+    Pool *pool = s->share.pool;
+    SplitNode sp = {.own = own, .opp = opp, .empties = empties, .n = n, .next = 1, .list = list, .ns = *ns,
+                    .parent = s->working_for};
+    atomic_flag_clear(&sp.lock);
+    atomic_init(&sp.workers, 1);
+    atomic_init(&sp.cutoff, false);
+    pthread_mutex_lock(&pool->lock);
+    const bool opened = pool->num_open < SPLITS_MAX;
+    if (opened)
+        pool->open[pool->num_open++] = &sp;
+    pthread_mutex_unlock(&pool->lock);
+    work_at(s, &sp);
+    if (opened) {
+        pthread_mutex_lock(&pool->lock);
+        for (int i = 0; i < pool->num_open; i++)
+            if (pool->open[i] == &sp)
+                pool->open[i] = pool->open[--pool->num_open];
+        pthread_mutex_unlock(&pool->lock);
+    }
+    if (atomic_load_explicit(&sp.workers, memory_order_acquire) > 1) {
+        atomic_fetch_add_explicit(&pool->idle, 1, memory_order_relaxed);
+        while (atomic_load_explicit(&sp.workers, memory_order_acquire) > 1)
+            if (!join_open(s, &sp))
+                cpu_pause();
+        atomic_fetch_sub_explicit(&pool->idle, 1, memory_order_relaxed);
+    }
+    *ns = sp.ns;
+    refresh_stopped(s);
+}
+
+/* A helper thread: joins split nodes until the solve is done. */
+static void help(ReversiSolver *s)
+{
+    Pool *pool = s->share.pool;
+    atomic_fetch_add_explicit(&pool->idle, 1, memory_order_relaxed);
+    while (!atomic_load_explicit(&pool->done, memory_order_acquire))
+        if (atomic_load_explicit(&pool->halt, memory_order_relaxed) || !join_open(s, NULL))
+            cpu_pause();
+    atomic_fetch_sub_explicit(&pool->idle, 1, memory_order_relaxed);
 }
 
 static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, int beta, int empties, int *best_move)
@@ -686,35 +858,22 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
         }
     const int alpha_in = alpha;
     NodeSearch ns = {alpha, beta, -SCORE_INF, list[0].square};
-    /* With other threads, a move whose position one of them is searching waits for the second
-     * pass (never the first move: the others' bounds come from it; never at the root, whose
-     * first move of equally good ones is the answer). */
-    const bool sharing = s->share.busy && empties >= SHARE_MIN_EMPTIES && !best_move;
-    int deferred[64], num_deferred = 0;
     for (int i = 0; i < n && ns.alpha < ns.beta; i++) {
-        const uint64_t child_own = opp ^ list[i].flips, child_opp = own | list[i].flips | (1ull << list[i].square);
-        uint64_t key = 0;
-        if (sharing) {
-            key = position_key(child_own, child_opp) | 1;
-            if (i > 0 && position_busy(s, key)) {
-                deferred[num_deferred++] = i;
-                continue;
-            }
-            if (!mark_busy(s, key))
-                key = 0;
+        /* Once the first two moves have left the window open, the others may be shared out
+         * (never at the root, whose first move of equally good ones is the answer).  After one
+         * move, FFO #40-#47 on two threads took 5% more nodes (1,109-1,123 M against
+         * 1,066-1,086 M) and 6% more time: the nodes whose second move cuts were split too. */
+        if (i == SPLIT_AFTER && !best_move && may_split(s, empties)) {
+            split(s, &ns, own, opp, list, n, empties);
+            break;
         }
+        const uint64_t child_own = opp ^ list[i].flips, child_opp = own | list[i].flips | (1ull << list[i].square);
         search_move(s, &ns, child_own, child_opp, list[i].square, empties, i == 0);
-        if (key)
-            clear_busy(s, key);
         if (s->stopped)
             return 0;
     }
-    for (int k = 0; k < num_deferred && ns.alpha < ns.beta; k++) {
-        const OrderedMove *m = &list[deferred[k]];
-        search_move(s, &ns, opp ^ m->flips, own | m->flips | (1ull << m->square), m->square, empties, false);
-        if (s->stopped)
-            return 0;
-    }
+    if (s->stopped)
+        return 0;
     const int best = ns.best, best_sq = ns.best_square;
     if (tabled) {
         const int lower = best > alpha_in ? best : -SQUARES;
@@ -733,7 +892,9 @@ static void reversi_solver_destroy(void *impl)
     ReversiSolver *s = impl;
     free(s->table);
     free(s->share.table_locks);
-    free(s->share.busy);
+    if (s->share.pool)
+        pthread_mutex_destroy(&s->share.pool->lock);
+    free(s->share.pool);
     free(s);
 }
 
@@ -741,13 +902,14 @@ static void reversi_solver_destroy(void *impl)
 static bool share_init(Sharing *share)
 {
     share->table_locks = malloc(TABLE_LOCKS * sizeof *share->table_locks);
-    share->busy = malloc(BUSY_SLOTS * sizeof *share->busy);
-    if (!share->table_locks || !share->busy)
+    share->pool = calloc(1, sizeof *share->pool);
+    if (!share->table_locks || !share->pool || pthread_mutex_init(&share->pool->lock, NULL) != 0) {
+        free(share->pool);
+        share->pool = NULL;     /* so that the destroy has no mutex to destroy */
         return false;
+    }
     for (int i = 0; i < TABLE_LOCKS; i++)
         atomic_flag_clear(&share->table_locks[i]);
-    for (int i = 0; i < BUSY_SLOTS; i++)
-        atomic_init(&share->busy[i], 0);
     return true;
 }
 
@@ -843,7 +1005,7 @@ static SolveResult solve_root(ReversiSolver *s, const Board b, SolveMode mode)
     if (mode == SOLVE_WLD)
         r.score = sign(r.score);
     r.nodes = s->nodes;
-    r.stopped = s->stopped;
+    r.stopped = s->halted;
     return r;
 }
 
@@ -855,20 +1017,20 @@ static void start_counting(ReversiSolver *s, const atomic_bool *stop, double sec
     s->stop = stop;
     s->deadline = seconds > 0 ? clock_seconds() + seconds : 0;
     s->max_nodes = max_nodes;
+    s->halted = false;
     s->stopped = false;
+    s->working_for = NULL;
 }
 
-/* A thread beyond the first: the same search on its own counters, until the first is done. */
+/* A thread beyond the first: split nodes' moves on its own counters, until the first is done. */
 typedef struct {
     ReversiSolver solver;
-    Board board;
-    SolveMode mode;
 } HelperThread;
 
 static void *run_helper(void *arg)
 {
     HelperThread *h = arg;
-    solve_root(&h->solver, h->board, h->mode);
+    help(&h->solver);
     return NULL;
 }
 
@@ -879,21 +1041,26 @@ static SolveResult reversi_solver_run(void *impl, const Position *p, SolveMode m
     start_counting(s, limits->stop, limits->seconds, limits->max_nodes);
     if (s->threads == 1)
         return solve_root(s, b, mode);
-    /* The first thread's limits end the helpers too: it raises `done` when it returns.  Short
-     * of memory for the helpers' state, it solves alone: slower, never wrong. */
-    atomic_bool done = false;
+    /* The first thread's limits end the helpers' searches too (`halt`), and its return their
+     * wait (`done`).  Short of memory for the helpers' state, it solves alone: slower, never
+     * wrong. */
+    Pool *pool = s->share.pool;
+    pool->num_open = 0;
+    atomic_store(&pool->idle, 0);
+    atomic_store(&pool->halt, false);
+    atomic_store(&pool->done, false);
     HelperThread *helpers = malloc((size_t)(s->threads - 1) * sizeof *helpers);
     pthread_t *ids = malloc((size_t)(s->threads - 1) * sizeof *ids);
     int started = 0;
     for (int k = 0; helpers && ids && k < s->threads - 1; k++) {
-        helpers[started] = (HelperThread){*s, b, mode};
-        start_counting(&helpers[started].solver, &done, 0, 0);
+        helpers[started] = (HelperThread){*s};
+        start_counting(&helpers[started].solver, &pool->halt, 0, 0);
         if (pthread_create(&ids[started], NULL, run_helper, &helpers[started]) != 0)
             break;  /* fewer threads */
         started++;
     }
     SolveResult r = solve_root(s, b, mode);
-    atomic_store(&done, true);
+    atomic_store_explicit(&pool->done, true, memory_order_release);
     for (int k = 0; k < started; k++) {
         pthread_join(ids[k], NULL);
         r.nodes += helpers[k].solver.nodes;
