@@ -14,6 +14,10 @@ static void say_line(const char *command, const char *line_in)
     snprintf(line, sizeof line, "%s", line_in);
     error_one_line(line);   /* input echoed in it stays one line, and UTF-8 */
     fprintf(stderr, "leuctra%s%s: %s\n", *command ? " " : "", command, line);
+    /* This line is the failure's one line: what stdout failed to take (cli/main.c checks it at
+     * exit) is no second one.  A stream's failed flush drops what it held. */
+    fflush(stdout);
+    clearerr(stdout);
 }
 
 _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...)
@@ -24,10 +28,6 @@ _Noreturn void fail_exit(const char *command, int status, const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     say_line(command, line);
-    /* This line is the failure's one line: what stdout failed to take (cli/main.c checks it at
-     * exit) is no second one.  A stream's failed flush drops what it held. */
-    fflush(stdout);
-    clearerr(stdout);
     exit(status);
 }
 
