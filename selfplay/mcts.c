@@ -85,7 +85,7 @@ void mcts_default_config(MctsConfig *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->c_puct = 1.5;
-    cfg->c_puct_learned = 1.0;
+    cfg->c_puct_learned = 0.7;
     cfg->fpu_reduction = 0.0;
     cfg->threads = 1;
     cfg->max_nodes = (size_t)1 << 22;

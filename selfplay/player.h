@@ -74,7 +74,7 @@ void player_free(Player *p);
     "                              tc=MOVES/SECONDS[+INC] (a game clock, managed by the engine),\n" \
     "                              overhead=SECONDS (kept back per clocked move, default 0.02),\n"  \
     "                              threads=N (default 1), weights=FILE, cpuct=X\n"                  \
-    "                              (1.5; 1.0 with weights that have learned priors), fpu=X (0),\n"  \
+    "                              (1.5; 0.7 with weights that have learned priors), fpu=X (0),\n"  \
     "                              contempt=X (0.5), playouts=1 (random playouts at the leaves),\n" \
     "                              nodes=N (tree budget, 32 bytes a node), solve=N (Reversi:\n"     \
     "                              leaves with <= N empties solved, default 12; 0: never),\n"       \
