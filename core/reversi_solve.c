@@ -674,9 +674,8 @@ static void refresh_stopped(ReversiSolver *s)
     s->stopped = s->halted || chain_cut(s->working_for);
 }
 
-/* Takes the split node's moves one by one until none is left or the window closes.  A move is
- * searched as search_move does it, with a null window at the alpha of the moment it is taken; a
- * fail high is searched again in the window of the moment after it. */
+/* Takes the split node's moves one by one until none is left or the window closes, each searched
+ * as search_move does it, in the window of the moment it is taken. */
 static void work_at(ReversiSolver *s, SplitNode *sp)
 {
     const SplitNode *outer = s->working_for;
@@ -688,25 +687,18 @@ static void work_at(ReversiSolver *s, SplitNode *sp)
             break;
         }
         const OrderedMove *m = &sp->list[sp->next++];
-        const int alpha = sp->ns.alpha;
+        NodeSearch mine = {sp->ns.alpha, sp->ns.beta, -SCORE_INF, m->square};
         spin_unlock(&sp->lock);
-        const uint64_t child_own = sp->opp ^ m->flips, child_opp = sp->own | m->flips | (1ull << m->square);
-        int v = -solve_child(s, child_own, child_opp, -alpha - 1, -alpha, sp->empties - 1);
-        if (!s->stopped && v > alpha) {
-            spin_lock(&sp->lock);
-            const int now_alpha = sp->ns.alpha, beta = sp->ns.beta;
-            spin_unlock(&sp->lock);
-            if (v < beta && now_alpha < beta)
-                v = -solve_child(s, child_own, child_opp, -beta, -(v > now_alpha ? v : now_alpha), sp->empties - 1);
-        }
+        search_move(s, &mine, sp->opp ^ m->flips, sp->own | m->flips | (1ull << m->square), m->square, sp->empties,
+                    false);
         if (s->stopped)
             break;
         spin_lock(&sp->lock);
-        if (v > sp->ns.best) {
-            sp->ns.best = v;
+        if (mine.best > sp->ns.best) {
+            sp->ns.best = mine.best;
             sp->ns.best_square = m->square;
-            if (v > sp->ns.alpha)
-                sp->ns.alpha = v;
+            if (mine.best > sp->ns.alpha)
+                sp->ns.alpha = mine.best;
         }
         if (sp->ns.alpha >= sp->ns.beta)
             atomic_store_explicit(&sp->cutoff, true, memory_order_relaxed);
