@@ -572,11 +572,13 @@ static void print_summary(const ExternalState *s)
         snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s %ld", k ? ", " : "",
                  player_incident_kind_name((IncidentKind)k), s->counts.incidents[k]);
     }
-    fprintf(stderr, "engine summary: %s (%s): %ld games, %ld incidents (%s), %ld restarts", s->label,
-            s->id_name[0] ? s->id_name : "no id", s->counts.games, total, kinds, s->counts.restarts);
+    char retries[64] = "";
     if (s->counts.retries)
-        fprintf(stderr, ", %ld searches asked again", s->counts.retries);
-    fputc('\n', stderr);
+        snprintf(retries, sizeof retries, ", %ld searches asked again", s->counts.retries);
+    /* One fprintf for the whole line: the players of a match's threads end at the same time, and
+       stderr writes of one call are not interleaved with another thread's. */
+    fprintf(stderr, "engine summary: %s (%s): %ld games, %ld incidents (%s), %ld restarts%s\n", s->label,
+            s->id_name[0] ? s->id_name : "no id", s->counts.games, total, kinds, s->counts.restarts, retries);
 }
 
 static void free_state(ExternalState *s)
