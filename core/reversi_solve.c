@@ -752,14 +752,14 @@ static inline void cpu_pause(void)
 #endif
 }
 
-/* The moves of a node after its first, shared with the idle threads.  Its thread works through
+/* The moves of a node from list[next] on, shared with the idle threads.  Its thread works through
  * them too, then waits for the others to finish theirs, meanwhile helping with the split nodes
  * they opened under it. */
-static void split(ReversiSolver *s, NodeSearch *ns, uint64_t own, uint64_t opp, const OrderedMove *list, int n,
-                  int empties)
+static void split(ReversiSolver *s, NodeSearch *ns, uint64_t own, uint64_t opp, const OrderedMove *list, int next,
+                  int n, int empties)
 {
     Pool *pool = s->share.pool;
-    SplitNode sp = {.own = own, .opp = opp, .empties = empties, .n = n, .next = 1, .list = list, .ns = *ns,
+    SplitNode sp = {.own = own, .opp = opp, .empties = empties, .n = n, .next = next, .list = list, .ns = *ns,
                     .parent = s->working_for};
     atomic_flag_clear(&sp.lock);
     atomic_init(&sp.workers, 1);
@@ -856,7 +856,7 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
          * move, FFO #40-#47 on two threads took 5% more nodes (1,109-1,123 M against
          * 1,066-1,086 M) and 6% more time: the nodes whose second move cuts were split too. */
         if (i == SPLIT_AFTER && !best_move && may_split(s, empties)) {
-            split(s, &ns, own, opp, list, n, empties);
+            split(s, &ns, own, opp, list, i, n, empties);
             break;
         }
         const uint64_t child_own = opp ^ list[i].flips, child_opp = own | list[i].flips | (1ull << list[i].square);
