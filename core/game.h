@@ -112,6 +112,9 @@ typedef struct GameOps {
     /* The share of a search's leaf value taken from the linear features alone, where the weights
      * have pattern tables (value_search in core/value.h; 0: none). */
     double coarse_share;
+    /* No position can come back (every Reversi move adds a disc): search skips its repetition
+     * checks, a tenth of the selection's instructions in Reversi's deep trees. */
+    bool never_repeats;
     /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (a white/black stone
      * that never moves again: a Crossings tower, an Igfip crossing). */
     char (*square)(const Game *, const Position *, int file, int rank);

@@ -612,6 +612,7 @@ static const GameOps reversi_ops = {
     /* None: the exact solver finishes Reversi's games, and 0.3 of the linear value lost 80 Elo
      * at 1,000 visits (docs/BENCHMARKS.md, "Finishing won games"). */
     .coarse_share = 0,
+    .never_repeats = true,
     .square = reversi_square,
 };
 

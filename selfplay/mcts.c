@@ -420,7 +420,7 @@ static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos, int dept
         return false;
     }
     value_move_priors(m->game, m->weights, pos, w->moves, n, w->priors);
-    if (depth == 1)
+    if (depth == 1 && !m->game->ops->never_repeats)
         raise_repeating_replies(m, pos, w->moves, n, w->priors);
     Edge *edges = &m->tree.edges[first];
     for (int i = 0; i < n; i++) {
@@ -618,12 +618,14 @@ static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
 {
     Tree *t = &m->tree;
     Node *node = &t->nodes[0];
+    const bool can_repeat = !m->game->ops->never_repeats;
     add_visit(m, node);
-    w->path_hash[*depth] = game_hash(m->game, pos);
+    if (can_repeat)
+        w->path_hash[*depth] = game_hash(m->game, pos);
     w->path[(*depth)++] = 0;
     for (;;) {
         /* The player who moved into depth d is the root side when d is odd. */
-        if (*depth > 1 && repeats(m, w, *depth - 1))
+        if (*depth > 1 && can_repeat && repeats(m, w, *depth - 1))
             return (*depth - 1) % 2 ? 0.5 - m->cfg.contempt : 0.5 + m->cfg.contempt;
         int proven = atomic_load_explicit(&node->proven, memory_order_relaxed);
         if (proven != PROVEN_NONE)
@@ -643,7 +645,8 @@ static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
         game_make(m->game, pos, e->move, &undo);
         node = &t->nodes[child];
         add_visit(m, node);
-        w->path_hash[*depth] = game_hash(m->game, pos);
+        if (can_repeat)
+            w->path_hash[*depth] = game_hash(m->game, pos);
         w->path[(*depth)++] = child;
     }
 }
