@@ -113,7 +113,7 @@ typedef struct GameOps {
      * have pattern tables (value_search in core/value.h; 0: none). */
     double coarse_share;
     /* No position can come back (every Reversi move adds a disc): search skips its repetition
-     * checks, a tenth of the selection's instructions in Reversi's deep trees. */
+     * checks, 4% of a Reversi visit's instructions. */
     bool never_repeats;
     /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (a white/black stone
      * that never moves again: a Crossings tower, an Igfip crossing). */
