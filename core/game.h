@@ -115,6 +115,10 @@ typedef struct GameOps {
     /* No position can come back (every Reversi move adds a disc): search skips its repetition
      * checks, 4% of a Reversi visit's instructions. */
     bool never_repeats;
+    /* Optional (0: all of them): the leading bytes of a Position that hold all of its state.
+     * Where they are few and positions never repeat, search keeps each expanded node's position
+     * in its tree instead of replaying the moves from the root on every visit. */
+    size_t position_bytes;
     /* Square contents for drawing: 'W', 'B', '.', 'x' (obstacle) or 'T'/'t' (a white/black stone
      * that never moves again: a Crossings tower, an Igfip crossing). */
     char (*square)(const Game *, const Position *, int file, int rank);

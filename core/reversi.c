@@ -613,6 +613,7 @@ static const GameOps reversi_ops = {
      * at 1,000 visits (docs/BENCHMARKS.md, "Finishing won games"). */
     .coarse_share = 0,
     .never_repeats = true,
+    .position_bytes = sizeof(Board),
     .square = reversi_square,
 };
 

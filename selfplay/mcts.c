@@ -45,6 +45,7 @@ struct Mcts {
     bool shared;                    /* more than one search thread: the tree's counts take atomic adds */
     double c_puct;                  /* mcts_exploration: the constant these weights are searched with */
     double coarse_share;            /* mcts_coarse_share: of the leaf values, from the linear part */
+    size_t stored_bytes;            /* of each expanded node's position kept in the tree (0: none) */
     Position root_pos;
     bool has_root;
     Tree tree;
@@ -98,6 +99,15 @@ void mcts_default_config(MctsConfig *cfg)
     cfg->coarse_share = -1;
 }
 
+/* How much of a position the tree keeps for each expanded node: all of its state where that is
+ * small (a Reversi board's 32 bytes: three edges' room) and no visit needs the positions along
+ * its path, which only the repetition checks do. */
+static size_t stored_position_bytes(const Game *g)
+{
+    size_t bytes = g->ops->position_bytes;
+    return g->ops->never_repeats && bytes > 0 && bytes <= 64 ? bytes : 0;
+}
+
 Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
 {
     /* aligned_alloc, not calloc: the counters threads share sit on their own 64-byte lines
@@ -139,6 +149,8 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     }
     for (int i = 1; i < RECIPROCALS; i++)
         m->reciprocal[i] = 1.0 / i;
+    m->stored_bytes = stored_position_bytes(g);
+    m->tree.position_slots = (uint32_t)((m->stored_bytes + sizeof(Edge) - 1) / sizeof(Edge));
     m->setup_seconds = clock_seconds() - start;
     return m;
 }
@@ -423,6 +435,8 @@ static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos, int dept
     if (depth == 1 && !m->game->ops->never_repeats)
         raise_repeating_replies(m, pos, w->moves, n, w->priors);
     Edge *edges = &m->tree.edges[first];
+    if (m->stored_bytes)
+        memcpy((unsigned char *)&edges[-(ptrdiff_t)m->tree.position_slots], pos, m->stored_bytes);
     for (int i = 0; i < n; i++) {
         edges[i].move = w->moves[i];
         edges[i].prior = w->priors[i];
@@ -613,11 +627,27 @@ static void backup(Mcts *m, const uint32_t *path, int depth, double value)
 
 /* --- one visit -------------------------------------------------------------------------------- */
 
-/* Walks down to a leaf; returns the leaf's value for the player who moved into it. */
+/* The current node's position where descend deferred the move into it: the stored position of
+ * the node it came from, and that one move. */
+static const Position *settle(const Mcts *m, Position *pos, const Node *from, Move *pending)
+{
+    if (*pending != MOVE_NONE) {
+        Undo undo;
+        memcpy(pos, node_position(&m->tree, from), m->stored_bytes);
+        game_make(m->game, pos, *pending, &undo);
+        *pending = MOVE_NONE;
+    }
+    return pos;
+}
+
+/* Walks down to a leaf; returns the leaf's value for the player who moved into it.  Where the tree
+ * keeps positions, the moves on the way down are not made: each expanded node holds its own
+ * position, so the leaf's is its parent's and one move (17 makes a visit became one in Reversi). */
 static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
 {
     Tree *t = &m->tree;
-    Node *node = &t->nodes[0];
+    Node *node = &t->nodes[0], *from = node;
+    Move pending = MOVE_NONE;
     const bool can_repeat = !m->game->ops->never_repeats;
     add_visit(m, node);
     if (can_repeat)
@@ -632,17 +662,23 @@ static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
             return proven_value(proven);
         uint8_t state = atomic_load_explicit(&node->state, memory_order_acquire);
         if (state == NODE_FRESH)
-            return evaluate_fresh(m, w, node, pos, *depth == 1);
-        if (state != NODE_EXPANDED && !(state == NODE_EVALUATED && expand(m, w, node, pos, *depth - 1)))
-            return leaf_value(m, w, pos);
+            return evaluate_fresh(m, w, node, settle(m, pos, from, &pending), *depth == 1);
+        if (state != NODE_EXPANDED &&
+            !(state == NODE_EVALUATED && expand(m, w, node, settle(m, pos, from, &pending), *depth - 1)))
+            return leaf_value(m, w, settle(m, pos, from, &pending));
         if (*depth >= MAX_DEPTH)
-            return leaf_value(m, w, pos);
+            return leaf_value(m, w, settle(m, pos, from, &pending));
         Edge *e = select_edge(m, node);
         uint32_t child = child_of(m, e);
         if (!child)
-            return leaf_value(m, w, pos);
-        Undo undo;
-        game_make(m->game, pos, e->move, &undo);
+            return leaf_value(m, w, settle(m, pos, from, &pending));
+        if (m->stored_bytes) {
+            from = node;
+            pending = e->move;
+        } else {
+            Undo undo;
+            game_make(m->game, pos, e->move, &undo);
+        }
         node = &t->nodes[child];
         add_visit(m, node);
         if (can_repeat)

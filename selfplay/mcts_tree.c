@@ -94,12 +94,12 @@ uint32_t mcts_tree_new_node(Tree *t, float prior)
 
 bool mcts_tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first)
 {
-    size_t cur = atomic_load_explicit(&t->edges_used, memory_order_relaxed);
+    size_t cur = atomic_load_explicit(&t->edges_used, memory_order_relaxed), need = n + t->position_slots;
     do {
-        if (cur + n > t->edge_capacity)
+        if (cur + need > t->edge_capacity)
             return false;
-    } while (!atomic_compare_exchange_weak(&t->edges_used, &cur, cur + n));
-    *first = (uint32_t)cur;
+    } while (!atomic_compare_exchange_weak(&t->edges_used, &cur, cur + need));
+    *first = (uint32_t)(cur + t->position_slots);
     return true;
 }
 
@@ -128,7 +128,10 @@ bool mcts_tree_keep_subtree(Tree *t, uint32_t from)
                 atomic_store(&nodes[i].state, old->visits ? NODE_EVALUATED : NODE_FRESH);
                 continue;
             }
-            uint32_t n = old->num_edges;
+            /* A proven leaf is expanded with no edges, and no position slots either. */
+            uint32_t n = old->num_edges, slots = n ? t->position_slots : 0;
+            memcpy(&edges[kept_edges], &t->edges[old->first_edge - slots], slots * sizeof *edges);
+            kept_edges += slots;
             atomic_store(&nodes[i].first_edge, (uint32_t)kept_edges);
             for (uint32_t e = 0; e < n; e++) {
                 const Edge *oe = &t->edges[old->first_edge + e];

@@ -53,6 +53,9 @@ typedef struct {
     Node *nodes;                    /* nodes[0] is the root */
     Edge *edges;
     size_t node_capacity, edge_capacity;
+    /* Edge slots before each expanded node's edges that hold a copy of its position (0: none;
+     * the search sets it before the first expansion). */
+    uint32_t position_slots;
     /* Bumped by every thread, so each on its own cache line: next to the pool pointers, which
      * every node access reads, each bump made the other threads' next reads miss. */
     _Alignas(64) _Atomic size_t nodes_used;    /* claimed: it runs past the capacity once full */
@@ -73,7 +76,7 @@ void mcts_node_init(Node *n, float prior);
 uint32_t mcts_tree_new_node(Tree *t, float prior);
 /* The nodes in the tree: at most the capacity, the nodes that lost a race left out. */
 size_t mcts_tree_nodes_in_use(const Tree *t);
-/* Room for n edges; false when the pool is full. */
+/* Room for n edges (and the position slots before them); false when the pool is full. */
 bool mcts_tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first);
 /* Replaces the tree by the subtree under node `from` (which becomes the root). */
 bool mcts_tree_keep_subtree(Tree *t, uint32_t from);
@@ -81,6 +84,12 @@ bool mcts_tree_keep_subtree(Tree *t, uint32_t from);
 static inline bool node_expanded(const Node *n)
 {
     return atomic_load_explicit(&n->state, memory_order_acquire) == NODE_EXPANDED;
+}
+
+/* An expanded node's copy of its position, in the position slots before its edges. */
+static inline unsigned char *node_position(const Tree *t, const Node *n)
+{
+    return (unsigned char *)&t->edges[atomic_load_explicit(&n->first_edge, memory_order_relaxed) - t->position_slots];
 }
 
 static inline double node_mean(const Node *n)

@@ -3,7 +3,8 @@
  * stay within the node budget however many visits it makes, and count only the nodes in the
  * tree (a node made by a thread that lost the race for an edge is no part of it); proofs carry
  * their length; the opponent's replies that repeat the game are searched first; the coarse share
- * of the leaf values is the game's where the weights have tables.
+ * of the leaf values is the game's where the weights have tables; a tree kept from the last
+ * move searches the right positions (Reversi keeps each expanded node's position in the tree).
  */
 #include "data/weights.h"
 #include "selfplay/mcts.h"
@@ -250,7 +251,59 @@ static void test_coarse_share(TestContext *t)
     }
 }
 
+/* Whether moves[0..n) are legal one after the other from pos. */
+static bool legal_line(const Game *g, Position pos, const Move *moves, int n)
+{
+    Move legal[MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        int count = game_gen_moves(g, &pos, legal), k = 0;
+        while (k < count && legal[k] != moves[i])
+            k++;
+        if (k == count)
+            return false;
+        Undo undo;
+        game_make(g, &pos, moves[i], &undo);
+    }
+    return true;
+}
+
+/* Two plies on, the search goes on in the subtree it kept.  Reversi's nodes hold their positions,
+ * copied with the subtree: wrong copies would list moves of other positions, which the principal
+ * variation and the root's moves would then show. */
+static void test_kept_tree_positions(TestContext *t)
+{
+    Game *g = game_new("reversi", 0, 0, NULL);
+    Weights w;
+    CHECK(t, g && weights_default(g, &w));
+    if (!g)
+        return;
+    MctsConfig cfg;
+    mcts_default_config(&cfg);
+    Mcts *m = mcts_new(g, &w, &cfg);
+    CHECK(t, m != NULL);
+    Position pos;
+    game_start(g, &pos);
+    MctsLimits limits = {4000, 0};
+    for (int move = 0; m && move < 6; move++) {
+        mcts_set_position(m, &pos);
+        MctsResult r = mcts_search(m, &limits, NULL, NULL, 0, NULL);
+        CHECK(t, r.pv_length > 4 && legal_line(g, pos, r.pv, r.pv_length));
+        for (int i = 0; i < r.num_stats; i++)
+            CHECK(t, legal_line(g, pos, &r.stats[i].move, 1));
+        if (move > 0)
+            CHECK(t, r.tree_visits > limits.visits);     /* the kept subtree's visits count */
+        for (int ply = 0; ply < 2 && r.pv_length >= 2; ply++) {
+            Undo undo;
+            game_make(g, &pos, r.pv[ply], &undo);
+        }
+    }
+    mcts_free(m);
+    weights_dispose(&w);
+    game_free(g);
+}
+
 const TestCase mcts_tests[] = {
+    {"kept_tree_positions", test_kept_tree_positions},
     {"proof_lengths", test_proof_lengths},
     {"repeating_reply_first", test_repeating_reply_first},
     {"coarse_share", test_coarse_share},
