@@ -188,18 +188,32 @@ extern const char *const reversi_feature_help[REVERSI_NUM_FEATURES];
 void reversi_features(const Game *g, const Position *p, float *out);
 void reversi_move_priors(const Game *g, const Position *p, const Move *moves, int n, float *out);
 
-/* The pattern set (reversi_patterns.c): the PatternSet, each instance's raw offset, and for
- * each square the instances that read it with the weight of its digit there (3^k), entries
- * square_first[s] .. square_first[s + 1] - 1, so that reversi_raw_indices visits the occupied
- * squares only. */
+/* The pattern set (reversi_patterns.c): the PatternSet, each instance's raw offset, and two
+ * ways to read the instances:
+ * - for each square the instances that read it with the weight of its digit there (3^k), entries
+ *   square_first[s] .. square_first[s + 1] - 1, so that only the occupied squares are visited;
+ * - each instance's squares as a mask, and its table from the mask's discs, extracted in square
+ *   order (pext), to their base-3 number in the instance's reading order, entries
+ *   ternary_first[i] .. + 2^cells - 1: two extractions and two loads an instance.
+ * The second is used where pext is fast (BMI2, but not the microcoded one of AMD before Zen 3). */
+enum { REVERSI_INSTANCES = 46, REVERSI_TERNARY_ENTRIES = 18880 };
+#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
+#define REVERSI_PATTERNS_PEXT 1
+#endif
 typedef struct {
     PatternSet set;
     uint32_t offset[PATTERN_MAX_INSTANCES];
     uint16_t square_first[SQUARES + 1];
     uint8_t entry_instance[PATTERN_MAX_INSTANCES * PATTERN_MAX_CELLS];
     uint32_t entry_power[PATTERN_MAX_INSTANCES * PATTERN_MAX_CELLS];
+    uint64_t instance_mask[REVERSI_INSTANCES];
+    uint32_t ternary_first[REVERSI_INSTANCES];
+    uint16_t ternary[REVERSI_TERNARY_ENTRIES];
 } ReversiPatterns;
 bool reversi_patterns_init(ReversiPatterns *rp);
+/* The raw indices by visiting the discs (the first way above): what the set's raw_indices
+ * computes, whichever way it takes, for the tests to compare. */
+void reversi_raw_indices_by_discs(const ReversiPatterns *rp, const Position *p, uint32_t *out);
 void reversi_patterns_free(ReversiPatterns *rp);
 
 /* The move features of the learned priors (reversi_learned_priors.c), and the game's copy of them. */

@@ -20,6 +20,9 @@
 #include "pattern.h"
 
 #include <stdlib.h>
+#ifdef REVERSI_PATTERNS_PEXT
+#include <immintrin.h>
+#endif
 
 enum { REVERSI_PHASES = 12 };
 
@@ -136,16 +139,67 @@ static inline void add_square(const ReversiPatterns *rp, int square, uint32_t di
 /* An instance's index is the sum of its occupied cells' digits (1 own, 2 the opponent's) times
  * 3^k, so only the discs on the board are visited: about half the work of reading every cell
  * of every instance, averaged over a game. */
-static void reversi_raw_indices(const PatternSet *set, const Game *g, const Position *p, uint32_t *out)
+void reversi_raw_indices_by_discs(const ReversiPatterns *rp, const Position *p, uint32_t *out)
 {
-    (void)g;
-    const ReversiPatterns *rp = (const ReversiPatterns *)(const void *)set;    /* set is its first member */
     const Board b = load_board(p);
     memcpy(out, rp->offset, (size_t)rp->set.num_instances * sizeof out[0]);
     for (uint64_t own = b.own; own; own &= own - 1)
         add_square(rp, lowest_square(own), 1, out);
     for (uint64_t opp = b.opp; opp; opp &= opp - 1)
         add_square(rp, lowest_square(opp), 2, out);
+}
+
+#ifdef REVERSI_PATTERNS_PEXT
+/* Each instance's own discs and the opponent's, extracted and looked up: no instance waits on
+ * another, where the disc by disc sums above add into the same instances one after another:
+ * 1.10x and 1.12x the Reversi search's visits/s at 200,000 visits, 1.06x at 1,000,000. */
+static void reversi_raw_indices(const PatternSet *set, const Game *g, const Position *p, uint32_t *out)
+{
+    (void)g;
+    const ReversiPatterns *rp = (const ReversiPatterns *)(const void *)set;    /* set is its first member */
+    const Board b = load_board(p);
+    for (int i = 0; i < REVERSI_INSTANCES; i++) {
+        const uint16_t *ternary = rp->ternary + rp->ternary_first[i];
+        out[i] = rp->offset[i] + ternary[_pext_u64(b.own, rp->instance_mask[i])] +
+                 2u * ternary[_pext_u64(b.opp, rp->instance_mask[i])];
+    }
+}
+#else
+static void reversi_raw_indices(const PatternSet *set, const Game *g, const Position *p, uint32_t *out)
+{
+    (void)g;
+    reversi_raw_indices_by_discs((const ReversiPatterns *)(const void *)set, p, out);
+}
+#endif
+
+/* Each instance's mask and its table: bit j of an extraction is the instance's j-th square in
+ * square order, whose cell k in reading order has the digit weight 3^k. */
+static bool index_masks(ReversiPatterns *rp, const int *cells, const uint8_t *squares)
+{
+    if (rp->set.num_instances != REVERSI_INSTANCES)
+        return false;
+    uint32_t next = 0;
+    for (int i = 0, at = 0; i < REVERSI_INSTANCES; at += cells[i], i++) {
+        uint64_t mask = 0;
+        for (int k = 0; k < cells[i]; k++)
+            mask |= 1ull << squares[at + k];
+        uint32_t weight[PATTERN_MAX_CELLS];     /* of the mask's j-th square */
+        for (int k = 0, power = 1; k < cells[i]; k++, power *= 3)
+            weight[popcount64(mask & ((1ull << squares[at + k]) - 1))] = (uint32_t)power;
+        const uint32_t size = 1u << cells[i];
+        if (next + size > REVERSI_TERNARY_ENTRIES)
+            return false;
+        rp->instance_mask[i] = mask;
+        rp->ternary_first[i] = next;
+        for (uint32_t bits = 0; bits < size; bits++) {
+            uint32_t number = 0;
+            for (int j = 0; j < cells[i]; j++)
+                number += (bits >> j & 1) * weight[j];
+            rp->ternary[next + bits] = (uint16_t)number;
+        }
+        next += size;
+    }
+    return next == REVERSI_TERNARY_ENTRIES;
 }
 
 /* The per-square lists of reversi_raw_indices from the instances' squares in reading order. */
@@ -199,6 +253,10 @@ bool reversi_patterns_init(ReversiPatterns *rp)
                 reading[at++] = (uint8_t)squares[s][i * specs[s].cells + k];
         }
     index_squares(rp, cells, reading);
+    if (!index_masks(rp, cells, reading)) {
+        pattern_set_free(&rp->set);
+        return false;
+    }
     return true;
 }
 

@@ -1,12 +1,14 @@
 /*
  * test_tables.c - pattern tables and learned priors: the canonical numbering against counts
  * worked out by hand (Burnside's lemma), the symmetries the tables must respect (the eight of
- * the Reversi board, colours and ranks swapped in the phalanx games), the phalanx games' 2-D
+ * the Reversi board, colours and ranks swapped in the phalanx games), Reversi's two ways to
+ * read its instances against each other, the phalanx games' 2-D
  * families read against the board square by square, feature entries inside their columns, and
  * table weights files: round trips, and every kind of damage refused with its reason.
  */
 #include "core/pattern.h"
 #include "core/policy.h"
+#include "core/reversi.h"
 #include "core/rng.h"
 #include "core/value.h"
 #include "data/weights.h"
@@ -135,6 +137,43 @@ static void reversi_image(const Game *g, const Position *p, int s, char *out, si
 
 /* Random tables score a position and its seven images the same: every instance of a shape
  * reads one table, and a shape's own symmetries share entries. */
+/* pext in software: the bits of x under mask, packed from bit 0 in square order. */
+static uint64_t extract_bits(uint64_t x, uint64_t mask)
+{
+    uint64_t out = 0;
+    for (int j = 0; mask; mask &= mask - 1, j++)
+        out |= (x >> __builtin_ctzll(mask) & 1) << j;
+    return out;
+}
+
+/* The raw indices the evaluation reads (by extraction where pext is fast) and the extraction
+ * tables themselves against the disc by disc sums, from the opening to full boards. */
+static void test_reversi_indices_both_ways(TestContext *t)
+{
+    Game *g = open_game(t, "reversi");
+    const PatternSet *ps = pattern_set_of(g);
+    const ReversiPatterns *rp = (const ReversiPatterns *)(const void *)ps;
+    CHECK(t, ps->num_instances == REVERSI_INSTANCES);
+    Rng rng = rng_seed(17, 0);
+    int bad = 0;
+    for (int k = 0; k < 300; k++) {
+        Position p;
+        test_random_position(g, &rng, k % 64, &p);
+        uint32_t used[PATTERN_MAX_INSTANCES], by_discs[PATTERN_MAX_INSTANCES];
+        ps->raw_indices(ps, g, &p, used);
+        reversi_raw_indices_by_discs(rp, &p, by_discs);
+        const Board b = load_board(&p);
+        for (int i = 0; i < REVERSI_INSTANCES; i++) {
+            const uint16_t *ternary = rp->ternary + rp->ternary_first[i];
+            const uint32_t extracted = rp->offset[i] + ternary[extract_bits(b.own, rp->instance_mask[i])] +
+                                       2u * ternary[extract_bits(b.opp, rp->instance_mask[i])];
+            bad += used[i] != by_discs[i] || extracted != by_discs[i];
+        }
+    }
+    CHECK(t, bad == 0);
+    game_free(g);
+}
+
 static void test_reversi_tables_symmetric(TestContext *t)
 {
     Game *g = open_game(t, "reversi");
@@ -635,6 +674,7 @@ const TestCase tables_tests[] = {
     {"reversi_canonical_counts", test_reversi_canonical_counts},
     {"expand_compress_round_trip", test_expand_compress_round_trip},
     {"reversi_tables_symmetric", test_reversi_tables_symmetric},
+    {"reversi_indices_both_ways", test_reversi_indices_both_ways},
     {"phalanx_entries_colour_blind", test_phalanx_entries_colour_blind},
     {"phalanx_obstacles_left_out", test_phalanx_obstacles_left_out},
     {"phalanx_families_read_the_board", test_phalanx_families_read_the_board},
