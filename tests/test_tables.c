@@ -1,10 +1,10 @@
 /*
  * test_tables.c - pattern tables and learned priors: the canonical numbering against counts
  * worked out by hand (Burnside's lemma), the symmetries the tables must respect (the eight of
- * the Reversi board, colours and ranks swapped in the phalanx games), Reversi's two ways to
- * read its instances against each other, the phalanx games' 2-D
- * families read against the board square by square, feature entries inside their columns, and
- * table weights files: round trips, and every kind of damage refused with its reason.
+ * the Reversi board, colours and ranks swapped in the phalanx games), Reversi's two ways of
+ * reading its instances against each other, the phalanx games' 2-D families read against the
+ * board square by square, feature entries inside their columns, and table weights files: round
+ * trips, and every kind of damage refused with its reason.
  */
 #include "core/pattern.h"
 #include "core/policy.h"
@@ -137,6 +137,31 @@ static void reversi_image(const Game *g, const Position *p, int s, char *out, si
 
 /* Random tables score a position and its seven images the same: every instance of a shape
  * reads one table, and a shape's own symmetries share entries. */
+static void test_reversi_tables_symmetric(TestContext *t)
+{
+    Game *g = open_game(t, "reversi");
+    const PatternSet *ps = pattern_set_of(g);
+    float *tables = random_tables(ps, 11);
+    Rng rng = rng_seed(5, 0);
+    for (int k = 0; k < 40; k++) {
+        Position p, q;
+        test_random_position(g, &rng, 4 + k, &p);
+        const double sum = pattern_sum(ps, tables, g, &p);
+        for (int s = 1; s < 8; s++) {
+            char text[128];
+            Error err;
+            reversi_image(g, &p, s, text, sizeof text);
+            CHECK(t, game_parse_position(g, text, &q, &err));
+            if (fabs(pattern_sum(ps, tables, g, &q) - sum) > 1e-4) {
+                fprintf(stderr, "  symmetry %d of %s: %g, want %g\n", s, text, pattern_sum(ps, tables, g, &q), sum);
+                t->failures++;
+            }
+        }
+    }
+    free(tables);
+    game_free(g);
+}
+
 /* pext in software: the bits of x under mask, packed from bit 0 in square order. */
 static uint64_t extract_bits(uint64_t x, uint64_t mask)
 {
@@ -171,31 +196,6 @@ static void test_reversi_indices_both_ways(TestContext *t)
         }
     }
     CHECK(t, bad == 0);
-    game_free(g);
-}
-
-static void test_reversi_tables_symmetric(TestContext *t)
-{
-    Game *g = open_game(t, "reversi");
-    const PatternSet *ps = pattern_set_of(g);
-    float *tables = random_tables(ps, 11);
-    Rng rng = rng_seed(5, 0);
-    for (int k = 0; k < 40; k++) {
-        Position p, q;
-        test_random_position(g, &rng, 4 + k, &p);
-        const double sum = pattern_sum(ps, tables, g, &p);
-        for (int s = 1; s < 8; s++) {
-            char text[128];
-            Error err;
-            reversi_image(g, &p, s, text, sizeof text);
-            CHECK(t, game_parse_position(g, text, &q, &err));
-            if (fabs(pattern_sum(ps, tables, g, &q) - sum) > 1e-4) {
-                fprintf(stderr, "  symmetry %d of %s: %g, want %g\n", s, text, pattern_sum(ps, tables, g, &q), sum);
-                t->failures++;
-            }
-        }
-    }
-    free(tables);
     game_free(g);
 }
 
