@@ -8,7 +8,7 @@
  * leaves that are never revisited cost one evaluation and no memory for moves.
  *
  * Threads share the tree.  Fields written while others read are atomic: counts and sums with
- * relaxed adds, a node's state with acquire/release so that whoever sees EXPANDED sees the edges.
+ * relaxed adds, a node's state with acquire/release so that whoever sees EXPANDED sees the children.
  */
 #include "mcts.h"
 #include "core/clock.h"
@@ -100,7 +100,7 @@ void mcts_default_config(MctsConfig *cfg)
 }
 
 /* How much of a position the tree keeps for each expanded node: all of its state where that is
- * small (a Reversi board's 32 bytes: three edges' room) and no visit needs the positions along
+ * small (a Reversi board's 32 bytes: one node's room) and no visit needs the positions along
  * its path, which only the repetition checks do. */
 static size_t stored_position_bytes(const Game *g)
 {
@@ -128,7 +128,7 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     if (m->cfg.threads < 1)
         m->cfg.threads = 1;
     m->shared = m->cfg.threads > 1;
-    /* An expanded node lists ~100 moves in the phalanx games; 16 edges a node is room enough
+    /* An expanded node has ~100 children in the phalanx games; 16 a visited node is room enough
      * since most nodes are leaves.  The workers and the result are made here, not per search:
      * each search had malloc'd them afresh, and the first paid their page faults. */
     size_t workers = (size_t)m->cfg.threads + 1;
@@ -150,7 +150,7 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     for (int i = 1; i < RECIPROCALS; i++)
         m->reciprocal[i] = 1.0 / i;
     m->stored_bytes = stored_position_bytes(g);
-    m->tree.position_slots = (uint32_t)((m->stored_bytes + sizeof(Edge) - 1) / sizeof(Edge));
+    m->tree.position_slots = (uint32_t)((m->stored_bytes + sizeof(Node) - 1) / sizeof(Node));
     m->setup_seconds = clock_seconds() - start;
     return m;
 }
@@ -207,24 +207,24 @@ static uint32_t find_descendant(Mcts *m, uint64_t hash)
     const Node *root = &t->nodes[0];
     if (!node_expanded(root))
         return 0;
-    for (uint32_t i = 0; i < root->num_edges; i++) {
-        const Edge *e = &t->edges[root->first_edge + i];
-        if (!e->child)
+    for (uint32_t i = 0; i < root->num_children; i++) {
+        const uint32_t index = root->first_child + i;
+        const Node *c = &t->nodes[index];
+        if (!node_visited(c))
             continue;
         Position child = m->root_pos;
         Undo undo;
-        game_make(g, &child, e->move, &undo);
+        game_make(g, &child, c->move, &undo);
         if (game_hash(g, &child) == hash)
-            return e->child;
-        const Node *c = &t->nodes[e->child];
-        for (uint32_t k = 0; node_expanded(c) && k < c->num_edges; k++) {
-            const Edge *ge = &t->edges[c->first_edge + k];
-            if (!ge->child)
+            return index;
+        for (uint32_t k = 0; node_expanded(c) && k < c->num_children; k++) {
+            const Node *gc = &t->nodes[c->first_child + k];
+            if (!node_visited(gc))
                 continue;
             Position grandchild = child;
-            game_make(g, &grandchild, ge->move, &undo);
+            game_make(g, &grandchild, gc->move, &undo);
             if (game_hash(g, &grandchild) == hash)
-                return ge->child;
+                return c->first_child + k;
         }
     }
     return 0;
@@ -401,25 +401,29 @@ static double evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos
     return leaf_value(m, w, pos);
 }
 
-/* Brings the highest-prior edge of edges[from, n) to position `from`. */
-static void promote_best(Edge *edges, uint32_t from, uint32_t n)
+/* Brings the highest-prior child of children[from, n) to position `from`.  Only unvisited
+ * children are moved, and those differ only in their move and prior. */
+static void promote_best(Node *children, uint32_t from, uint32_t n)
 {
     uint32_t best = from;
     for (uint32_t i = from + 1; i < n; i++)
-        if (edges[i].prior > edges[best].prior)
+        if (children[i].prior > children[best].prior)
             best = i;
     if (best != from) {
-        Edge tmp = edges[from];
-        edges[from] = edges[best];
-        edges[best] = tmp;
+        const Move move = children[from].move;
+        const float prior = children[from].prior;
+        children[from].move = children[best].move;
+        children[from].prior = children[best].prior;
+        children[best].move = move;
+        children[best].prior = prior;
     }
 }
 
-/* How many edges a fresh expansion puts in order: enough for most nodes' whole life. */
+/* How many children a fresh expansion puts in order: enough for most nodes' whole life. */
 enum { FIRST_ORDERED = 4 };
 
-/* Lists the node's moves as edges, the best few by prior in order.  False if another thread is at
- * it or memory is out; the caller then treats the node as a leaf. */
+/* Lists the node's moves as children, the best few by prior in order.  False if another thread
+ * is at it or memory is out; the caller then treats the node as a leaf. */
 static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos, int depth)
 {
     uint8_t expected = NODE_EVALUATED;
@@ -427,42 +431,41 @@ static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos, int dept
         return false;
     int n = game_gen_moves(m->game, pos, w->moves);
     uint32_t first;
-    if (n == 0 || n > 65535 || !mcts_tree_reserve_edges(&m->tree, (uint32_t)n, &first)) {
+    if (n == 0 || n > 65535 || !mcts_tree_reserve_children(&m->tree, (uint32_t)n, &first)) {
         atomic_store_explicit(&node->state, NODE_FULL, memory_order_release);
         return false;
     }
     value_move_priors(m->game, m->weights, pos, w->moves, n, w->priors);
     if (depth == 1 && !m->game->ops->never_repeats)
         raise_repeating_replies(m, pos, w->moves, n, w->priors);
-    Edge *edges = &m->tree.edges[first];
+    Node *children = &m->tree.nodes[first];
     if (m->stored_bytes)
-        memcpy((unsigned char *)&edges[-(ptrdiff_t)m->tree.position_slots], pos, m->stored_bytes);
+        memcpy((unsigned char *)&children[-(ptrdiff_t)m->tree.position_slots], pos, m->stored_bytes);
     for (int i = 0; i < n; i++) {
-        edges[i].move = w->moves[i];
-        edges[i].prior = w->priors[i];
-        atomic_init(&edges[i].child, 0);
+        children[i].move = w->moves[i];
+        children[i].prior = w->priors[i];
     }
     uint32_t ordered = n < FIRST_ORDERED ? (uint32_t)n : FIRST_ORDERED;
     for (uint32_t i = 0; i < ordered; i++)
-        promote_best(edges, i, (uint32_t)n);
+        promote_best(children, i, (uint32_t)n);
     atomic_store_explicit(&node->ordered, (uint16_t)ordered, memory_order_relaxed);
-    atomic_store_explicit(&node->first_edge, first, memory_order_relaxed);
-    atomic_store_explicit(&node->num_edges, (uint16_t)n, memory_order_relaxed);
+    atomic_store_explicit(&node->first_child, first, memory_order_relaxed);
+    atomic_store_explicit(&node->num_children, (uint16_t)n, memory_order_relaxed);
     atomic_store_explicit(&node->state, NODE_EXPANDED, memory_order_release);
     return true;
 }
 
 /* --- selection -------------------------------------------------------------------------------- */
 
-/* Extends the node's ordered prefix by one edge unless another thread is doing so; returns the
+/* Extends the node's ordered prefix by one child unless another thread is doing so; returns the
  * length of the prefix that may be read. */
-static uint32_t extend_ordered(Node *node, Edge *edges, uint32_t ordered)
+static uint32_t extend_ordered(Node *node, Node *children, uint32_t ordered)
 {
-    if (ordered >= node->num_edges || atomic_flag_test_and_set_explicit(&node->ordering, memory_order_acquire))
+    if (ordered >= node->num_children || atomic_flag_test_and_set_explicit(&node->ordering, memory_order_acquire))
         return ordered;
     ordered = atomic_load_explicit(&node->ordered, memory_order_acquire);
-    if (ordered < node->num_edges) {
-        promote_best(edges, ordered, node->num_edges);
+    if (ordered < node->num_children) {
+        promote_best(children, ordered, node->num_children);
         atomic_store_explicit(&node->ordered, (uint16_t)++ordered, memory_order_release);
     }
     atomic_flag_clear_explicit(&node->ordering, memory_order_release);
@@ -482,63 +485,42 @@ static inline double puct_score(const Mcts *m, const Node *c, uint32_t visits, d
     return (visits ? sum * (1.0 / VALUE_ONE) * inverse[visits] : fpu) + explore_prior * inverse[visits + 1];
 }
 
-/* PUCT over the visited edges and the first unvisited one (the best of the unvisited, since they
- * differ only in prior).  A proven win is taken at once; proven losses only when all are. */
-static Edge *select_edge(const Mcts *m, Node *parent)
+/* PUCT over the visited children and the first unvisited one (the best of the unvisited, since
+ * they differ only in prior).  A proven win is taken at once; proven losses only when all are. */
+static Node *select_child(const Mcts *m, Node *parent)
 {
-    const Tree *t = &m->tree;
-    Edge *edges = &t->edges[parent->first_edge];
+    Node *children = node_children(&m->tree, parent);
     uint32_t ordered = atomic_load_explicit(&parent->ordered, memory_order_acquire);
     double sqrt_n = sqrt((double)atomic_load_explicit(&parent->visits, memory_order_relaxed));
     double fpu = 1.0 - node_mean(parent) - m->cfg.fpu_reduction, best_score = -INFINITY;
     const double explore = m->c_puct * sqrt_n;
-    Edge *best = &edges[0];
-    /* The children lie wherever the pool had room when each was made: asking for all their lines
-     * first lets the misses overlap instead of coming one at a time in the loop below. */
-    for (uint32_t i = 0; i < ordered; i++) {
-        uint32_t child = atomic_load_explicit(&edges[i].child, memory_order_relaxed);
-        __builtin_prefetch(&t->nodes[child]);
-    }
+    Node *best = &children[0];
+    /* The ordered children and the next one lie on adjacent lines: asking for them all first
+     * lets the misses overlap instead of coming one at a time in the loop below. */
+    for (uint32_t i = 0; i <= ordered; i += 2)
+        __builtin_prefetch(&children[i]);
     for (uint32_t i = 0;; i++) {
-        if (i == ordered && (ordered = extend_ordered(parent, edges, ordered)) == i)
+        if (i == ordered && (ordered = extend_ordered(parent, children, ordered)) == i)
             break;
-        uint32_t child = atomic_load_explicit(&edges[i].child, memory_order_acquire);
-        if (!child) {
-            if (fpu + explore * edges[i].prior > best_score)
-                best = &edges[i];
+        Node *c = &children[i];
+        uint32_t visits = atomic_load_explicit(&c->visits, memory_order_relaxed);
+        if (!visits) {
+            if (fpu + explore * c->prior > best_score)
+                best = c;
             break;
         }
-        const Node *c = &t->nodes[child];
         int proven = atomic_load_explicit(&c->proven, memory_order_relaxed);
         if (proven == PROVEN_WIN)
-            return &edges[i];
-        uint32_t visits = atomic_load_explicit(&c->visits, memory_order_relaxed);
-        double score = puct_score(m, c, visits, fpu, explore * edges[i].prior);
+            return c;
+        double score = puct_score(m, c, visits, fpu, explore * c->prior);
         if (proven == PROVEN_LOSS)
             score = -1e9 + visits;
         if (score > best_score) {
             best_score = score;
-            best = &edges[i];
+            best = c;
         }
     }
     return best;
-}
-
-/* The child node of an edge, made on first use (two threads may race: one node is wasted). */
-static uint32_t child_of(Mcts *m, Edge *e)
-{
-    uint32_t child = atomic_load_explicit(&e->child, memory_order_acquire);
-    if (child)
-        return child;
-    uint32_t fresh = mcts_tree_new_node(&m->tree, e->prior);
-    if (!fresh)
-        return 0;
-    uint32_t expected = 0;
-    if (atomic_compare_exchange_strong_explicit(&e->child, &expected, fresh, memory_order_acq_rel,
-                                                memory_order_acquire))
-        return fresh;
-    atomic_fetch_add_explicit(&m->tree.nodes_lost, 1, memory_order_relaxed);
-    return expected;
 }
 
 /* --- counts and sums --------------------------------------------------------------------------- */
@@ -547,13 +529,13 @@ static uint32_t child_of(Mcts *m, Edge *e)
  * plain load and store instead (still atomic accesses, for whoever reads the tree meanwhile):
  * on one thread the locked adds along each visit's path took a third of the selection loop's
  * time (perf, Reversi at 200,000 visits), each one a stall on its node's cache line. */
-static inline void add_visit(const Mcts *m, Node *node)
+static inline uint32_t add_visit(const Mcts *m, Node *node)
 {
     if (m->shared)
-        atomic_fetch_add_explicit(&node->visits, 1, memory_order_relaxed);
-    else
-        atomic_store_explicit(&node->visits, atomic_load_explicit(&node->visits, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
+        return atomic_fetch_add_explicit(&node->visits, 1, memory_order_relaxed);
+    const uint32_t visits = atomic_load_explicit(&node->visits, memory_order_relaxed);
+    atomic_store_explicit(&node->visits, visits + 1, memory_order_relaxed);
+    return visits;
 }
 
 static inline void add_value(const Mcts *m, Node *node, int64_t value)
@@ -575,6 +557,22 @@ static inline int64_t fixed_point(double value)
     return x < 0 ? -whole : whole;
 }
 
+/* Enters a child: false when it is the child's first visit and the node budget is spent (the
+ * caller then stops at the parent).  Two threads may race into a fresh child: both count a new
+ * node, and the one that comes second counts it lost. */
+static bool enter_child(Mcts *m, Node *c)
+{
+    if (!node_visited(c)) {
+        if (!mcts_tree_claim_node(&m->tree, m->shared))
+            return false;
+        if (add_visit(m, c) > 0)
+            atomic_fetch_add_explicit(&m->tree.nodes_lost, 1, memory_order_relaxed);
+        return true;
+    }
+    add_visit(m, c);
+    return true;
+}
+
 /* --- backup and proofs ------------------------------------------------------------------------ */
 
 static void set_proven(Node *node, int result, int plies)
@@ -592,13 +590,12 @@ static bool prove(Mcts *m, Node *node)
         return true;
     if (!node_expanded(node))
         return false;
-    const Edge *edges = &m->tree.edges[node->first_edge];
+    const Node *children = node_children(&m->tree, node);
     bool all_decided = true, any_draw = false, won = false;
     int win_plies = 255, loss_plies = 0;
-    for (uint32_t i = 0; i < node->num_edges; i++) {
-        uint32_t child = atomic_load(&edges[i].child);
-        const Node *c = child ? &m->tree.nodes[child] : NULL;
-        int p = c ? atomic_load(&c->proven) : PROVEN_NONE, plies = c ? atomic_load(&c->proven_plies) : 0;
+    for (uint32_t i = 0; i < node->num_children; i++) {
+        const Node *c = &children[i];
+        int p = atomic_load(&c->proven), plies = atomic_load(&c->proven_plies);
         if (p == PROVEN_WIN) {
             won = true;
             win_plies = plies < win_plies ? plies : win_plies;
@@ -668,22 +665,20 @@ static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
             return leaf_value(m, w, settle(m, pos, from, &pending));
         if (*depth >= MAX_DEPTH)
             return leaf_value(m, w, settle(m, pos, from, &pending));
-        Edge *e = select_edge(m, node);
-        uint32_t child = child_of(m, e);
-        if (!child)
+        Node *child = select_child(m, node);
+        if (!enter_child(m, child))
             return leaf_value(m, w, settle(m, pos, from, &pending));
         if (m->stored_bytes) {
             from = node;
-            pending = e->move;
+            pending = child->move;
         } else {
             Undo undo;
-            game_make(m->game, pos, e->move, &undo);
+            game_make(m->game, pos, child->move, &undo);
         }
-        node = &t->nodes[child];
-        add_visit(m, node);
+        node = child;
         if (can_repeat)
             w->path_hash[*depth] = game_hash(m->game, pos);
-        w->path[(*depth)++] = child;
+        w->path[(*depth)++] = (uint32_t)(child - t->nodes);
     }
 }
 
@@ -721,24 +716,24 @@ static double sample_gamma(Rng *rng, double alpha)
 static void add_root_noise(Mcts *m, Rng *rng)
 {
     Node *root = &m->tree.nodes[0];
-    if (!node_expanded(root) || root->num_edges < 2 || m->cfg.root_noise <= 0)
+    if (!node_expanded(root) || root->num_children < 2 || m->cfg.root_noise <= 0)
         return;
-    Edge *edges = &m->tree.edges[root->first_edge];
-    uint32_t n = root->num_edges;
+    Node *children = node_children(&m->tree, root);
+    uint32_t n = root->num_children;
     double *noise = malloc(n * sizeof *noise), sum = 0;
     if (!noise)
         return;
     for (uint32_t i = 0; i < n; i++)
         sum += noise[i] = sample_gamma(rng, m->cfg.noise_alpha);
     for (uint32_t i = 0; i < n; i++)
-        edges[i].prior = (float)((1.0 - m->cfg.root_noise) * edges[i].prior + m->cfg.root_noise * noise[i] / sum);
+        children[i].prior = (float)((1.0 - m->cfg.root_noise) * children[i].prior + m->cfg.root_noise * noise[i] / sum);
     free(noise);
-    /* Visited edges stay in front; the unvisited ones are reordered by their new priors. */
+    /* Visited children stay in front; the unvisited ones are reordered by their new priors. */
     uint32_t visited = 0;
-    while (visited < n && edges[visited].child)
+    while (visited < n && node_visited(&children[visited]))
         visited++;
     for (uint32_t i = visited; i < n; i++)
-        promote_best(edges, i, n);
+        promote_best(children, i, n);
     atomic_store(&root->ordered, (uint16_t)n);
 }
 
@@ -766,47 +761,46 @@ static int compare_stats(const void *a, const void *b)
     return (vx < vy) - (vx > vy);
 }
 
-static MoveStat edge_stat(const Tree *t, const Edge *e)
+static MoveStat child_stat(const Node *c)
 {
-    MoveStat s = {e->move, 0, e->prior, NAN, PROVEN_NONE, 0};
-    if (e->child) {
-        const Node *c = &t->nodes[e->child];
+    MoveStat s = {c->move, 0, c->prior, NAN, PROVEN_NONE, 0};
+    if (node_visited(c)) {
         s.visits = c->visits;
-        s.value = c->visits ? node_mean(c) : NAN;
+        s.value = node_mean(c);
         s.proven = (Proven)c->proven;
         s.proven_plies = s.proven != PROVEN_NONE ? c->proven_plies + 1 : 0;
     }
     return s;
 }
 
-/* The edge to play or follow: best by compare_stats, or NULL without edges.  Only the ordered
- * prefix can hold visited edges, and only it is safe to read while threads search. */
-static const Edge *best_edge(const Tree *t, const Node *node)
+/* The child to play or follow: best by compare_stats, or NULL without children.  Only the
+ * ordered prefix can hold visited children, and only it is safe to read while threads search. */
+static const Node *best_child(const Tree *t, const Node *node)
 {
     uint32_t n = node_expanded(node) ? atomic_load_explicit(&node->ordered, memory_order_acquire) : 0;
     if (n == 0)
         return NULL;
-    const Edge *edges = &t->edges[node->first_edge], *best = &edges[0];
-    MoveStat best_stat = edge_stat(t, best);
+    const Node *children = node_children(t, node), *best = &children[0];
+    MoveStat best_stat = child_stat(best);
     for (uint32_t i = 1; i < n; i++) {
-        MoveStat s = edge_stat(t, &edges[i]);
+        MoveStat s = child_stat(&children[i]);
         if (compare_stats(&s, &best_stat) < 0) {
-            best = &edges[i];
+            best = &children[i];
             best_stat = s;
         }
     }
     return best;
 }
 
-/* `all_edges` is false while threads run: edges past the ordered prefix may be moving. */
-static void collect_result(const Mcts *m, MctsResult *r, bool all_edges)
+/* `all_children` is false while threads run: children past the ordered prefix may be moving. */
+static void collect_result(const Mcts *m, MctsResult *r, bool all_children)
 {
     const Tree *t = &m->tree;
     const Node *root = &t->nodes[0];
-    uint32_t n = node_expanded(root) ? (all_edges ? root->num_edges : atomic_load(&root->ordered)) : 0;
+    uint32_t n = node_expanded(root) ? (all_children ? root->num_children : atomic_load(&root->ordered)) : 0;
     r->num_stats = 0;
     for (uint32_t i = 0; i < n && r->num_stats < MCTS_MAX_STATS; i++)
-        r->stats[r->num_stats++] = edge_stat(t, &t->edges[root->first_edge + i]);
+        r->stats[r->num_stats++] = child_stat(&node_children(t, root)[i]);
     qsort(r->stats, (size_t)r->num_stats, sizeof r->stats[0], compare_stats);
     r->proven = (Proven)flip_proven(root->proven);
     r->proven_plies = r->proven == PROVEN_NONE ? 0 : r->num_stats && r->stats[0].proven == r->proven
@@ -815,11 +809,11 @@ static void collect_result(const Mcts *m, MctsResult *r, bool all_edges)
     r->tree_visits = root->visits;
     r->nodes = mcts_tree_nodes_in_use(t);
     r->pv_length = 0;
-    const Edge *e = best_edge(t, root);
-    r->best = e ? e->move : MOVE_NONE;
-    while (e && e->child && r->pv_length < MCTS_MAX_PV) {
-        r->pv[r->pv_length++] = e->move;
-        e = best_edge(t, &t->nodes[e->child]);
+    const Node *c = best_child(t, root);
+    r->best = c ? c->move : MOVE_NONE;
+    while (c && node_visited(c) && r->pv_length < MCTS_MAX_PV) {
+        r->pv[r->pv_length++] = c->move;
+        c = best_child(t, c);
     }
 }
 
@@ -895,7 +889,7 @@ static void search_thread(Mcts *m, const SearchRun *run, int thread)
     }
 }
 
-/* Evaluates and expands the root before threads start, so root noise has edges to act on. */
+/* Evaluates and expands the root before threads start, so root noise has children to act on. */
 static void prepare_root(Mcts *m)
 {
     Worker *w = &m->workers[0];     /* it solves nothing: its solver stays NULL */
@@ -945,12 +939,12 @@ static bool solve_root(Mcts *m, MctsResult *out)
     return true;
 }
 
-/* A kept root that a leaf solve proved has no edges, and a search needs moves to choose from:
+/* A kept root that a leaf solve proved has no children, and a search needs moves to choose from:
  * it becomes an evaluated node again, to be expanded by the next visit. */
 static void reopen_solved_root(Mcts *m)
 {
     Node *root = &m->tree.nodes[0];
-    if (!node_expanded(root) || root->num_edges > 0 || game_status(m->game, &m->root_pos) != STATUS_ONGOING)
+    if (!node_expanded(root) || root->num_children > 0 || game_status(m->game, &m->root_pos) != STATUS_ONGOING)
         return;
     atomic_store(&root->proven, PROVEN_NONE);
     atomic_store(&root->state, NODE_EVALUATED);

@@ -28,7 +28,8 @@ typedef struct {
     double fpu_reduction;   /* unvisited child's value = parent's value minus this (default 0) */
     bool playouts;          /* leaf value from one random playout instead of the evaluation */
     int threads;            /* search threads (default 1) */
-    size_t max_nodes;       /* node budget (default 4M nodes, 128 MiB) */
+    size_t max_nodes;       /* node budget: visited nodes (default 4M); the tree's pool holds 16
+                               nodes of 32 bytes for each (2 GiB reserved, committed as used) */
     uint64_t seed;          /* random choices: playouts, root noise, ties */
     double root_noise;      /* fraction of Dirichlet noise mixed into the root priors (0 = off) */
     double noise_alpha;     /* Dirichlet alpha for the root noise */

@@ -1,6 +1,6 @@
 /*
- * mcts_tree.c - the node and edge pools of the search tree (see mcts_tree.h): allocation by
- * atomic bumps, and keeping the subtree of the moves played between searches.
+ * mcts_tree.c - the node pool of the search tree (see mcts_tree.h): allocation by atomic
+ * bumps, and keeping the subtree of the moves played between searches.
  */
 #include "mcts_tree.h"
 
@@ -10,10 +10,10 @@
 
 enum { HUGE_PAGE = 2 << 20 };
 
-/* Not calloc-and-touch: pages are only committed as the tree grows into them.  The pools are
+/* Not calloc-and-touch: pages are only committed as the tree grows into them.  The pool is
  * aligned to 2 MiB and marked for transparent huge pages where the kernel has them: a search of
  * 200,000 visits otherwise takes ~15,000 page faults of 4 KiB, and threads take them in turn.
- * The first 2 MiB of each (the root, and the nodes and edges of the first few thousand visits,
+ * The first 2 MiB (the root, and the nodes of the first few thousand visits,
  * which every search uses) are touched here, so that the first search does not pay for them: a
  * huge page's fault zeroes 2 MiB, and a kernel short of free huge pages may compact memory
  * first, a wait that fell inside the first search's time. */
@@ -30,16 +30,13 @@ static void *pool_alloc(size_t bytes)
     return pool;
 }
 
-bool mcts_tree_init(Tree *t, size_t node_capacity, size_t edge_capacity)
+bool mcts_tree_init(Tree *t, size_t node_budget, size_t capacity)
 {
-    t->nodes = pool_alloc(node_capacity * sizeof *t->nodes);
-    t->edges = pool_alloc(edge_capacity * sizeof *t->edges);
-    t->node_capacity = node_capacity;
-    t->edge_capacity = edge_capacity;
-    if (!t->nodes || !t->edges) {
-        mcts_tree_free(t);
+    t->nodes = pool_alloc(capacity * sizeof *t->nodes);
+    t->capacity = capacity;
+    t->node_budget = node_budget < capacity ? node_budget : capacity;
+    if (!t->nodes)
         return false;
-    }
     mcts_tree_reset(t);
     return true;
 }
@@ -47,114 +44,98 @@ bool mcts_tree_init(Tree *t, size_t node_capacity, size_t edge_capacity)
 void mcts_tree_free(Tree *t)
 {
     free(t->nodes);
-    free(t->edges);
     t->nodes = NULL;
-    t->edges = NULL;
-}
-
-void mcts_node_init(Node *n, float prior)
-{
-    atomic_init(&n->visits, 0);
-    atomic_init(&n->first_edge, 0);
-    atomic_init(&n->value_sum, 0);
-    atomic_init(&n->num_edges, 0);
-    atomic_init(&n->state, NODE_FRESH);
-    atomic_init(&n->proven, 0);
-    n->prior = prior;
-    atomic_init(&n->ordered, 0);
-    atomic_flag_clear(&n->ordering);
-    atomic_init(&n->proven_plies, 0);
 }
 
 void mcts_tree_reset(Tree *t)
 {
-    mcts_node_init(&t->nodes[0], 1.0f);
-    atomic_store(&t->nodes_used, 1);
-    atomic_store(&t->edges_used, 0);
+    memset(&t->nodes[0], 0, sizeof t->nodes[0]);     /* all zero bytes: a fresh node */
+    t->nodes[0].move = MOVE_NONE;
+    t->nodes[0].prior = 1.0f;
+    atomic_store(&t->used, 1);
+    atomic_store(&t->nodes_made, 1);
     atomic_store(&t->nodes_lost, 0);
 }
 
-/* nodes_used counts every claim, the failed ones past a full pool too (a claim is one atomic
- * add, and a full pool keeps taking them). */
+bool mcts_tree_claim_node(Tree *t, bool shared)
+{
+    size_t made;
+    if (shared) {
+        made = atomic_fetch_add_explicit(&t->nodes_made, 1, memory_order_relaxed);
+    } else {
+        made = atomic_load_explicit(&t->nodes_made, memory_order_relaxed);
+        atomic_store_explicit(&t->nodes_made, made + 1, memory_order_relaxed);
+    }
+    return made < t->node_budget;
+}
+
+/* nodes_made counts every claim, the failed ones past the budget too (a claim is one atomic
+ * add, and a spent budget keeps taking them). */
 size_t mcts_tree_nodes_in_use(const Tree *t)
 {
-    size_t used = atomic_load(&t->nodes_used), lost = atomic_load(&t->nodes_lost);
-    used = used < t->node_capacity ? used : t->node_capacity;
-    return used - (lost < used ? lost : used - 1);
+    size_t made = atomic_load(&t->nodes_made), lost = atomic_load(&t->nodes_lost);
+    made = made < t->node_budget ? made : t->node_budget;
+    return made - (lost < made ? lost : made - 1);
 }
 
-uint32_t mcts_tree_new_node(Tree *t, float prior)
+bool mcts_tree_reserve_children(Tree *t, uint32_t n, uint32_t *first)
 {
-    size_t index = atomic_fetch_add_explicit(&t->nodes_used, 1, memory_order_relaxed);
-    if (index >= t->node_capacity)
-        return 0;
-    mcts_node_init(&t->nodes[index], prior);
-    return (uint32_t)index;
-}
-
-bool mcts_tree_reserve_edges(Tree *t, uint32_t n, uint32_t *first)
-{
-    size_t cur = atomic_load_explicit(&t->edges_used, memory_order_relaxed), need = n + t->position_slots;
+    size_t cur = atomic_load_explicit(&t->used, memory_order_relaxed), need = n + t->position_slots;
     do {
-        if (cur + need > t->edge_capacity)
+        if (cur + need > t->capacity)
             return false;
-    } while (!atomic_compare_exchange_weak(&t->edges_used, &cur, cur + need));
+    } while (!atomic_compare_exchange_weak(&t->used, &cur, cur + need));
     *first = (uint32_t)(cur + t->position_slots);
+    memset(&t->nodes[*first], 0, n * sizeof *t->nodes);     /* fresh nodes: the pool is reused */
     return true;
 }
 
-/* Copies the subtree breadth first into scratch arrays the size of what is in use (node i's edges
- * are copied when node i is reached, each copied edge's child appended to the queue), then back
- * to the front of the pools.  The pools themselves are never reallocated: a capacity-sized
- * allocation per move would cost a page-table walk (and under AddressSanitizer a shadow fill) of
- * the whole budget on every move. */
+/* Copies the subtree breadth first into a scratch pool the size of what is in use (an expanded
+ * node's position slots and children are copied when the node comes off the queue, and its
+ * expanded children go on it), then back to the front of the pool.  The pool itself is never
+ * reallocated: a capacity-sized allocation per move would cost a page-table walk (and under
+ * AddressSanitizer a shadow fill) of the whole budget on every move. */
 bool mcts_tree_keep_subtree(Tree *t, uint32_t from)
 {
-    size_t used_nodes = atomic_load(&t->nodes_used), used_edges = atomic_load(&t->edges_used);
-    used_nodes = used_nodes < t->node_capacity ? used_nodes : t->node_capacity;
-    used_edges = used_edges < t->edge_capacity ? used_edges : t->edge_capacity;
-    Node *nodes = malloc(used_nodes * sizeof *nodes + 1);
-    Edge *edges = malloc(used_edges * sizeof *edges + 1);
-    uint32_t *origin = malloc(used_nodes * sizeof *origin + 1);
-    bool ok = nodes && edges && origin;
+    size_t used = atomic_load(&t->used);
+    used = used < t->capacity ? used : t->capacity;
+    Node *nodes = malloc(used * sizeof *nodes);
+    uint32_t *queue = malloc(used * sizeof *queue);    /* kept nodes whose children are to copy */
+    uint32_t *origin = malloc(used * sizeof *origin);  /* a queued node's index in the old pool */
+    bool ok = nodes && queue && origin;
     if (ok) {
         nodes[0] = t->nodes[from];
         origin[0] = from;
-        size_t kept_nodes = 1, kept_edges = 0;
-        for (size_t i = 0; i < kept_nodes; i++) {
-            const Node *old = &t->nodes[origin[i]];
+        queue[0] = 0;
+        size_t kept = 1, queued = 1, visited = 1;
+        for (size_t q = 0; q < queued; q++) {
+            Node *node = &nodes[queue[q]];
+            const Node *old = &t->nodes[origin[queue[q]]];
             if (!node_expanded(old)) {
                 /* out of memory (FULL) last time: the kept tree may have room */
-                atomic_store(&nodes[i].state, old->visits ? NODE_EVALUATED : NODE_FRESH);
+                atomic_store(&node->state, old->visits ? NODE_EVALUATED : NODE_FRESH);
                 continue;
             }
-            /* A proven leaf is expanded with no edges, and no position slots either. */
-            uint32_t n = old->num_edges, slots = n ? t->position_slots : 0;
-            memcpy(&edges[kept_edges], &t->edges[old->first_edge - slots], slots * sizeof *edges);
-            kept_edges += slots;
-            atomic_store(&nodes[i].first_edge, (uint32_t)kept_edges);
-            for (uint32_t e = 0; e < n; e++) {
-                const Edge *oe = &t->edges[old->first_edge + e];
-                Edge *ne = &edges[kept_edges + e];
-                ne->move = oe->move;
-                ne->prior = oe->prior;
-                uint32_t child = atomic_load(&oe->child);
-                atomic_init(&ne->child, child ? (uint32_t)kept_nodes : 0);
-                if (child) {
-                    nodes[kept_nodes] = t->nodes[child];
-                    origin[kept_nodes++] = child;
-                }
+            /* A proven leaf is expanded with no children, and no position slots either. */
+            uint32_t n = old->num_children, slots = n ? t->position_slots : 0;
+            memcpy(&nodes[kept], &t->nodes[old->first_child - slots], (slots + n) * sizeof *nodes);
+            kept += slots;
+            atomic_store(&node->first_child, (uint32_t)kept);
+            for (uint32_t c = 0; c < n; c++, kept++) {
+                if (!node_visited(&nodes[kept]))
+                    continue;
+                visited++;
+                origin[kept] = old->first_child + c;
+                queue[queued++] = (uint32_t)kept;
             }
-            kept_edges += n;
         }
-        memcpy(t->nodes, nodes, kept_nodes * sizeof *nodes);
-        memcpy(t->edges, edges, kept_edges * sizeof *edges);
-        atomic_store(&t->nodes_used, kept_nodes);
-        atomic_store(&t->edges_used, kept_edges);
-        atomic_store(&t->nodes_lost, 0);     /* only the nodes reached were copied */
+        memcpy(t->nodes, nodes, kept * sizeof *nodes);
+        atomic_store(&t->used, kept);
+        atomic_store(&t->nodes_made, visited);
+        atomic_store(&t->nodes_lost, 0);     /* only the nodes reached were counted */
     }
     free(nodes);
-    free(edges);
+    free(queue);
     free(origin);
     return ok;
 }
