@@ -48,66 +48,105 @@ static int phase_of(int empties)
     return empties > 44 ? 0 : empties > 29 ? 1 : empties > 14 ? 2 : 3;
 }
 
-/* The square's row and column folded into the triangle a <= b <= 3 by the board's symmetries;
- * the fold's flips are returned for reading the neighbourhood in the same orientation. */
+/* Each square's class up to the board's symmetries, (0,0) (0,1) (0,2) (0,3) (1,1) (1,2) (1,3)
+ * (2,2) (2,3) (3,3) by row and column folded into the triangle a <= b <= 3, and its eight
+ * neighbours read in the folded orientation: offsets (-1,-1) (-1,0) (-1,1) (0,-1) (0,1) (1,-1)
+ * (1,0) (1,1), each turned as the fold turns the square (rows and columns mirrored, then
+ * transposed), -1 off the board.  A square on a diagonal folds both ways, and its neighbourhood
+ * is the smaller of its two readings (the others' second reading is their first, unused).  A
+ * table, not the fold worked out for every move: that took half of a move's entries' time
+ * (test `tables.reversi_neighbourhood_table` checks the table against the fold). */
 typedef struct {
-    int a, b;
-    bool flip_row, flip_col, transpose;
-} Fold;
+    uint8_t square_class;
+    bool diagonal;
+    int8_t reading[2][8];
+} SquareFold;
 
-static Fold fold_square(int sq)
-{
-    int r = sq / 8, c = sq % 8;
-    Fold f = {0, 0, r > 3, c > 3, false};
-    r = f.flip_row ? 7 - r : r;
-    c = f.flip_col ? 7 - c : c;
-    f.transpose = r > c;
-    f.a = f.transpose ? c : r;
-    f.b = f.transpose ? r : c;
-    return f;
-}
+static const SquareFold FOLD[SQUARES] = {
+    {0, true, {{-1, -1, -1, -1,  1, -1,  8,  9}, {-1, -1, -1, -1,  8, -1,  1,  9}}}, /* a1 */
+    {1, false, {{-1, -1, -1,  0,  2,  8,  9, 10}, {-1, -1, -1,  0,  2,  8,  9, 10}}}, /* b1 */
+    {2, false, {{-1, -1, -1,  1,  3,  9, 10, 11}, {-1, -1, -1,  1,  3,  9, 10, 11}}}, /* c1 */
+    {3, false, {{-1, -1, -1,  2,  4, 10, 11, 12}, {-1, -1, -1,  2,  4, 10, 11, 12}}}, /* d1 */
+    {3, false, {{-1, -1, -1,  5,  3, 13, 12, 11}, {-1, -1, -1,  5,  3, 13, 12, 11}}}, /* e1 */
+    {2, false, {{-1, -1, -1,  6,  4, 14, 13, 12}, {-1, -1, -1,  6,  4, 14, 13, 12}}}, /* f1 */
+    {1, false, {{-1, -1, -1,  7,  5, 15, 14, 13}, {-1, -1, -1,  7,  5, 15, 14, 13}}}, /* g1 */
+    {0, true, {{-1, -1, -1, -1,  6, -1, 15, 14}, {-1, -1, -1, -1, 15, -1,  6, 14}}}, /* h1 */
+    {1, false, {{-1, -1, -1,  0, 16,  1,  9, 17}, {-1, -1, -1,  0, 16,  1,  9, 17}}}, /* a2 */
+    {4, true, {{ 0,  1,  2,  8, 10, 16, 17, 18}, { 0,  8, 16,  1, 17,  2, 10, 18}}}, /* b2 */
+    {5, false, {{ 1,  2,  3,  9, 11, 17, 18, 19}, { 1,  2,  3,  9, 11, 17, 18, 19}}}, /* c2 */
+    {6, false, {{ 2,  3,  4, 10, 12, 18, 19, 20}, { 2,  3,  4, 10, 12, 18, 19, 20}}}, /* d2 */
+    {6, false, {{ 5,  4,  3, 13, 11, 21, 20, 19}, { 5,  4,  3, 13, 11, 21, 20, 19}}}, /* e2 */
+    {5, false, {{ 6,  5,  4, 14, 12, 22, 21, 20}, { 6,  5,  4, 14, 12, 22, 21, 20}}}, /* f2 */
+    {4, true, {{ 7,  6,  5, 15, 13, 23, 22, 21}, { 7, 15, 23,  6, 22,  5, 13, 21}}}, /* g2 */
+    {1, false, {{-1, -1, -1,  7, 23,  6, 14, 22}, {-1, -1, -1,  7, 23,  6, 14, 22}}}, /* h2 */
+    {2, false, {{-1, -1, -1,  8, 24,  9, 17, 25}, {-1, -1, -1,  8, 24,  9, 17, 25}}}, /* a3 */
+    {5, false, {{ 8, 16, 24,  9, 25, 10, 18, 26}, { 8, 16, 24,  9, 25, 10, 18, 26}}}, /* b3 */
+    {7, true, {{ 9, 10, 11, 17, 19, 25, 26, 27}, { 9, 17, 25, 10, 26, 11, 19, 27}}}, /* c3 */
+    {8, false, {{10, 11, 12, 18, 20, 26, 27, 28}, {10, 11, 12, 18, 20, 26, 27, 28}}}, /* d3 */
+    {8, false, {{13, 12, 11, 21, 19, 29, 28, 27}, {13, 12, 11, 21, 19, 29, 28, 27}}}, /* e3 */
+    {7, true, {{14, 13, 12, 22, 20, 30, 29, 28}, {14, 22, 30, 13, 29, 12, 20, 28}}}, /* f3 */
+    {5, false, {{15, 23, 31, 14, 30, 13, 21, 29}, {15, 23, 31, 14, 30, 13, 21, 29}}}, /* g3 */
+    {2, false, {{-1, -1, -1, 15, 31, 14, 22, 30}, {-1, -1, -1, 15, 31, 14, 22, 30}}}, /* h3 */
+    {3, false, {{-1, -1, -1, 16, 32, 17, 25, 33}, {-1, -1, -1, 16, 32, 17, 25, 33}}}, /* a4 */
+    {6, false, {{16, 24, 32, 17, 33, 18, 26, 34}, {16, 24, 32, 17, 33, 18, 26, 34}}}, /* b4 */
+    {8, false, {{17, 25, 33, 18, 34, 19, 27, 35}, {17, 25, 33, 18, 34, 19, 27, 35}}}, /* c4 */
+    {9, true, {{18, 19, 20, 26, 28, 34, 35, 36}, {18, 26, 34, 19, 35, 20, 28, 36}}}, /* d4 */
+    {9, true, {{21, 20, 19, 29, 27, 37, 36, 35}, {21, 29, 37, 20, 36, 19, 27, 35}}}, /* e4 */
+    {8, false, {{22, 30, 38, 21, 37, 20, 28, 36}, {22, 30, 38, 21, 37, 20, 28, 36}}}, /* f4 */
+    {6, false, {{23, 31, 39, 22, 38, 21, 29, 37}, {23, 31, 39, 22, 38, 21, 29, 37}}}, /* g4 */
+    {3, false, {{-1, -1, -1, 23, 39, 22, 30, 38}, {-1, -1, -1, 23, 39, 22, 30, 38}}}, /* h4 */
+    {3, false, {{-1, -1, -1, 40, 24, 41, 33, 25}, {-1, -1, -1, 40, 24, 41, 33, 25}}}, /* a5 */
+    {6, false, {{40, 32, 24, 41, 25, 42, 34, 26}, {40, 32, 24, 41, 25, 42, 34, 26}}}, /* b5 */
+    {8, false, {{41, 33, 25, 42, 26, 43, 35, 27}, {41, 33, 25, 42, 26, 43, 35, 27}}}, /* c5 */
+    {9, true, {{42, 43, 44, 34, 36, 26, 27, 28}, {42, 34, 26, 43, 27, 44, 36, 28}}}, /* d5 */
+    {9, true, {{45, 44, 43, 37, 35, 29, 28, 27}, {45, 37, 29, 44, 28, 43, 35, 27}}}, /* e5 */
+    {8, false, {{46, 38, 30, 45, 29, 44, 36, 28}, {46, 38, 30, 45, 29, 44, 36, 28}}}, /* f5 */
+    {6, false, {{47, 39, 31, 46, 30, 45, 37, 29}, {47, 39, 31, 46, 30, 45, 37, 29}}}, /* g5 */
+    {3, false, {{-1, -1, -1, 47, 31, 46, 38, 30}, {-1, -1, -1, 47, 31, 46, 38, 30}}}, /* h5 */
+    {2, false, {{-1, -1, -1, 48, 32, 49, 41, 33}, {-1, -1, -1, 48, 32, 49, 41, 33}}}, /* a6 */
+    {5, false, {{48, 40, 32, 49, 33, 50, 42, 34}, {48, 40, 32, 49, 33, 50, 42, 34}}}, /* b6 */
+    {7, true, {{49, 50, 51, 41, 43, 33, 34, 35}, {49, 41, 33, 50, 34, 51, 43, 35}}}, /* c6 */
+    {8, false, {{50, 51, 52, 42, 44, 34, 35, 36}, {50, 51, 52, 42, 44, 34, 35, 36}}}, /* d6 */
+    {8, false, {{53, 52, 51, 45, 43, 37, 36, 35}, {53, 52, 51, 45, 43, 37, 36, 35}}}, /* e6 */
+    {7, true, {{54, 53, 52, 46, 44, 38, 37, 36}, {54, 46, 38, 53, 37, 52, 44, 36}}}, /* f6 */
+    {5, false, {{55, 47, 39, 54, 38, 53, 45, 37}, {55, 47, 39, 54, 38, 53, 45, 37}}}, /* g6 */
+    {2, false, {{-1, -1, -1, 55, 39, 54, 46, 38}, {-1, -1, -1, 55, 39, 54, 46, 38}}}, /* h6 */
+    {1, false, {{-1, -1, -1, 56, 40, 57, 49, 41}, {-1, -1, -1, 56, 40, 57, 49, 41}}}, /* a7 */
+    {4, true, {{56, 57, 58, 48, 50, 40, 41, 42}, {56, 48, 40, 57, 41, 58, 50, 42}}}, /* b7 */
+    {5, false, {{57, 58, 59, 49, 51, 41, 42, 43}, {57, 58, 59, 49, 51, 41, 42, 43}}}, /* c7 */
+    {6, false, {{58, 59, 60, 50, 52, 42, 43, 44}, {58, 59, 60, 50, 52, 42, 43, 44}}}, /* d7 */
+    {6, false, {{61, 60, 59, 53, 51, 45, 44, 43}, {61, 60, 59, 53, 51, 45, 44, 43}}}, /* e7 */
+    {5, false, {{62, 61, 60, 54, 52, 46, 45, 44}, {62, 61, 60, 54, 52, 46, 45, 44}}}, /* f7 */
+    {4, true, {{63, 62, 61, 55, 53, 47, 46, 45}, {63, 55, 47, 62, 46, 61, 53, 45}}}, /* g7 */
+    {1, false, {{-1, -1, -1, 63, 47, 62, 54, 46}, {-1, -1, -1, 63, 47, 62, 54, 46}}}, /* h7 */
+    {0, true, {{-1, -1, -1, -1, 57, -1, 48, 49}, {-1, -1, -1, -1, 48, -1, 57, 49}}}, /* a8 */
+    {1, false, {{-1, -1, -1, 56, 58, 48, 49, 50}, {-1, -1, -1, 56, 58, 48, 49, 50}}}, /* b8 */
+    {2, false, {{-1, -1, -1, 57, 59, 49, 50, 51}, {-1, -1, -1, 57, 59, 49, 50, 51}}}, /* c8 */
+    {3, false, {{-1, -1, -1, 58, 60, 50, 51, 52}, {-1, -1, -1, 58, 60, 50, 51, 52}}}, /* d8 */
+    {3, false, {{-1, -1, -1, 61, 59, 53, 52, 51}, {-1, -1, -1, 61, 59, 53, 52, 51}}}, /* e8 */
+    {2, false, {{-1, -1, -1, 62, 60, 54, 53, 52}, {-1, -1, -1, 62, 60, 54, 53, 52}}}, /* f8 */
+    {1, false, {{-1, -1, -1, 63, 61, 55, 54, 53}, {-1, -1, -1, 63, 61, 55, 54, 53}}}, /* g8 */
+    {0, true, {{-1, -1, -1, -1, 62, -1, 55, 54}, {-1, -1, -1, -1, 55, -1, 62, 54}}}, /* h8 */
+};
 
-static int square_class(const Fold *f)
+/* Cell k (0 empty or off the board, 1 own, 2 enemy) weighs 3^k. */
+static uint32_t read_neighbours(const Board *b, const int8_t *squares)
 {
-    /* (0,0) (0,1) (0,2) (0,3) (1,1) (1,2) (1,3) (2,2) (2,3) (3,3) */
-    static const int first_of_row[4] = {0, 4, 7, 9};
-    return first_of_row[f->a] + (f->b - f->a);
-}
-
-/* Cell (0 empty or off the board, 1 own, 2 enemy) at offset (dr, dc) from the square, the offset
- * given in the folded orientation. */
-static uint32_t cell_at(const Board *b, int sq, const Fold *f, int dr, int dc)
-{
-    if (f->transpose) {
-        const int t = dr;
-        dr = dc;
-        dc = t;
-    }
-    if (f->flip_row)
-        dr = -dr;
-    if (f->flip_col)
-        dc = -dc;
-    const int r = sq / 8 + dr, c = sq % 8 + dc;
-    if (r < 0 || r > 7 || c < 0 || c > 7)
-        return 0;
-    const int at = r * 8 + c;
-    return (uint32_t)((b->own >> at) & 1) + 2 * (uint32_t)((b->opp >> at) & 1);
-}
-
-static uint32_t neighbourhood(const Board *b, int sq, Fold f)
-{
-    static const int OFFSETS[8][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}};
     uint32_t index = 0;
-    for (int k = 7; k >= 0; k--)
-        index = index * 3 + cell_at(b, sq, &f, OFFSETS[k][0], OFFSETS[k][1]);
-    if (f.a == f.b) {   /* on the diagonal both orientations fold here: take the smaller reading */
-        f.transpose = !f.transpose;
-        uint32_t other = 0;
-        for (int k = 7; k >= 0; k--)
-            other = other * 3 + cell_at(b, sq, &f, OFFSETS[k][0], OFFSETS[k][1]);
-        index = other < index ? other : index;
+    for (int k = 7; k >= 0; k--) {
+        const uint64_t bit = squares[k] < 0 ? 0 : 1ull << squares[k];
+        index = index * 3 + ((b->own & bit) != 0) + 2 * (uint32_t)((b->opp & bit) != 0);
     }
     return index;
+}
+
+static uint32_t neighbourhood(const Board *b, int sq)
+{
+    const uint32_t first = read_neighbours(b, FOLD[sq].reading[0]);
+    if (!FOLD[sq].diagonal)
+        return first;
+    const uint32_t second = read_neighbours(b, FOLD[sq].reading[1]);
+    return second < first ? second : first;
 }
 
 static inline uint64_t neighbour_squares(uint64_t x)
@@ -136,15 +175,14 @@ static void move_entries(const Board *b, Move m, int phase, uint32_t *out)
     const uint64_t placed = 1ull << sq, flips = flipped_by(sq, b->own, b->opp);
     const uint64_t own = b->own | flips | placed, opp = b->opp ^ flips, empty = ~(own | opp);
     const uint64_t replies = legal_squares(opp, own);
-    const Fold f = fold_square(sq);
-    const int cls = square_class(&f);
+    const int cls = FOLD[sq].square_class;
     const int flip_count = popcount64(flips), reply_count = popcount64(replies);
     const int frontier = popcount64((flips | placed) & neighbour_squares(empty));
     out[COL_SQUARE] = (uint32_t)(phase * CLASSES + cls);
     out[COL_FLIPS] = COLUMN_OFFSET[COL_FLIPS] + (uint32_t)(phase * FLIP_BUCKETS + (flip_count > 8 ? 8 : flip_count) - 1);
     out[COL_REPLIES] = COLUMN_OFFSET[COL_REPLIES] + (uint32_t)(phase * REPLY_BUCKETS + (reply_count > 15 ? 15 : reply_count));
     out[COL_CORNER] = COLUMN_OFFSET[COL_CORNER] + (uint32_t)(cls * 2 + ((replies & CORNERS) != 0));
-    out[COL_NEIGHBOURS] = COLUMN_OFFSET[COL_NEIGHBOURS] + (uint32_t)cls * NEIGHBOURS + neighbourhood(b, sq, f);
+    out[COL_NEIGHBOURS] = COLUMN_OFFSET[COL_NEIGHBOURS] + (uint32_t)cls * NEIGHBOURS + neighbourhood(b, sq);
     out[COL_PARITY] = COLUMN_OFFSET[COL_PARITY] + (uint32_t)(phase * 2 + (quadrant_empties(~(b->own | b->opp), sq) & 1));
     out[COL_FRONTIER] = COLUMN_OFFSET[COL_FRONTIER] + (uint32_t)(phase * FRONTIER_BUCKETS + (frontier > 9 ? 9 : frontier));
 }

@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -433,6 +434,66 @@ static void test_policy_entries_in_columns(TestContext *t)
     }
 }
 
+/* The Reversi neighbourhood column against the fold worked out square by square: the square's
+ * row and column mirrored into the lower half, then transposed into a <= b; each neighbour's
+ * offset turned the same way; a square on a diagonal read both ways, the smaller reading kept. */
+static uint32_t folded_neighbourhood(const Board *b, int sq, int *square_class)
+{
+    static const int OFFSETS[8][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}};
+    static const int FIRST_OF_ROW[4] = {0, 4, 7, 9};
+    int r = sq / 8, c = sq % 8;
+    const bool flip_row = r > 3, flip_col = c > 3;
+    r = flip_row ? 7 - r : r;
+    c = flip_col ? 7 - c : c;
+    const int a = r < c ? r : c, bb = r < c ? c : r;
+    *square_class = FIRST_OF_ROW[a] + bb - a;
+    uint32_t best = UINT32_MAX;
+    for (int reading = 0; reading < (a == bb ? 2 : 1); reading++) {
+        const bool transpose = (r > c) != (reading == 1);
+        uint32_t index = 0;
+        for (int k = 7; k >= 0; k--) {
+            int dr = OFFSETS[k][transpose ? 1 : 0], dc = OFFSETS[k][transpose ? 0 : 1];
+            dr = flip_row ? -dr : dr;
+            dc = flip_col ? -dc : dc;
+            const int nr = sq / 8 + dr, nc = sq % 8 + dc, at = nr * 8 + nc;
+            const bool on = nr >= 0 && nr < 8 && nc >= 0 && nc < 8;
+            index = index * 3 + (on ? (uint32_t)((b->own >> at) & 1) + 2 * (uint32_t)((b->opp >> at) & 1) : 0);
+        }
+        best = index < best ? index : best;
+    }
+    return best;
+}
+
+static void test_reversi_neighbourhood_table(TestContext *t)
+{
+    enum { NEIGHBOURS_COLUMN = 4, NEIGHBOURS = 6561 };
+    Game *g = open_game(t, "reversi");
+    const PolicySet *set = policy_set_of(g);
+    CHECK(t, strcmp(set->column_names[NEIGHBOURS_COLUMN], "neighbours") == 0);
+    Rng rng = rng_seed(29, 0);
+    Move moves[MAX_MOVES];
+    uint32_t entries[MAX_MOVES * POLICY_MAX_COLUMNS];
+    int checked = 0;
+    for (int k = 0; k < 400; k++) {
+        Position p;
+        test_random_position(g, &rng, k % 60, &p);
+        const Board b = load_board(&p);
+        const int n = game_gen_moves(g, &p, moves);
+        set->move_entries(g, &p, moves, n, entries);
+        for (int i = 0; i < n; i++) {
+            if (moves[i] == MOVE_PASS)
+                continue;
+            int square_class;
+            const uint32_t index = folded_neighbourhood(&b, (int)moves[i], &square_class);
+            const uint32_t want = set->column_offset[NEIGHBOURS_COLUMN] + (uint32_t)square_class * NEIGHBOURS + index;
+            CHECK(t, entries[i * set->columns + NEIGHBOURS_COLUMN] == want);
+            checked++;
+        }
+    }
+    CHECK(t, checked > 2000);
+    game_free(g);
+}
+
 /* Zero weights give every move the same prior; a weight on one entry favours exactly the moves
  * that have it, by e^w. */
 static void test_policy_priors(TestContext *t)
@@ -681,6 +742,7 @@ const TestCase tables_tests[] = {
     {"phalanx_families_extend_the_base", test_phalanx_families_extend_the_base},
     {"policy_entries_in_columns", test_policy_entries_in_columns},
     {"policy_priors", test_policy_priors},
+    {"reversi_neighbourhood_table", test_reversi_neighbourhood_table},
     {"table_file_round_trip", test_table_file_round_trip},
     {"table_file_damage", test_table_file_damage},
     TEST_END,
