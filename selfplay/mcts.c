@@ -69,7 +69,7 @@ struct Mcts {
     Worker *workers;                /* [0] prepares the root, [1 + t] is search thread t's */
     MctsResult *result;             /* the result being collected (one at a time: thread 0's) */
     double setup_seconds;           /* mcts_new's time */
-    double reciprocal[RECIPROCALS]; /* 1 / n, for puct_score */
+    double reciprocal[RECIPROCALS]; /* 1 / n / VALUE_ONE, for puct_score */
 };
 
 /* Transposition tables: the root's solves reach ~18 empties, the leaves' ~12. */
@@ -148,7 +148,7 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
         return NULL;
     }
     for (int i = 1; i < RECIPROCALS; i++)
-        m->reciprocal[i] = 1.0 / i;
+        m->reciprocal[i] = 1.0 / i / VALUE_ONE;
     m->stored_bytes = stored_position_bytes(g);
     m->tree.position_slots = (uint32_t)((m->stored_bytes + sizeof(Node) - 1) / sizeof(Node));
     m->setup_seconds = clock_seconds() - start;
@@ -475,14 +475,18 @@ static uint32_t extend_ordered(Node *node, Node *children, uint32_t ordered)
 /* A visited child's PUCT score: its mean value plus its share of the exploration,
  * explore_prior / (1 + visits).  Both divisions are products with a table's reciprocals where
  * the count is small, as most children's are: the divider was what the selection loop waited
- * on (1.10x visits/s in Reversi, whose deep trees score ~130 children a visit). */
-static inline double puct_score(const Mcts *m, const Node *c, uint32_t visits, double explore_prior)
+ * on (1.10x visits/s in Reversi, whose deep trees score ~130 children a visit).  The table holds
+ * 1 / n / VALUE_ONE and explore_prior comes in VALUE_ONE times too large, so that the value
+ * sum's fixed point costs no multiply of its own: a power of two moves no rounding, and the
+ * score is the same double as sum / VALUE_ONE / visits + explore_prior / (1 + visits) with each
+ * division a product by the rounded reciprocal. */
+static inline double puct_score(const Mcts *m, const Node *c, uint32_t visits, double scaled_explore_prior)
 {
     const double sum = (double)atomic_load_explicit(&c->value_sum, memory_order_relaxed);
     if (visits + 1 >= RECIPROCALS)
-        return sum / (double)VALUE_ONE / visits + explore_prior / (1.0 + visits);
+        return sum / (double)VALUE_ONE / visits + scaled_explore_prior / (double)VALUE_ONE / (1.0 + visits);
     const double *inverse = m->reciprocal;
-    return sum * (1.0 / VALUE_ONE) * inverse[visits] + explore_prior * inverse[visits + 1];
+    return sum * inverse[visits] + scaled_explore_prior * inverse[visits + 1];
 }
 
 /* PUCT over the visited children and the first unvisited one (the best of the unvisited, since
@@ -495,6 +499,7 @@ static Node *select_child(const Mcts *m, Node *parent)
     Node *const children = node_children(&m->tree, parent);
     uint32_t ordered = atomic_load_explicit(&parent->ordered, memory_order_acquire);
     const double explore = m->c_puct * sqrt((double)atomic_load_explicit(&parent->visits, memory_order_relaxed));
+    const double scaled_explore = explore * (double)VALUE_ONE;
     double best_score = -INFINITY;
     Node *best = children, *end = children + ordered;
     for (Node *c = children;; c++) {
@@ -511,7 +516,7 @@ static Node *select_child(const Mcts *m, Node *parent)
                 best = c;
             break;
         }
-        double score = puct_score(m, c, visits, explore * c->prior);
+        double score = puct_score(m, c, visits, scaled_explore * c->prior);
         const int proven = atomic_load_explicit(&c->proven, memory_order_relaxed);
         if (__builtin_expect(proven != PROVEN_NONE, 0)) {
             if (proven == PROVEN_WIN)
@@ -616,11 +621,17 @@ static bool prove(Mcts *m, Node *node)
     return won || all_decided;
 }
 
+/* Adds the leaf's value up the path, for the player who moved into each node: value, 1 - value,
+ * 1 - (1 - value), ... in doubles.  For a value in [0, 1] the sequence alternates exactly from
+ * its second term on (one of 1 - value and 1 - (1 - value) lies in [0.5, 1], where x, 1 - x and
+ * 1 - (1 - x) = x are all exact), so three fixed points serve every ply. */
 static void backup(Mcts *m, const uint32_t *path, int depth, double value)
 {
+    const double other = 1.0 - value;
+    const int64_t first = fixed_point(value), odd = fixed_point(other), even = fixed_point(1.0 - other);
     for (int i = depth - 1; i >= 0; i--) {
-        add_value(m, &m->tree.nodes[path[i]], fixed_point(value));
-        value = 1.0 - value;
+        const int from_leaf = depth - 1 - i;
+        add_value(m, &m->tree.nodes[path[i]], from_leaf == 0 ? first : from_leaf % 2 ? odd : even);
     }
     for (int i = depth - 1; i >= 0 && prove(m, &m->tree.nodes[path[i]]); i--)
         ;
