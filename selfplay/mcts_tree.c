@@ -32,6 +32,8 @@ static void *pool_alloc(size_t bytes)
 
 bool mcts_tree_init(Tree *t, size_t node_budget, size_t capacity)
 {
+    if (capacity > UINT32_MAX)
+        capacity = UINT32_MAX;      /* nodes are numbered in 32 bits */
     t->nodes = pool_alloc(capacity * sizeof *t->nodes);
     t->capacity = capacity;
     t->node_budget = node_budget < capacity ? node_budget : capacity;
