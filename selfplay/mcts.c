@@ -128,8 +128,8 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     if (m->cfg.threads < 1)
         m->cfg.threads = 1;
     m->shared = m->cfg.threads > 1;
-    /* An expanded node has ~100 children in the phalanx games; 16 a visited node is room enough
-     * since most nodes are leaves.  The workers and the result are made here, not per search:
+    /* An expanded node has ~100 children in the phalanx games; a pool of 16 nodes for each visited
+     * one is room enough since most nodes are leaves.  The workers and the result are made here, not per search:
      * each search had malloc'd them afresh, and the first paid their page faults. */
     size_t workers = (size_t)m->cfg.threads + 1;
     m->workers = aligned_alloc(64, workers * sizeof *m->workers);
@@ -491,7 +491,7 @@ static inline double puct_score(const Mcts *m, const Node *c, uint32_t visits, d
 
 /* PUCT over the visited children and the first unvisited one (the best of the unvisited, since
  * they differ only in prior).  A proven win is taken at once; proven losses only when all are.
- * The loop is what a visit spends most of its instructions on (Reversi's narrow trees: ~33
+ * The loop is what a visit spends most of its instructions on (Reversi's narrow trees: ~17
  * plies and ~130 children scored a visit), so the rare cases, proofs and the ordered prefix
  * used up, are kept out of its way. */
 static Node *select_child(const Mcts *m, Node *parent)
@@ -571,14 +571,11 @@ static inline int64_t fixed_point(double value)
  * node, and the one that comes second counts it lost. */
 static bool enter_child(Mcts *m, Node *c)
 {
-    if (!node_visited(c)) {
-        if (!mcts_tree_claim_node(&m->tree, m->shared))
-            return false;
-        if (add_visit(m, c) > 0)
-            atomic_fetch_add_explicit(&m->tree.nodes_lost, 1, memory_order_relaxed);
-        return true;
-    }
-    add_visit(m, c);
+    const bool fresh = !node_visited(c);
+    if (fresh && !mcts_tree_claim_node(&m->tree, m->shared))
+        return false;
+    if (add_visit(m, c) > 0 && fresh)
+        atomic_fetch_add_explicit(&m->tree.nodes_lost, 1, memory_order_relaxed);
     return true;
 }
 
