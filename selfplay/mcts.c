@@ -128,9 +128,10 @@ Mcts *mcts_new(const Game *g, const Weights *w, const MctsConfig *cfg)
     if (m->cfg.threads < 1)
         m->cfg.threads = 1;
     m->shared = m->cfg.threads > 1;
-    /* An expanded node has ~100 children in the phalanx games; a pool of 16 nodes for each visited
-     * one is room enough since most nodes are leaves.  The workers and the result are made here, not per search:
-     * each search had malloc'd them afresh, and the first paid their page faults. */
+    /* An expanded node has ~100 children in the phalanx games; a pool of 16 nodes for each
+     * visited one is room enough since most nodes are leaves.  The workers and the result are
+     * made here, not per search: each search had malloc'd them afresh, and the first paid their
+     * page faults. */
     size_t workers = (size_t)m->cfg.threads + 1;
     m->workers = aligned_alloc(64, workers * sizeof *m->workers);
     m->result = malloc(sizeof *m->result);
