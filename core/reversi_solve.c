@@ -19,8 +19,9 @@
  *
  * With more than one thread the threads share the table and split the tree where it is safe to
  * (young brothers wait, Feldmann 1993): a node with enough empties whose first moves did not cut
- * it off offers its other moves to the idle threads, which search them beside its own thread; a
- * thread that finds a cutoff there stops the others' searches of that node.  The root is never
+ * it off, and whose window holds at most one score, offers its other moves to the idle threads,
+ * which search them beside its own thread; a thread that finds a cutoff there stops the others'
+ * searches of that node.  The root is never
  * split, so it tries its moves in one order: the same score for any thread count, and from a
  * fresh table the same move.
  */
@@ -45,7 +46,7 @@ enum {
     POLL_NODES = 4096,          /* the stop flag and node budget are checked every this many nodes */
     CLOCK_POLLS = 16,           /* and the clock every this many checks */
     SCORE_INF = 127,
-    SPLIT_MIN_EMPTIES = 12,     /* threads share the moves of nodes from here up */
+    SPLIT_MIN_EMPTIES = 10,     /* threads share the moves of nodes from here up */
     SPLIT_AFTER = 2,            /* once this many of a node's moves are searched */
     SPLITS_MAX = 64,            /* split nodes open at once, at most */
     TABLE_LOCKS = 1 << 12,      /* the shared table's buckets are locked in this many stripes */
@@ -662,9 +663,16 @@ static inline void spin_unlock(atomic_flag *lock)
     atomic_flag_clear_explicit(lock, memory_order_release);
 }
 
-static bool may_split(const ReversiSolver *s, int empties)
+/* Only a node whose window holds at most one score (scores are even, so a window two wide holds
+ * one) is split: in a wider one, a principal variation node, a later move that beats alpha raises
+ * it for the moves after, and a thread that took one of those at the old alpha searches it wider
+ * than one thread would.  Splitting those too cost FFO #40-#49 on two threads 3.59 G nodes
+ * against 3.12 G without them (one thread: 2.89 G), and 52.0 s against 43.6 s (four rounds; one
+ * thread 72.8 s).  The split nodes then lie deeper, so they are allowed from 10 empties, not 12
+ * (splitting null windows only: 45.2 s from 10, five rounds, against 48.1 s from 12, three). */
+static bool may_split(const ReversiSolver *s, const NodeSearch *ns, int empties)
 {
-    return s->share.pool && empties >= SPLIT_MIN_EMPTIES &&
+    return s->share.pool && empties >= SPLIT_MIN_EMPTIES && ns->beta - ns->alpha <= 2 &&
            atomic_load_explicit(&s->share.pool->idle, memory_order_relaxed) > 0;
 }
 
@@ -855,7 +863,7 @@ static int solve_deep(ReversiSolver *s, uint64_t own, uint64_t opp, int alpha, i
          * (never at the root, whose first move of equally good ones is the answer).  After one
          * move, FFO #40-#47 on two threads took 5% more nodes (1,109-1,123 M against
          * 1,066-1,086 M) and 6% more time: the nodes whose second move cuts were split too. */
-        if (i == SPLIT_AFTER && !best_move && may_split(s, empties)) {
+        if (i == SPLIT_AFTER && !best_move && may_split(s, &ns, empties)) {
             split(s, &ns, own, opp, list, i, n, empties);
             break;
         }

@@ -81,7 +81,7 @@ static void test_stored_endgames(TestContext *t)
 }
 
 /* Three threads sharing a table find the stored scores and FFO #40's, with a best move that
- * keeps the score (the nodes from 12 empties on are the ones the threads split), and from a
+ * keeps the score (the nodes from 10 empties on are the ones the threads split), and from a
  * cleared table the move one thread finds. */
 static void test_threads(TestContext *t)
 {
