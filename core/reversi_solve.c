@@ -21,9 +21,8 @@
  * (young brothers wait, Feldmann 1993): a node with enough empties whose first moves did not cut
  * it off, and whose window holds at most one score, offers its other moves to the idle threads,
  * which search them beside its own thread; a thread that finds a cutoff there stops the others'
- * searches of that node.  The root is never
- * split, so it tries its moves in one order: the same score for any thread count, and from a
- * fresh table the same move.
+ * searches of that node.  The root is never split, so it tries its moves in one order: the same
+ * score for any thread count, and from a fresh table the same move.
  */
 #include "clock.h"
 #include "reversi.h"
