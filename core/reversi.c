@@ -130,7 +130,7 @@ static uint64_t hash_from_scratch(const ZobristKeys *keys, const Board *b)
 typedef struct {
     ZobristKeys keys;
     _Atomic(ReversiPatterns *) patterns;    /* built on first use: most games never evaluate */
-    PolicySet policy;
+    ReversiPolicy policy;
 } ReversiTables;
 
 static const ZobristKeys *keys_of(const Game *g)
@@ -165,7 +165,7 @@ static const PatternSet *reversi_pattern_set(const Game *g, unsigned families)
 
 const PolicySet *reversi_policy_set(const Game *g)
 {
-    return &((const ReversiTables *)g->impl)->policy;
+    return &((const ReversiTables *)g->impl)->policy.set;
 }
 
 /* ---------------------------------------------------------------- positions */
@@ -629,7 +629,11 @@ bool reversi_setup(Game *g, Error *err)
         return false;
     }
     zobrist_init(&tables->keys);
-    reversi_policy_init(&tables->policy);
+    if (!reversi_policy_init(&tables->policy)) {
+        free(tables);
+        error_set(err, "internal error: the priors' neighbourhood tables do not add up");
+        return false;
+    }
     g->ops = &reversi_ops;
     g->impl = tables;
     return true;

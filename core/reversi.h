@@ -15,6 +15,7 @@
 
 #include "game.h"
 #include "pattern.h"
+#include "policy.h"
 
 #include <assert.h>
 #include <string.h>
@@ -216,10 +217,22 @@ bool reversi_patterns_init(ReversiPatterns *rp);
 void reversi_raw_indices_by_discs(const ReversiPatterns *rp, const Position *p, uint32_t *out);
 void reversi_patterns_free(ReversiPatterns *rp);
 
-/* The move features of the learned priors (reversi_learned_priors.c), and the game's copy of them. */
-struct PolicySet;
-void reversi_policy_init(struct PolicySet *set);
-const struct PolicySet *reversi_policy_set(const Game *g);
+/* The move features of the learned priors (reversi_learned_priors.c), and the game's copy of
+ * them: the PolicySet, and, where pext is fast, the tables that read a move's neighbourhood as
+ * the patterns are read: the square's neighbours as one mask, and from each of the mask's
+ * extractions of own and enemy discs its base-3 number in the square's folded orientation
+ * (entries first[r][s] .. + 2^neighbours - 1 for reading r of square s; a square on a diagonal
+ * has two).  The game's PolicySet is the first member, so the move entries find the tables. */
+enum { REVERSI_NEIGHBOUR_ENTRIES = 13120 };
+typedef struct {
+    PolicySet set;
+    uint64_t mask[SQUARES];
+    uint16_t first[2][SQUARES];
+    uint16_t ternary[REVERSI_NEIGHBOUR_ENTRIES];
+} ReversiPolicy;
+/* False if the tables do not add up to their size (a bug, never the input's fault). */
+bool reversi_policy_init(ReversiPolicy *policy);
+const PolicySet *reversi_policy_set(const Game *g);
 
 /* The action index and input planes (reversi_tensors.c; core/tensors.h). */
 int reversi_num_actions(const Game *g);

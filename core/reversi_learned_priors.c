@@ -19,6 +19,10 @@
 #include "reversi.h"
 #include "policy.h"
 
+#ifdef REVERSI_PATTERNS_PEXT
+#include <immintrin.h>
+#endif
+
 enum { PHASES = 4, CLASSES = 10, NEIGHBOURS = 6561, FLIP_BUCKETS = 8, REPLY_BUCKETS = 16, FRONTIER_BUCKETS = 10 };
 
 enum { COL_SQUARE, COL_FLIPS, COL_REPLIES, COL_CORNER, COL_NEIGHBOURS, COL_PARITY, COL_FRONTIER, COLUMNS };
@@ -129,6 +133,7 @@ static const SquareFold FOLD[SQUARES] = {
     {0, true, {{-1, -1, -1, -1, 62, -1, 55, 54}, {-1, -1, -1, -1, 55, -1, 62, 54}}}, /* h8 */
 };
 
+#ifndef REVERSI_PATTERNS_PEXT
 /* Cell k (0 empty or off the board, 1 own, 2 enemy) weighs 3^k. */
 static uint32_t read_neighbours(const Board *b, const int8_t *squares)
 {
@@ -139,14 +144,58 @@ static uint32_t read_neighbours(const Board *b, const int8_t *squares)
     }
     return index;
 }
+#endif
 
-static uint32_t neighbourhood(const Board *b, int sq)
+static uint32_t neighbourhood(const ReversiPolicy *policy, const Board *b, int sq)
 {
+#ifdef REVERSI_PATTERNS_PEXT
+    const uint64_t own = _pext_u64(b->own, policy->mask[sq]), opp = _pext_u64(b->opp, policy->mask[sq]);
+    const uint16_t *ternary = policy->ternary + policy->first[0][sq];
+    const uint32_t first = ternary[own] + 2u * ternary[opp];
+    if (!FOLD[sq].diagonal)
+        return first;
+    ternary = policy->ternary + policy->first[1][sq];
+    const uint32_t second = ternary[own] + 2u * ternary[opp];
+#else
+    (void)policy;
     const uint32_t first = read_neighbours(b, FOLD[sq].reading[0]);
     if (!FOLD[sq].diagonal)
         return first;
     const uint32_t second = read_neighbours(b, FOLD[sq].reading[1]);
+#endif
     return second < first ? second : first;
+}
+
+/* The tables of the extractions: bit j of one is the mask's j-th square in square order, whose
+ * place k in the reading has the digit weight 3^k.  False if the entries do not add up. */
+static bool neighbour_tables(ReversiPolicy *policy)
+{
+    uint32_t next = 0;
+    for (int sq = 0; sq < SQUARES; sq++) {
+        uint64_t mask = 0;
+        for (int k = 0; k < 8; k++)
+            if (FOLD[sq].reading[0][k] >= 0)
+                mask |= 1ull << FOLD[sq].reading[0][k];
+        policy->mask[sq] = mask;
+        const uint32_t size = 1u << popcount64(mask);
+        for (int r = 0; r < (FOLD[sq].diagonal ? 2 : 1); r++) {
+            uint32_t weight[8] = {0}, power = 1;
+            for (int k = 0; k < 8; k++, power *= 3)
+                if (FOLD[sq].reading[r][k] >= 0)
+                    weight[popcount64(mask & ((1ull << FOLD[sq].reading[r][k]) - 1))] = power;
+            if (next + size > REVERSI_NEIGHBOUR_ENTRIES)
+                return false;
+            policy->first[r][sq] = (uint16_t)next;
+            for (uint32_t bits = 0; bits < size; bits++) {
+                uint32_t number = 0;
+                for (int j = 0; j < 8; j++)
+                    number += (bits >> j & 1) * weight[j];
+                policy->ternary[next + bits] = (uint16_t)number;
+            }
+            next += size;
+        }
+    }
+    return next == REVERSI_NEIGHBOUR_ENTRIES;
 }
 
 static inline uint64_t neighbour_squares(uint64_t x)
@@ -163,7 +212,7 @@ static int quadrant_empties(uint64_t empty, int sq)
     return popcount64(empty & rows & cols);
 }
 
-static void move_entries(const Board *b, Move m, int phase, uint32_t *out)
+static void move_entries(const ReversiPolicy *policy, const Board *b, Move m, int phase, uint32_t *out)
 {
     if (m == MOVE_PASS) {
         out[COL_SQUARE] = PHASES * CLASSES;
@@ -182,18 +231,18 @@ static void move_entries(const Board *b, Move m, int phase, uint32_t *out)
     out[COL_FLIPS] = COLUMN_OFFSET[COL_FLIPS] + (uint32_t)(phase * FLIP_BUCKETS + (flip_count > 8 ? 8 : flip_count) - 1);
     out[COL_REPLIES] = COLUMN_OFFSET[COL_REPLIES] + (uint32_t)(phase * REPLY_BUCKETS + (reply_count > 15 ? 15 : reply_count));
     out[COL_CORNER] = COLUMN_OFFSET[COL_CORNER] + (uint32_t)(cls * 2 + ((replies & CORNERS) != 0));
-    out[COL_NEIGHBOURS] = COLUMN_OFFSET[COL_NEIGHBOURS] + (uint32_t)cls * NEIGHBOURS + neighbourhood(b, sq);
+    out[COL_NEIGHBOURS] = COLUMN_OFFSET[COL_NEIGHBOURS] + (uint32_t)cls * NEIGHBOURS + neighbourhood(policy, b, sq);
     out[COL_PARITY] = COLUMN_OFFSET[COL_PARITY] + (uint32_t)(phase * 2 + (quadrant_empties(~(b->own | b->opp), sq) & 1));
     out[COL_FRONTIER] = COLUMN_OFFSET[COL_FRONTIER] + (uint32_t)(phase * FRONTIER_BUCKETS + (frontier > 9 ? 9 : frontier));
 }
 
 static void reversi_move_entries(const Game *g, const Position *p, const Move *moves, int n, uint32_t *out)
 {
-    (void)g;
+    const ReversiPolicy *policy = (const ReversiPolicy *)(const void *)policy_set_of(g);    /* its first member */
     const Board b = load_board(p);
     const int phase = phase_of(SQUARES - popcount64(b.own | b.opp));
     for (int i = 0; i < n; i++)
-        move_entries(&b, moves[i], phase, out + (size_t)i * COLUMNS);
+        move_entries(policy, &b, moves[i], phase, out + (size_t)i * COLUMNS);
 }
 
 /* FNV-1a of a version word and the column sizes: a change to the features changes the id. */
@@ -208,7 +257,9 @@ static uint64_t policy_id(void)
     return h;
 }
 
-void reversi_policy_init(PolicySet *set)
+bool reversi_policy_init(ReversiPolicy *policy)
 {
-    *set = (PolicySet){COLUMNS, COLUMN_OFFSET[COLUMNS], policy_id(), COLUMN_NAMES, COLUMN_OFFSET, reversi_move_entries};
+    policy->set = (PolicySet){COLUMNS, COLUMN_OFFSET[COLUMNS], policy_id(), COLUMN_NAMES, COLUMN_OFFSET,
+                              reversi_move_entries};
+    return neighbour_tables(policy);
 }
