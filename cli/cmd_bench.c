@@ -216,6 +216,51 @@ static void bench_solve(int first, int last, bool wld, int threads)
         exit(EXIT_FAILURE_RUN);
 }
 
+/* The selective levels on FFO positions first..last: each position searched at levels
+ * 0..max_level in turn on one fresh 64 MiB table (as `solve --selective` does), each level's score
+ * against the published one and the seconds until it was found; then per level the positions
+ * scored exactly, the mean distance from the exact score and the total seconds. */
+static void bench_selective(int first, int last, int max_level, int threads)
+{
+    Position pos;
+    Game *g = open_variant("reversi", 0, 0, &pos);
+    int exact[SOLVE_EXACT_LEVEL + 1] = {0}, off[SOLVE_EXACT_LEVEL + 1] = {0};
+    double seconds[SOLVE_EXACT_LEVEL + 1] = {0};
+    for (int number = first; number <= last; number++) {
+        const FfoPosition *ffo = ffo_position(number);
+        Error err;
+        if (!game_parse_position(g, ffo->position, &pos, &err))
+            fail_exit("bench", EXIT_FAILURE_RUN, "FFO #%d: %s", number, err.msg);
+        Solver *s = solver_new_threads(g, (size_t)64 << 20, threads);
+        if (!s)
+            fail_exit("bench", EXIT_FAILURE_RUN, "out of memory");
+        const double t0 = clock_seconds();
+        for (int level = 0; level <= max_level; level++) {
+            const SolveResult r = solver_run_selective(s, &pos, SOLVE_EXACT, level, NULL);
+            const double secs = clock_seconds() - t0;
+            char best[16] = "none";
+            if (r.best != MOVE_NONE)
+                game_format_move(g, &pos, r.best, best, sizeof best);
+            const int distance = abs(r.score - ffo->score);
+            printf("select  FFO #%d  %2d empties  level %d  score %+3d  best %-3s  published %+3d  off %2d  %8.3f s\n",
+                   number, solve_empties(g, &pos), level, r.score, best, ffo->score, distance, secs);
+            fflush(stdout);
+            exact[level] += distance == 0;
+            off[level] += distance;
+            seconds[level] += secs;
+        }
+        solver_free(s);
+    }
+    const int count = last - first + 1;
+    for (int level = 0; level <= max_level; level++)
+        printf("select  FFO #%d-#%d level %d: %d of %d scores exact, %.1f discs off on average, %.2f s in all%s\n",
+               first, last, level, exact[level], count, (double)off[level] / count, seconds[level],
+               level == SOLVE_EXACT_LEVEL ? " (the exact search)" : "");
+    game_free(g);
+    if (max_level == SOLVE_EXACT_LEVEL && exact[max_level] != count)
+        exit(EXIT_FAILURE_RUN);
+}
+
 /* "--ffo FIRST-LAST" or "--ffo N" into a range inside the suite. */
 static void parse_ffo_range(const char *text, int *first, int *last)
 {
@@ -233,11 +278,11 @@ static void parse_ffo_range(const char *text, int *first, int *last)
 static int run_bench(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "bench", false};
-    const char *threads_text = NULL, *visits_text = "20000", *ffo_text = "40-49", *what = NULL;
+    const char *threads_text = NULL, *visits_text = "20000", *ffo_text = "40-49", *what = NULL, *level_text = NULL;
     bool wld = false;
     while (r.index < argc) {
         if (arg_value(&r, "--threads", &threads_text) || arg_value(&r, "--visits", &visits_text) ||
-            arg_value(&r, "--ffo", &ffo_text))
+            arg_value(&r, "--ffo", &ffo_text) || arg_value(&r, "--level", &level_text))
             continue;
         if (arg_flag(&r, "--wld")) {
             wld = true;
@@ -261,7 +306,11 @@ static int run_bench(int argc, char **argv)
     else if (strcmp(what, "solve") == 0) {
         int first, last;
         parse_ffo_range(ffo_text, &first, &last);
-        bench_solve(first, last, wld, threads_text ? threads : 1);
+        if (level_text)
+            bench_selective(first, last, (int)arg_integer("bench", "--level", level_text, 0, SOLVE_EXACT_LEVEL),
+                            threads_text ? threads : 1);
+        else
+            bench_solve(first, last, wld, threads_text ? threads : 1);
     }
     else
         fail_exit("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search, rules or solve)", what);
@@ -270,7 +319,8 @@ static int run_bench(int argc, char **argv)
 
 const Command command_bench = {
     "bench", run_bench, "search signature and speed; rules engine and solver speed",
-    "usage: leuctra bench [search|rules|solve] [--visits N] [--threads N] [--ffo FIRST-LAST] [--wld]\n\n"
+    "usage: leuctra bench [search|rules|solve] [--visits N] [--threads N] [--ffo FIRST-LAST] [--wld]\n"
+    "                     [--level L]\n\n"
     "search (default): 12 fixed positions, 4 each of Epaminondas, Crossings and Reversi, searched\n"
     "with --visits (default 20000) on one thread with the shipped weights.  Ends with the signature\n"
     "(the total of tree nodes and a checksum of the chosen moves and of every root move's visits:\n"
@@ -284,6 +334,11 @@ const Command command_bench = {
     "solved exactly on one thread (--threads N: N threads) with a fresh 64 MiB table (--wld: a\n"
     "win/loss/draw solve first) and checked against its published score and best moves; per\n"
     "position the nodes, wall and CPU seconds (every thread's) and nodes/s, then the total.\n"
-    "Exits 1 when a result differs from the published one.\n\n"
-    "example: leuctra bench            leuctra bench rules --threads 2     leuctra bench solve --ffo 40-44\n",
+    "Exits 1 when a result differs from the published one.  With --level L, the selective levels\n"
+    "0..L instead (`leuctra solve --selective`), in turn on one table per position: each level's\n"
+    "score, its distance from the published one and the seconds until it was found, then per\n"
+    "level the exact scores, the mean distance and the total seconds (L = 4 ends with the exact\n"
+    "search, and exits 1 when it differs).\n\n"
+    "example: leuctra bench            leuctra bench rules --threads 2     leuctra bench solve --ffo 40-44\n"
+    "         leuctra bench solve --ffo 40-49 --level 3\n",
 };

@@ -57,6 +57,12 @@ void solver_clear(Solver *s)
 
 SolveResult solver_run(Solver *s, const Position *p, SolveMode mode, const SolveLimits *limits)
 {
+    return solver_run_selective(s, p, mode, SOLVE_EXACT_LEVEL, limits);
+}
+
+SolveResult solver_run_selective(Solver *s, const Position *p, SolveMode mode, int level,
+                                 const SolveLimits *limits)
+{
     static const SolveLimits none = {NULL, 0, 0};
-    return s->ops->run(s->impl, p, mode, limits ? limits : &none);
+    return s->ops->run(s->impl, p, mode, level, limits ? limits : &none);
 }

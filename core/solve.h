@@ -40,12 +40,19 @@ typedef struct {
     uint64_t max_nodes;
 } SolveLimits;
 
+/* Selectivity, for positions beyond an exact solve's reach (Edax's and Zebra's probable score): a
+ * search at level 0 .. SOLVE_EXACT_LEVEL - 1 tries only the first few moves, in its own order,
+ * of the nodes far from the end whose window is null (more moves at each level), so its score is
+ * probable, not proven; SOLVE_EXACT_LEVEL searches every move.  Its accuracy on the FFO positions
+ * is in docs/ENGINE.md. */
+enum { SOLVE_EXACT_LEVEL = 4 };
+
 /* What a game module that has a solver puts in GameOps.solver (core/game.h). */
 typedef struct SolverOps {
     void *(*create)(const Game *g, size_t table_bytes, int threads);
     void (*destroy)(void *impl);
     int (*empties)(const Game *g, const Position *p);
-    SolveResult (*run)(void *impl, const Position *p, SolveMode mode, const SolveLimits *limits);
+    SolveResult (*run)(void *impl, const Position *p, SolveMode mode, int level, const SolveLimits *limits);
     void (*clear)(void *impl);
 } SolverOps;
 
@@ -71,5 +78,9 @@ void solver_clear(Solver *s);
 
 /* Solves p within the limits (NULL: none). */
 SolveResult solver_run(Solver *s, const Position *p, SolveMode mode, const SolveLimits *limits);
+/* The same at a selectivity level (SOLVE_EXACT_LEVEL: solver_run).  The table keeps what each
+ * level found: a later search at a higher level starts from its best moves, never its scores. */
+SolveResult solver_run_selective(Solver *s, const Position *p, SolveMode mode, int level,
+                                 const SolveLimits *limits);
 
 #endif

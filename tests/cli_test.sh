@@ -586,6 +586,36 @@ assert d["line"][0] == d["best"], d
     expect_error "no exact solver" solve --variant epaminondas
     expect_error "position" solve --position 'WWWW/8 b'
     expect_error "--hash" solve --hash -1
+    # Selective levels: FFO #40 (20 empties, +38) through every level to the exact one; at
+    # level 1 a probable score with its move and line; under a time limit FFO #47 (25 empties,
+    # about 1.5 s exact) the last level finished, probable.
+    F40='W2WWWWB/1WWWWWWB/WWBBWWWB/WWBWWWBB/WWWWWWBB/3WWWWB/4W2B/8 b'
+    F47='1WWWWW2/2WWWW2/1WWWWB2/BBBBBB2/1WBWWB2/WWWBWB2/2WWBB2/2BBBB2 w'
+    expect_contains "level 0 |level 3 |level 4 |(exact)|score     +38 for black (black wins)|best      a2" \
+        solve --position "$F40" --selective
+    expect_contains "level 1 |score     |probable: selective level 1 of 4|line      " solve --position "$F40" --level 1
+    if get solve --position "$F40" --level 1 --json; then
+        printf '%s' "$got" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["level"] == 1 and d["probable"] is True and [l["level"] for l in d["levels"]] == [0, 1], d
+assert d["best"] == d["levels"][1]["best"] == d["line"][0] and d["score"] == d["levels"][1]["score"], d
+assert d["levels"][0]["nodes"] < d["levels"][1]["nodes"] <= d["nodes"], d
+' && pass || fail "solve --level 1 --json" "a probable score at level 1 with both levels" "$got"
+    fi
+    if get solve --position "$F47" --selective --time-limit 0.8 --json; then
+        printf '%s' "$got" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["probable"] is True and d["level"] == len(d["levels"]) - 1 < 4 and d["best"], d
+' && pass || fail "solve --selective --time-limit 0.8" "the last level finished in time, probable" "$got"
+    fi
+    # FFO #59's 34 empties: at a selective level no time limit is needed.
+    expect_contains "result    win for black (black wins, probable: selective level 0 of 4)" \
+        solve --position '8/8/7W/2WWWWW1/2WWWWWB/WWWWBBBB/2BBWWBB/2BB1W1B b' --level 0 --wld
+    expect_error "--moves" solve --position "$F40" --selective --moves
+    expect_error "--level" solve --position "$F40" --level 5
+    expect_error "--time-limit" solve --selective
     # The start's 60 empties would never end: refused unless a time limit is given.
     expect_error "--time-limit" solve
     expect_error "--time-limit" solve --position start --wld

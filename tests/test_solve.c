@@ -167,6 +167,51 @@ static void test_ffo_40(TestContext *t)
     game_free(g);
 }
 
+/* Whether m is one of p's legal moves. */
+static bool is_legal(const Game *g, const Position *p, Move m)
+{
+    Move moves[MAX_MOVES];
+    const int n = game_gen_moves(g, p, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
+/* The selective levels on FFO #40, in turn on one table, on one thread and on two: each a legal
+ * move and a possible score, the first searching fewer nodes than the exact search; and the
+ * exact search after them on the same table still exact (their bounds must not pass for it). */
+static void test_selective_levels(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    Position p;
+    Error err;
+    CHECK(t, game_parse_position(g, FFO_40.position, &p, &err));
+    Solver *fresh = solver_new(g, (size_t)16 << 20);
+    const SolveResult exact = solver_run(fresh, &p, SOLVE_EXACT, NULL);
+    for (int threads = 1; threads <= 2; threads++) {
+        Solver *s = solver_new_threads(g, (size_t)16 << 20, threads);
+        for (int level = 0; level < SOLVE_EXACT_LEVEL; level++) {
+            const SolveResult r = solver_run_selective(s, &p, SOLVE_EXACT, level, NULL);
+            CHECK(t, !r.stopped && is_legal(g, &p, r.best));
+            CHECK(t, r.score >= -64 && r.score <= 64 && r.score % 2 == 0);
+            if (level == 0)
+                CHECK(t, r.nodes < exact.nodes / 4);
+        }
+        const SolveResult r = solver_run_selective(s, &p, SOLVE_EXACT, SOLVE_EXACT_LEVEL, NULL);
+        CHECK(t, r.score == FFO_40.score);
+        char move[16];
+        game_format_move(g, &p, r.best, move, sizeof move);
+        CHECK_STR(t, move, "a2");
+        /* And a win/loss/draw search at level 0 after them: a result, and the exact table's win. */
+        const SolveResult wld = solver_run_selective(s, &p, SOLVE_WLD, 0, NULL);
+        CHECK(t, !wld.stopped && wld.score == 1);
+        solver_free(s);
+    }
+    solver_free(fresh);
+    game_free(g);
+}
+
 /* The FFO data: every position of #40-#59 parses, has the empties and side to move the suite
  * lists (a copying slip in one square changes them), and its published best moves are legal.
  * Their scores: #40 above, the rest by `leuctra bench solve`, which checks each. */
@@ -406,6 +451,7 @@ const TestCase solve_tests[] = {
     {"random_positions_against_reference", test_random_positions_against_reference},
     {"ffo_40", test_ffo_40},
     {"ffo_suite", test_ffo_suite},
+    {"selective_levels", test_selective_levels},
     {"threads", test_threads},
     {"pass_and_finished", test_pass_and_finished},
     {"stop_flag", test_stop_flag},
