@@ -352,6 +352,26 @@ static void test_search_solves_within_limits(TestContext *t)
     game_free(g);
 }
 
+/* Under a deadline a root solve that cannot finish (the start's 60 empties) leaves half the time
+ * to the search, which then has visits to choose its move by. */
+static void test_root_solve_leaves_time(TestContext *t)
+{
+    Game *g = open_reversi(t);
+    MctsConfig cfg;
+    mcts_default_config(&cfg);
+    cfg.root_solve_empties = 64;
+    Mcts *m = mcts_new(g, NULL, &cfg);
+    Position p;
+    game_start(g, &p);
+    mcts_set_position(m, &p);
+    const double start = clock_seconds();
+    const MctsResult r = mcts_search(m, &(MctsLimits){.seconds = 0.2}, NULL, NULL, 0, NULL);
+    const double seconds = clock_seconds() - start;
+    CHECK(t, !r.solved && r.best != MOVE_NONE && r.visits >= 50 && seconds < 1.0);
+    mcts_free(m);
+    game_free(g);
+}
+
 /* The table changes the work, never the score. */
 static void test_table_sizes(TestContext *t)
 {
@@ -459,6 +479,7 @@ const TestCase solve_tests[] = {
     {"node_budget", test_node_budget},
     {"most_moves", test_most_moves},
     {"search_solves_within_limits", test_search_solves_within_limits},
+    {"root_solve_leaves_time", test_root_solve_leaves_time},
     {"phalanx_games_have_none", test_phalanx_games_have_none},
     {"search_solves", test_search_solves},
     TEST_END,
