@@ -255,7 +255,8 @@ static void solve_levels(SolveRun *run, const Position *root, int max_level, boo
         const SolveResult r = solve_in_time(run, root);
         if (r.stopped)
             break;
-        rep->levels[rep->num_levels++] = (LevelResult){r.score, r.best, run->nodes, clock_seconds() - start};
+        LevelResult *l = &rep->levels[rep->num_levels++];
+        *l = (LevelResult){r.score, r.best, run->nodes, clock_seconds() - start};
         rep->level = level;
         rep->score = r.score;
         rep->best = r.best;
@@ -264,8 +265,7 @@ static void solve_levels(SolveRun *run, const Position *root, int max_level, boo
             format_best(run->game, root, r.best, best, sizeof best);
             printf("level %d   %-5s best %-4s %12llu nodes %9.3f s%s\n", level,
                    result_text(run->mode, r.score, result, sizeof result), best,
-                   (unsigned long long)run->nodes, clock_seconds() - start,
-                   level == SOLVE_EXACT_LEVEL ? "  (exact)" : "");
+                   (unsigned long long)l->nodes, l->seconds, level == SOLVE_EXACT_LEVEL ? "  (exact)" : "");
             fflush(stdout);
         }
     }
@@ -294,14 +294,12 @@ static int run_solve(int argc, char **argv)
     if (!run.solver)
         fail_exit("solve", EXIT_FAILURE_RUN, "out of memory for a %ld MiB table", hash_mb);
     SolveReport rep = {.empties = solve_empties(g, &root), .level = SOLVE_EXACT_LEVEL};
-    if (rep.empties > MAX_UNLIMITED_EMPTIES && time_limit == 0 && max_level == SOLVE_EXACT_LEVEL)
+    const bool exact_search = max_level < 0 || max_level == SOLVE_EXACT_LEVEL;
+    if (rep.empties > MAX_UNLIMITED_EMPTIES && time_limit == 0 && exact_search)
         fail_exit("solve", EXIT_USAGE, "%d empties is beyond an exact solve's reach (hours from %d on): "
-                  "give --time-limit SECONDS or --level %d or lower, or a position with at most %d empties",
-                  rep.empties, MAX_UNLIMITED_EMPTIES, SOLVE_EXACT_LEVEL - 1, MAX_UNLIMITED_EMPTIES);
-    if (rep.empties > MAX_UNLIMITED_EMPTIES && time_limit == 0 && max_level < 0)
-        fail_exit("solve", EXIT_USAGE, "%d empties is beyond an exact solve's reach (hours from %d on): "
-                  "give --time-limit SECONDS, or --level L for a probable score, or a position with at most %d empties",
-                  rep.empties, MAX_UNLIMITED_EMPTIES, MAX_UNLIMITED_EMPTIES);
+                  "give --time-limit SECONDS, or --level %d or lower for a probable score, or a position "
+                  "with at most %d empties", rep.empties, MAX_UNLIMITED_EMPTIES, SOLVE_EXACT_LEVEL - 1,
+                  MAX_UNLIMITED_EMPTIES);
     rep.moves = malloc(MAX_MOVES * sizeof *rep.moves);
     if (!rep.moves)
         fail_exit("solve", EXIT_FAILURE_RUN, "out of memory");

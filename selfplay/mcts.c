@@ -369,24 +369,19 @@ static bool solve_limits(Mcts *m, SolveLimits *out)
     return true;
 }
 
-/* A win/loss/draw solve within `limits`, its nodes taken from the search's solver budget. */
-static SolveResult counted_solve(Mcts *m, Solver *s, const Position *pos, const SolveLimits *limits)
-{
-    const SolveResult r = solver_run(s, pos, SOLVE_WLD, limits);
-    if (limits->max_nodes > 0)
-        atomic_fetch_sub_explicit(&m->solver_nodes_left, (int64_t)r.nodes, memory_order_relaxed);
-    return r;
-}
-
-/* A solve within the search's limits: stopped when they run out (its result then means nothing). */
-static SolveResult limited_solve(Mcts *m, Solver *s, const Position *pos)
+/* A win/loss/draw solve within the search's limits, with time_share of the time left to its
+ * deadline: stopped when they run out (its result then means nothing). */
+static SolveResult limited_solve(Mcts *m, Solver *s, const Position *pos, double time_share)
 {
     SolveLimits limits;
     if (!solve_limits(m, &limits))
         return (SolveResult){.stopped = true};
-    return counted_solve(m, s, pos, &limits);
+    limits.seconds *= time_share;
+    const SolveResult r = solver_run(s, pos, SOLVE_WLD, &limits);
+    if (limits.max_nodes > 0)
+        atomic_fetch_sub_explicit(&m->solver_nodes_left, (int64_t)r.nodes, memory_order_relaxed);
+    return r;
 }
-
 
 /* The solver's result for the player who moved into pos, or PROVEN_NONE when pos is not for it
  * or the search's limits stopped the solve. */
@@ -394,7 +389,7 @@ static int solved_result(Mcts *m, Worker *w, const Position *pos)
 {
     if (!w->solver || solve_empties(m->game, pos) > m->cfg.solve_empties)
         return PROVEN_NONE;
-    const SolveResult r = limited_solve(m, w->solver, pos);
+    const SolveResult r = limited_solve(m, w->solver, pos, 1.0);
     if (r.stopped)
         return PROVEN_NONE;
     return r.score > 0 ? PROVEN_LOSS : r.score < 0 ? PROVEN_WIN : PROVEN_DRAW;
@@ -946,12 +941,7 @@ static bool solve_root(Mcts *m, MctsResult *out)
         return false;
     /* Under a deadline the solve gets part of the time: one it stops leaves the rest to the
      * search, which would otherwise play a move of no visits. */
-    SolveLimits limits;
-    if (!solve_limits(m, &limits))
-        return false;
-    if (limits.seconds > 0)
-        limits.seconds *= ROOT_SOLVE_TIME_SHARE;
-    const SolveResult r = counted_solve(m, m->root_solver, &m->root_pos, &limits);
+    const SolveResult r = limited_solve(m, m->root_solver, &m->root_pos, ROOT_SOLVE_TIME_SHARE);
     if (r.stopped || r.score < 0 || r.best == MOVE_NONE)
         return false;
     const Proven proven = r.score > 0 ? PROVEN_WIN : PROVEN_DRAW;
