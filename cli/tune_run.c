@@ -204,7 +204,10 @@ bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
     if (!prepare(o, env, w, err) || !check_out_kind(o, env, w, err))
         return false;
     TuneDataOptions data_opts = o->data_opts;
-    data_opts.tables = s->fit_tables;
+    /* The tables' indices are needed whenever tables take part: fitted, or the start's held fixed,
+     * whose sum is then each position's fixed offset; without it the linear weights would be
+     * fitted as if there were no tables, and saved beside them (which cost Epaminondas 90 Elo). */
+    data_opts.tables = s->fit_tables || s->init.tables;
     data_opts.families = s->families;
     data_opts.mpi = env;
     w->games.keep_visits = s->fit_priors;

@@ -207,6 +207,10 @@ expect 0 "the start's pattern tables held fixed" tune --data "$R" --init "$tmp/p
     --out "$tmp/lin.lwt"
 grep -q "priors      the start's, kept: --linear-only" "$out"
 check "--linear-only keeps the tables and the priors, and says so" $?
+# The fixed tables count in the linear fit: its log-loss before the fit is the whole model's.
+"$L" tune --data "$R" --init "$tmp/p.lwt" --epochs 0 --no-priors --out "$tmp/w0.lwt" >"$tmp/whole.out" 2>/dev/null
+[ "$(grep '^  validation' "$out" | awk '{print $2}')" = "$(grep '^  validation' "$tmp/whole.out" | awk '{print $2}')" ]
+check "--linear-only fits against the start's tables (the same log-loss before as the whole fit)" $?
 "$L" tune --data "$R" --init "$tmp/p.lwt" --priors-min-visits 100000 --epochs 2 --out "$tmp/kept.lwt" \
     >"$out" 2>"$err"
 [ $? -eq 0 ] && grep -q "the start's, kept: no positions with visit lists" "$out" &&
