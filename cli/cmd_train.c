@@ -68,6 +68,10 @@ static void read_options(int argc, char **argv, TrainOptions *o)
             o->threads = (int)arg_integer(NAME, "--threads", t, 1, THREADS_MAX);
         else if (arg_flag(&r, "--linear-only"))
             o->linear_only = true;
+        else if (arg_value(&r, "--lambda", &t))
+            o->lambda = arg_real(NAME, "--lambda", t, 0, 1);
+        else if (arg_value(&r, "--l2-tables", &t))
+            o->l2_tables = arg_real(NAME, "--l2-tables", t, 1e-9, 1e12);
         else if (arg_value(&r, "--shapes", &t)) {
             Error err;
             if (!pattern_families_parse(t, &o->shapes, &err))
@@ -86,8 +90,8 @@ static void read_options(int argc, char **argv, TrainOptions *o)
     }
     if (!o->dir || !*o->dir)
         fail_exit(NAME, EXIT_USAGE, "missing DIR, the run's folder (see leuctra train --help)");
-    if (o->linear_only && o->shapes)
-        fail_exit(NAME, EXIT_USAGE, "--linear-only fits no tables: it takes no --shapes");
+    if (o->linear_only && (o->shapes || o->l2_tables))
+        fail_exit(NAME, EXIT_USAGE, "--linear-only fits no tables: it takes no %s", o->shapes ? "--shapes" : "--l2-tables");
     if (o->window_max && o->window_max < o->window)
         fail_exit(NAME, EXIT_USAGE, "--window-max %d is less than --window %d", o->window_max, o->window);
     if (!o->window_max)
@@ -118,6 +122,11 @@ static void settings_text(const TrainRun *run, const char *start_id, char *buf, 
         snprintf(fit, sizeof fit, "linear");
     else if (o->shapes)
         pattern_families_format(o->shapes, fit + snprintf(fit, sizeof fit, "whole shapes "), sizeof fit - 13);
+    /* folders from before --l2-tables and --lambda: tune's defaults, no words */
+    if (o->l2_tables)
+        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " l2-tables %g", o->l2_tables);
+    if (o->lambda != 1)
+        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " lambda %g", o->lambda);
     snprintf(buf, len,
              "generator=leuctra train %s\nvariant=%s\nsize=%dx%d\nstart=%s\nstart_weights=%s\ngames=%ld\nvisits=%ld\n"
              "window=%s\nfit=%s\ngate_games=%ld\ngate_visits=%ld\nsprt=elo0 %g elo1 %g alpha %g beta %g %s\n"
@@ -290,8 +299,8 @@ static bool budget_allows(const TrainRun *run, int k)
 
 static void defaults(TrainOptions *o)
 {
-    *o = (TrainOptions){.start = "shipped", .games = 2000, .visits = 400, .window = 3, .gate_games = 400,
-                        .gate_visits = 400, .sprt = {0, 10, 0.05, 0.05, ELO_NORMALIZED}, .ladder_games = 100,
+    *o = (TrainOptions){.start = "shipped", .games = 2000, .visits = 400, .window = 3, .lambda = 1,
+                        .gate_games = 400, .gate_visits = 400, .sprt = {0, 10, 0.05, 0.05, ELO_NORMALIZED}, .ladder_games = 100,
                         .ladder_visits = 400, .make_openings = 1000, .seed = 1, .threads = threads_default()};
 }
 
@@ -338,7 +347,7 @@ const Command command_train = {
     "                     [--window-max M] [--gate-games N] [--gate-visits N]\n"
     "                     [--sprt elo0=X elo1=Y ...] [--ladder-games N] [--ladder-visits N]\n"
     "                     [--openings FILE] [--make-openings N] [--linear-only | --shapes LIST]\n"
-    "                     [--seed S] [--threads T] [--quiet]\n\n"
+    "                     [--lambda X] [--l2-tables X] [--seed S] [--threads T] [--quiet]\n\n"
     "Runs generations of the training loop in DIR until the budget is spent: each generation\n"
     "plays --games self-play games of the best weights so far at --visits, fits a new model to\n"
     "the games of the last --window generations and of every earlier one the best played, up\n"
@@ -379,6 +388,11 @@ const Command command_train = {
     "  --linear-only         fit the linear weights alone\n"
     "  --shapes LIST         the pattern tables' shape families, as tune --shapes (base, 2x4,\n"
     "                        4x2, 3x3, all; default: the start's, else base)\n"
+    "  --lambda X            the game result's share of the fit's targets, the rest the search's\n"
+    "                        root value, as tune --lambda (default 1); 0.5 made Epaminondas\n"
+    "                        weights 60 Elo stronger than 1 did (docs/TRAINING.md)\n"
+    "  --l2-tables X         the fit's penalty on each table entry, as tune --l2-tables (default\n"
+    "                        100); the 2-D families on 14x12 want 1000 or more (docs/TRAINING.md)\n"
     "  --seed S              the run's seed (default 1): generation K's self-play and gate use S+K\n"
     "  --threads T           games at once (default: every core)\n"
     "  --quiet, -q           no progress lines (DIR/train.log has every step anyway)\n"

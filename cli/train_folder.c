@@ -146,6 +146,10 @@ void train_command_text(const TrainRun *run, char *buf, size_t len)
         pattern_families_format(o->shapes, shapes, sizeof shapes);
         snprintf(fit, sizeof fit, " --shapes %s", shapes);
     }
+    if (o->l2_tables)
+        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --l2-tables %g", o->l2_tables);
+    if (o->lambda != 1)
+        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --lambda %g", o->lambda);
     char suite[TRAIN_PATH + 16];
     if (o->openings)
         snprintf(suite, sizeof suite, "--openings %s", o->openings);

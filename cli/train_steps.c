@@ -183,6 +183,13 @@ static void step_tune(TrainRun *run, int k)
                      .policy_opts = tune_policy_defaults(), .argc = args->argc, .argv = args->argv,
                      .linear_only = o->linear_only, .date = ""};
     t.data_opts.threads = t.fit_opts.threads = o->threads;
+    t.data_opts.lambda = o->lambda;
+    if (o->lambda != 1) {
+        char share[32];
+        snprintf(share, sizeof share, "%g", o->lambda);
+        add_arg(args, "--lambda");
+        add_arg(args, share);
+    }
     if (!o->linear_only) {
         /* tables and priors from start weights without them; priors only where their fit can
          * run (one process, searches of enough visits) */
@@ -195,6 +202,13 @@ static void step_tune(TrainRun *run, int k)
             t.shapes = o->shapes;
             add_arg(args, "--shapes");
             add_arg(args, shapes);
+        }
+        if (o->l2_tables) {
+            char penalty[32];
+            snprintf(penalty, sizeof penalty, "%g", o->l2_tables);
+            t.fit_opts.l2_tables = o->l2_tables;
+            add_arg(args, "--l2-tables");
+            add_arg(args, penalty);
         }
         if (t.priors)
             add_arg(args, "--priors");

@@ -147,6 +147,27 @@ def test_window(base):
           p.stderr.count("\n") == 1, p.stderr)
 
 
+def test_fit_options(base):
+    """--l2-tables and --lambda reach every fit and are settings of the run; --l2-tables is refused
+    with --linear-only."""
+    args = list(SMALL)
+    args[args.index("--generations") + 1] = "1"
+    p = train(base, "l2", *args, "--l2-tables", "500", "--lambda", "0.5", "--ladder-games", "0")
+    run = os.path.join(base, "l2")
+    report = json.load(open(os.path.join(run, "gen1/tune.json"))) if p.returncode == 0 else {}
+    check("--l2-tables 500: the fit's penalty", report.get("options", {}).get("l2_tables") == 500, p.stderr[-300:])
+    check("--lambda 0.5: the fit's targets", report.get("options", {}).get("lambda") == 0.5, report.get("options"))
+    settings = open(os.path.join(run, "settings")).read() if p.returncode == 0 else ""
+    check("--l2-tables and --lambda are in the settings", "l2-tables 500 lambda 0.5\n" in settings, settings)
+    weights = open(os.path.join(run, "gen1/weights.lwt"), "rb").read() if p.returncode == 0 else b""
+    check("the weights' provenance names them", b"--l2-tables 500 --lambda 0.5" in weights, "")
+    p = train(base, "l2", *args, "--ladder-games", "0", "--lambda", "0.5", "--resume")
+    check("--resume without the run's --l2-tables: exit 2", p.returncode == 2 and "fit" in p.stderr, p.stderr)
+    p = train(base, "l2lin", *args, "--linear-only", "--l2-tables", "5")
+    check("--l2-tables with --linear-only: exit 2, one line", p.returncode == 2 and "--l2-tables" in p.stderr and
+          p.stderr.count("\n") == 1, p.stderr)
+
+
 def killed_run(base):
     """The same run as test_small_run's, killed at several points and resumed each time."""
     marks = ["gen1/selfplay.lrec", "gen1/weights.lwt", "gen1/match.lrec", "gen2/selfplay.lrec", "gen2/tune.json",
@@ -219,6 +240,7 @@ def main():
         test_resume_after_kills(again, killed)
         test_refusals(plain)
         test_window(plain)
+        test_fit_options(plain)
     finally:
         shutil.rmtree(top, ignore_errors=True)
     print(f"train tests took {time.monotonic() - start:.1f} s")
