@@ -91,7 +91,8 @@ static void read_options(int argc, char **argv, TrainOptions *o)
     if (!o->dir || !*o->dir)
         fail_exit(NAME, EXIT_USAGE, "missing DIR, the run's folder (see leuctra train --help)");
     if (o->linear_only && (o->shapes || o->l2_tables))
-        fail_exit(NAME, EXIT_USAGE, "--linear-only fits no tables: it takes no %s", o->shapes ? "--shapes" : "--l2-tables");
+        fail_exit(NAME, EXIT_USAGE, "--linear-only fits no tables: it takes no %s",
+                  o->shapes ? "--shapes" : "--l2-tables");
     if (o->window_max && o->window_max < o->window)
         fail_exit(NAME, EXIT_USAGE, "--window-max %d is less than --window %d", o->window_max, o->window);
     if (!o->window_max)
@@ -300,8 +301,8 @@ static bool budget_allows(const TrainRun *run, int k)
 static void defaults(TrainOptions *o)
 {
     *o = (TrainOptions){.start = "shipped", .games = 2000, .visits = 400, .window = 3, .lambda = 1,
-                        .gate_games = 400, .gate_visits = 400, .sprt = {0, 10, 0.05, 0.05, ELO_NORMALIZED}, .ladder_games = 100,
-                        .ladder_visits = 400, .make_openings = 1000, .seed = 1, .threads = threads_default()};
+                        .gate_games = 400, .gate_visits = 400, .sprt = {0, 10, 0.05, 0.05, ELO_NORMALIZED},
+                        .ladder_games = 100, .ladder_visits = 400, .make_openings = 1000, .seed = 1, .threads = threads_default()};
 }
 
 static int run_train(int argc, char **argv)

@@ -130,6 +130,14 @@ static void add_arg(TuneArgs *a, const char *word)
     a->argc++;
 }
 
+static void add_number_arg(TuneArgs *a, const char *option, double value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%g", value);
+    add_arg(a, option);
+    add_arg(a, text);
+}
+
 /* The first generation whose self-play the fit of generation k reads: the last --window ones, and
  * further back, up to --window-max in all, every one that the best so far played (all those
  * since its promotion).  While no candidate beats the best its games pile up, and a fit on more
@@ -184,12 +192,8 @@ static void step_tune(TrainRun *run, int k)
                      .linear_only = o->linear_only, .date = ""};
     t.data_opts.threads = t.fit_opts.threads = o->threads;
     t.data_opts.lambda = o->lambda;
-    if (o->lambda != 1) {
-        char share[32];
-        snprintf(share, sizeof share, "%g", o->lambda);
-        add_arg(args, "--lambda");
-        add_arg(args, share);
-    }
+    if (o->lambda != 1)
+        add_number_arg(args, "--lambda", o->lambda);
     if (!o->linear_only) {
         /* tables and priors from start weights without them; priors only where their fit can
          * run (one process, searches of enough visits) */
@@ -204,11 +208,8 @@ static void step_tune(TrainRun *run, int k)
             add_arg(args, shapes);
         }
         if (o->l2_tables) {
-            char penalty[32];
-            snprintf(penalty, sizeof penalty, "%g", o->l2_tables);
             t.fit_opts.l2_tables = o->l2_tables;
-            add_arg(args, "--l2-tables");
-            add_arg(args, penalty);
+            add_number_arg(args, "--l2-tables", o->l2_tables);
         }
         if (t.priors)
             add_arg(args, "--priors");

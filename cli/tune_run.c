@@ -206,7 +206,7 @@ bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
     TuneDataOptions data_opts = o->data_opts;
     /* The tables' indices are needed whenever tables take part: fitted, or the start's held fixed,
      * whose sum is then each position's fixed offset; without it the linear weights would be
-     * fitted as if there were no tables, and saved beside them (which cost Epaminondas 90 Elo). */
+     * fitted as if there were no tables, and saved beside them, which then count twice. */
     data_opts.tables = s->fit_tables || s->init.tables;
     data_opts.families = s->families;
     data_opts.mpi = env;
