@@ -116,10 +116,11 @@ static void step_selfplay(TrainRun *run, int k)
 /* --- the fit ------------------------------------------------------------------------------------ */
 
 /* The fit's command line as `leuctra tune` would take it, paths relative to DIR, for the
- * weights file's provenance (the same words in every run of the folder). */
+ * weights file's provenance (the same words in every run of the folder): a data file for each
+ * generation at most, and room for every option beside them. */
 typedef struct {
-    char *argv[TRAIN_MAX_GENERATIONS + 16];
-    char text[TRAIN_MAX_GENERATIONS + 16][80];
+    char *argv[TRAIN_MAX_GENERATIONS + 24];
+    char text[TRAIN_MAX_GENERATIONS + 24][80];
     int argc;
 } TuneArgs;
 
