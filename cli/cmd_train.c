@@ -302,7 +302,8 @@ static void defaults(TrainOptions *o)
 {
     *o = (TrainOptions){.start = "shipped", .games = 2000, .visits = 400, .window = 3, .lambda = 1,
                         .gate_games = 400, .gate_visits = 400, .sprt = {0, 10, 0.05, 0.05, ELO_NORMALIZED},
-                        .ladder_games = 100, .ladder_visits = 400, .make_openings = 1000, .seed = 1, .threads = threads_default()};
+                        .ladder_games = 100, .ladder_visits = 400, .make_openings = 1000, .seed = 1,
+                        .threads = threads_default()};
 }
 
 static int run_train(int argc, char **argv)
