@@ -300,7 +300,7 @@ static bool budget_allows(const TrainRun *run, int k)
 
 static void defaults(TrainOptions *o)
 {
-    *o = (TrainOptions){.start = "shipped", .games = 2000, .visits = 400, .window = 3, .lambda = 1,
+    *o = (TrainOptions){.start = "shipped", .games = 2000, .visits = 400, .window = 3, .lambda = 0.5,
                         .gate_games = 400, .gate_visits = 400, .sprt = {0, 10, 0.05, 0.05, ELO_NORMALIZED},
                         .ladder_games = 100, .ladder_visits = 400, .make_openings = 1000, .seed = 1,
                         .threads = threads_default()};
@@ -391,8 +391,9 @@ const Command command_train = {
     "  --shapes LIST         the pattern tables' shape families, as tune --shapes (base, 2x4,\n"
     "                        4x2, 3x3, all; default: the start's, else base)\n"
     "  --lambda X            the game result's share of the fit's targets, the rest the search's\n"
-    "                        root value, as tune --lambda (default 1); 0.5 made Epaminondas\n"
-    "                        weights 60 Elo stronger than 1 did (docs/TRAINING.md)\n"
+    "                        root value, as tune --lambda (default 0.5: on Epaminondas 60-100\n"
+    "                        Elo stronger than the result alone, docs/TRAINING.md; runs begun\n"
+    "                        before it was the default name no lambda: resume them with 1)\n"
     "  --l2-tables X         the fit's penalty on each table entry, as tune --l2-tables (default\n"
     "                        100); the 2-D families on 14x12 want 1000 or more (docs/TRAINING.md)\n"
     "  --seed S              the run's seed (default 1): generation K's self-play and gate use S+K\n"

@@ -69,7 +69,8 @@ typedef struct {
     bool linear_only;           /* fit the linear weights alone (else tables and priors too) */
     unsigned shapes;            /* --shapes: the tables' families (core/pattern.h; 0: the start's) */
     double l2_tables;           /* --l2-tables: the fit's penalty on each table entry (0: tune's) */
-    double lambda;              /* --lambda: the game result's share of the fit's targets */
+    double lambda;              /* --lambda: the game result's share of the fit's targets (the
+                                 * settings name it where it is not 1, as before the option) */
 } TrainOptions;
 
 /* A run in progress: its options, game and where things are. */
