@@ -210,6 +210,7 @@ bool tune_spread(const MpiEnv *env, TuneSet *set)
         ok = ok && move_column(env, set->entries, moved.entries, plan, plan + R,
                                (size_t)set->num_entries * sizeof(uint32_t), plan + 2 * R);
     if (ok) {
+        moved.families = set->families;    /* which pattern set the entries index */
         tune_set_free(set);
         *set = moved;
         set->mpi = env;
