@@ -118,9 +118,9 @@ static bool check_enough(const MpiEnv *env, const TuneSummary *s, Error *err)
 static bool set_offsets(const MpiEnv *env, TuneWork *w, const Weights *wt, Error *err)
 {
     const TuneSummary *s = &w->summary;
-    if (tune_set_offsets(&w->train, w->game, wt, s->threads) && tune_set_offsets(&w->valid, w->game, wt, s->threads))
+    if (tune_set_offsets(&w->train, w->game, wt, s->threads, err) &&
+        tune_set_offsets(&w->valid, w->game, wt, s->threads, err))
         return true;
-    tune_error_set(err, false, "out of memory for the tables' part of the positions' values");
     return fail_alike(env, err);
 }
 

@@ -128,13 +128,19 @@ static void test_set_offsets(TestContext *t)
     Weights w;
     weights_zero(g, &w);
     CHECK(t, weights_set_tables(&w, ps, hidden));
-    CHECK(t, tune_set_offsets(&s, g, &w, 0) && s.offset != NULL);
+    Error err;
+    CHECK(t, tune_set_offsets(&s, g, &w, 0, &err) && s.offset != NULL);
     /* With zero linear weights the loss is the hidden model's own. */
     const TuneLoss loss = tune_loss(&s, &w, 1);
     CHECK(t, fabs(loss.result - truth) < 1e-5);
     Weights none;
     weights_zero(g, &none);
-    CHECK(t, tune_set_offsets(&s, g, &none, 0) && s.offset == NULL);
+    CHECK(t, tune_set_offsets(&s, g, &none, 0, &err) && s.offset == NULL);
+    /* tables the set has no entries for: an error, never a fit without them */
+    const int entries = s.num_entries;
+    s.num_entries = 0;
+    CHECK(t, !tune_set_offsets(&s, g, &w, 0, &err) && s.offset == NULL && strstr(err.msg, "without their table entries"));
+    s.num_entries = entries;
     weights_dispose(&w);
     tune_set_free(&s);
     free(hidden);

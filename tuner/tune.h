@@ -261,8 +261,9 @@ bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validat
                      const TuneFitOptions *opts, TuneFit *out, Error *err);
 
 /* Sets set->offset to each row's table sum under w's tables (canonical, through the entries),
- * on `threads` threads; frees it (NULL) when w has none.  False when memory runs out. */
-bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads);
+ * on `threads` threads; frees it (NULL) when w has none.  Fails (err) when the set has no entries
+ * for w's tables, or memory runs out. */
+bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads, Error *err);
 
 /* ---------------------------------------------------------------- move priors (tune_policy.c) */
 

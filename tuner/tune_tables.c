@@ -19,6 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether w's tables can start (or be read through) set ps: the same set, or the base set that
+ * ps extends (canonical_tables copies it). */
+static bool tables_for_set(const Game *g, const PatternSet *ps, const Weights *w)
+{
+    const PatternSet *from = pattern_set_with(g, w->pattern_families);
+    return w->pattern_id == ps->id || (from && from->id == w->pattern_id && from->families == PATTERN_BASE &&
+                                       (ps->families & PATTERN_BASE) && from->num_phases == ps->num_phases);
+}
+
 /* The tables of w in canonical layout for set ps, or zeros where w has none for it; NULL on no
  * memory.  Tables of the base set start a set that adds 2-D families to it: the base shapes
  * come first in every phase of such a set (core/phalanx_patterns.c), so each phase's base part
@@ -32,8 +41,7 @@ static float *canonical_tables(const Game *g, const PatternSet *ps, const Weight
     const PatternSet *from = pattern_set_with(g, w->pattern_families);
     if (w->pattern_id == ps->id) {
         pattern_compress(ps, w->tables, t);
-    } else if (from && from->id == w->pattern_id && from->families == PATTERN_BASE && (ps->families & PATTERN_BASE) &&
-               from->num_phases == ps->num_phases) {
+    } else if (tables_for_set(g, ps, w)) {
         float *base = malloc((size_t)from->num_phases * from->canonical_phase_size * sizeof *base);
         if (!base) {
             free(t);
@@ -48,20 +56,26 @@ static float *canonical_tables(const Game *g, const PatternSet *ps, const Weight
     return t;
 }
 
-bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads)
+bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads, Error *err)
 {
     free(set->offset);
     set->offset = NULL;
-    const PatternSet *ps = pattern_set_with(g, set->families);
-    if (!w->tables || !ps || set->num_entries != ps->num_instances)
+    if (!w->tables)
         return true;
+    /* Without the entries the tables would silently count for nothing in the fit, and the file
+     * saved would then count them twice. */
+    const PatternSet *ps = pattern_set_with(g, set->families);
+    if (!ps || set->num_entries != ps->num_instances)
+        return tune_error_set(err, false, "the positions were read without their table entries");
+    if (!tables_for_set(g, ps, w))
+        return tune_error_set(err, false, "the tables are of another pattern set than the positions' entries");
     float *t = canonical_tables(g, ps, w);
     set->offset = malloc((set->count ? set->count : 1) * sizeof *set->offset);
     if (!t || !set->offset) {
         free(t);
         free(set->offset);
         set->offset = NULL;
-        return false;
+        return tune_error_set(err, false, "out of memory for the tables' part of %zu positions' values", set->count);
     }
     const long n = (long)set->count;
     const int k = set->num_entries;
