@@ -72,6 +72,8 @@ static void read_options(int argc, char **argv, TrainOptions *o)
             o->lambda = arg_real(NAME, "--lambda", t, 0, 1);
         else if (arg_value(&r, "--l2-tables", &t))
             o->l2_tables = arg_real(NAME, "--l2-tables", t, 1e-9, 1e12);
+        else if (arg_value(&r, "--priors-generations", &t))
+            o->priors_generations = (int)arg_integer(NAME, "--priors-generations", t, 1, 1000000);
         else if (arg_value(&r, "--shapes", &t)) {
             Error err;
             if (!pattern_families_parse(t, &o->shapes, &err))
@@ -90,9 +92,9 @@ static void read_options(int argc, char **argv, TrainOptions *o)
     }
     if (!o->dir || !*o->dir)
         fail_exit(NAME, EXIT_USAGE, "missing DIR, the run's folder (see leuctra train --help)");
-    if (o->linear_only && (o->shapes || o->l2_tables))
-        fail_exit(NAME, EXIT_USAGE, "--linear-only fits no tables: it takes no %s",
-                  o->shapes ? "--shapes" : "--l2-tables");
+    if (o->linear_only && (o->shapes || o->l2_tables || o->priors_generations))
+        fail_exit(NAME, EXIT_USAGE, "--linear-only fits no tables or priors: it takes no %s",
+                  o->shapes ? "--shapes" : o->l2_tables ? "--l2-tables" : "--priors-generations");
     if (o->window_max && o->window_max < o->window)
         fail_exit(NAME, EXIT_USAGE, "--window-max %d is less than --window %d", o->window_max, o->window);
     if (!o->window_max)
@@ -113,7 +115,7 @@ static void settings_text(const TrainRun *run, const char *start_id, char *buf, 
 {
     const TrainOptions *o = run->o;
     const Game *g = run->game;
-    char fit[80] = "whole";     /* folders from before --shapes have no shapes on this line */
+    char fit[160] = "whole";    /* folders from before --shapes have no shapes on this line */
     char window[64];            /* and those from before --window-max a fixed window */
     if (o->window_max > o->window)
         snprintf(window, sizeof window, "%d widened to %d over the best's games", o->window, o->window_max);
@@ -128,6 +130,8 @@ static void settings_text(const TrainRun *run, const char *start_id, char *buf, 
         snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " l2-tables %g", o->l2_tables);
     if (o->lambda != 1)
         snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " lambda %g", o->lambda);
+    if (o->priors_generations)
+        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " priors-generations %d", o->priors_generations);
     snprintf(buf, len,
              "generator=leuctra train %s\nvariant=%s\nsize=%dx%d\nstart=%s\nstart_weights=%s\ngames=%ld\nvisits=%ld\n"
              "window=%s\nfit=%s\ngate_games=%ld\ngate_visits=%ld\nsprt=elo0 %g elo1 %g alpha %g beta %g %s\n"
@@ -349,7 +353,8 @@ const Command command_train = {
     "                     [--window-max M] [--gate-games N] [--gate-visits N]\n"
     "                     [--sprt elo0=X elo1=Y ...] [--ladder-games N] [--ladder-visits N]\n"
     "                     [--openings FILE] [--make-openings N] [--linear-only | --shapes LIST]\n"
-    "                     [--lambda X] [--l2-tables X] [--seed S] [--threads T] [--quiet]\n\n"
+    "                     [--lambda X] [--l2-tables X] [--priors-generations N] [--seed S]\n"
+    "                     [--threads T] [--quiet]\n\n"
     "Runs generations of the training loop in DIR until the budget is spent: each generation\n"
     "plays --games self-play games of the best weights so far at --visits, fits a new model to\n"
     "the games of the last --window generations and of every earlier one the best played, up\n"
@@ -396,6 +401,8 @@ const Command command_train = {
     "                        before it was the default name no lambda: resume them with 1)\n"
     "  --l2-tables X         the fit's penalty on each table entry, as tune --l2-tables (default\n"
     "                        100); the 2-D families on 14x12 want 1000 or more (docs/TRAINING.md)\n"
+    "  --priors-generations N  the learned priors are refitted by the fits of generations 1-N\n"
+    "                        only; later candidates keep the best's (default: every fit)\n"
     "  --seed S              the run's seed (default 1): generation K's self-play and gate use S+K\n"
     "  --threads T           games at once (default: every core)\n"
     "  --quiet, -q           no progress lines (DIR/train.log has every step anyway)\n"

@@ -71,6 +71,8 @@ typedef struct {
     double l2_tables;           /* --l2-tables: the fit's penalty on each table entry (0: tune's) */
     double lambda;              /* --lambda: the game result's share of the fit's targets (the
                                  * settings name it where it is not 1, as before the option) */
+    int priors_generations;     /* --priors-generations: the fits that refit the learned priors,
+                                 * gens 1..N; later ones keep the best's (0: every fit) */
 } TrainOptions;
 
 /* A run in progress: its options, game and where things are. */

@@ -139,7 +139,7 @@ void train_command_text(const TrainRun *run, char *buf, size_t len)
 {
     const TrainOptions *o = run->o;
     const Game *g = run->game;
-    char shapes[64], fit[80] = "";
+    char shapes[64], fit[160] = "";
     if (o->linear_only)
         snprintf(fit, sizeof fit, " --linear-only");
     else if (o->shapes) {
@@ -150,6 +150,8 @@ void train_command_text(const TrainRun *run, char *buf, size_t len)
         snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --l2-tables %g", o->l2_tables);
     if (o->lambda != 1)
         snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --lambda %g", o->lambda);
+    if (o->priors_generations)
+        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --priors-generations %d", o->priors_generations);
     char suite[TRAIN_PATH + 16];
     if (o->openings)
         snprintf(suite, sizeof suite, "--openings %s", o->openings);

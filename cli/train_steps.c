@@ -36,6 +36,15 @@ static void load_weights(const TrainRun *run, const char *rel, Weights *w)
         fail_exit(NAME, EXIT_FAILURE_RUN, "%s", err.msg);
 }
 
+static bool best_has_priors(const TrainRun *run, const char *best_rel)
+{
+    Weights w;
+    load_weights(run, best_rel, &w);
+    const bool has = w.policy != NULL;
+    weights_dispose(&w);
+    return has;
+}
+
 static void format_duration(double seconds, char *buf, size_t len)
 {
     long s = seconds > 0 && isfinite(seconds) ? (long)(seconds + 0.5) : 0;
@@ -212,8 +221,16 @@ static void step_tune(TrainRun *run, int k)
             t.fit_opts.l2_tables = o->l2_tables;
             add_number_arg(args, "--l2-tables", o->l2_tables);
         }
-        if (t.priors)
+        /* after --priors-generations the best's priors are kept: refitted to the visits of
+         * searches they steer, they came to agree with themselves and the searches explored
+         * less (docs/TRAINING.md); a best without any still has them fitted */
+        if (o->priors_generations && k > o->priors_generations && best_has_priors(run, best_rel)) {
+            t.priors = false;
+            t.no_priors = true;
+            add_arg(args, "--no-priors");
+        } else if (t.priors) {
             add_arg(args, "--priors");
+        }
     } else {
         add_arg(args, "--linear-only");
     }

@@ -168,6 +168,35 @@ def test_fit_options(base):
           p.stderr.count("\n") == 1, p.stderr)
 
 
+def test_priors_generations(base):
+    """--priors-generations N: the fits of gens 1-N refit the learned priors, later ones keep the
+    best's, unless the best has none; a setting of the run and named in the provenance."""
+    args = list(SMALL) + ["--ladder-games", "0", "--priors-generations", "1"]
+    fitted = lambda run, k: "priors" in json.load(open(os.path.join(base, run, "gen%d/tune.json" % k)))
+    p = train(base, "pz", *args)
+    ok = p.returncode == 0
+    check("--priors-generations 1 from zero: exit 0", ok, p.stderr[-300:])
+    promoted = ok and open(os.path.join(base, "pz/gen1/verdict")).read().startswith("promoted")
+    check("from zero, gen 1 fits priors; gen 2 fits them only while the best has none",
+          ok and fitted("pz", 1) and fitted("pz", 2) != promoted, p.stderr[-300:])
+    settings = open(os.path.join(base, "pz/settings")).read() if ok else ""
+    check("--priors-generations is in the settings", " priors-generations 1\n" in settings, settings)
+    # from weights with priors every later best has some: gen 2 keeps them, whatever the gate
+    start = os.path.join(base, "pz/gen1/weights.lwt")
+    p = train(base, "pk", *[a if a != "zero" else start for a in args])
+    ok = p.returncode == 0
+    weights = open(os.path.join(base, "pk/gen2/weights.lwt"), "rb").read() if ok else b""
+    check("after gen N the best's priors are kept (tune --no-priors)",
+          ok and fitted("pk", 1) and not fitted("pk", 2) and b"--tables --no-priors" in weights and
+          b"--priors-generations 1" in weights, p.stderr[-300:])
+    p = train(base, "pk", *[a if a != "zero" else start for a in SMALL], "--ladder-games", "0", "--resume")
+    check("--resume without the run's --priors-generations: exit 2", p.returncode == 2 and "fit" in p.stderr,
+          p.stderr)
+    p = train(base, "plin", *SMALL, "--linear-only", "--priors-generations", "2")
+    check("--priors-generations with --linear-only: exit 2, one line", p.returncode == 2 and
+          "--priors-generations" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
+
+
 def killed_run(base):
     """The same run as test_small_run's, killed at several points and resumed each time."""
     marks = ["gen1/selfplay.lrec", "gen1/weights.lwt", "gen1/match.lrec", "gen2/selfplay.lrec", "gen2/tune.json",
@@ -241,6 +270,7 @@ def main():
         test_refusals(plain)
         test_window(plain)
         test_fit_options(plain)
+        test_priors_generations(plain)
     finally:
         shutil.rmtree(top, ignore_errors=True)
     print(f"train tests took {time.monotonic() - start:.1f} s")
