@@ -202,8 +202,7 @@ static void step_tune(TrainRun *run, int k)
                      .linear_only = o->linear_only, .date = ""};
     t.data_opts.threads = t.fit_opts.threads = o->threads;
     t.data_opts.lambda = o->lambda;
-    if (o->lambda != 1)
-        add_number_arg(args, "--lambda", o->lambda);
+    add_number_arg(args, "--lambda", o->lambda);    /* named even where it is tune's default */
     if (!o->linear_only) {
         /* tables and priors from start weights without them; priors only where their fit can
          * run (one process, searches of enough visits) */

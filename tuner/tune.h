@@ -157,7 +157,8 @@ typedef struct {
     unsigned families;      /* of the set of those tables (core/pattern.h; 0: the base set) */
 } TuneDataOptions;
 
-/* Defaults: skip 0, validation 0.1, lambda 1, no tables, threads 0, one process. */
+/* Defaults: skip 0, validation 0.1, lambda 0.5 (half the search's root value: measured
+ * stronger than the result alone, docs/TUNING.md), no tables, threads 0, one process. */
 TuneDataOptions tune_data_defaults(void);
 
 typedef struct {

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-TuneDataOptions tune_data_defaults(void) { return (TuneDataOptions){.validation = 0.1, .lambda = 1.0}; }
+TuneDataOptions tune_data_defaults(void) { return (TuneDataOptions){.validation = 0.1, .lambda = 0.5}; }
 
 bool tune_in_validation(uint64_t index, uint64_t seed, double fraction)
 {
