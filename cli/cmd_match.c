@@ -74,7 +74,7 @@ static void set_name(MatchOptions *o, int i, const char *name)
         fail_exit("match", EXIT_USAGE,
                   "bad name '%s' for player %d (%s): UTF-8, no blanks, control characters or '#', at most %d bytes",
                   name, i + 1, from, RESULTS_NAME_MAX);
-    snprintf(o->name[i], sizeof o->name[i], "%s", name);
+    memcpy(o->name[i], name, strlen(name) + 1);   /* at most RESULTS_NAME_MAX bytes, checked above */
 }
 
 /* The options that only set a number or a flag; true if it consumed an argument. */
