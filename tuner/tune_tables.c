@@ -19,6 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether the set's rows hold the entries of pattern set ps (NULL: none), as a fit with tables needs. */
+static bool check_entries(const PatternSet *ps, const TuneSet *set, Error *err)
+{
+    return (ps && set->num_entries == ps->num_instances) ||
+           tune_error_set(err, false, "the positions were read without their table entries");
+}
+
 /* Whether w's tables can start (or be read through) set ps: the same set, or the base set that
  * ps extends (canonical_tables copies it). */
 static bool tables_for_set(const Game *g, const PatternSet *ps, const Weights *w)
@@ -65,8 +72,8 @@ bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads
     /* Without the entries the tables would silently count for nothing in the fit, and the file
      * saved would then count them twice. */
     const PatternSet *ps = pattern_set_with(g, set->families);
-    if (!ps || set->num_entries != ps->num_instances)
-        return tune_error_set(err, false, "the positions were read without their table entries");
+    if (!check_entries(ps, set, err))
+        return false;
     if (!tables_for_set(g, ps, w))
         return tune_error_set(err, false, "the tables are of another pattern set than the positions' entries");
     float *t = canonical_tables(g, ps, w);
@@ -118,8 +125,8 @@ static bool check_sets(const PatternSet *ps, const TuneSet *train, const TuneSet
 {
     if (!ps)
         return tune_error_set(err, true, "this game has no pattern tables to fit");
-    if (train->num_entries != ps->num_instances || validation->num_entries != ps->num_instances)
-        return tune_error_set(err, false, "the positions were read without their table entries");
+    if (!check_entries(ps, train, err) || !check_entries(ps, validation, err))
+        return false;
     if (tune_set_total(train) == 0)
         return tune_error_set(err, true, "no training positions");
     if (init->count != train->num_features || init->count > SPARSE_MAX_DENSE)
