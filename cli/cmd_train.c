@@ -125,13 +125,7 @@ static void settings_text(const TrainRun *run, const char *start_id, char *buf, 
         snprintf(fit, sizeof fit, "linear");
     else if (o->shapes)
         pattern_families_format(o->shapes, fit + snprintf(fit, sizeof fit, "whole shapes "), sizeof fit - 13);
-    /* folders from before --l2-tables and --lambda: tune's defaults, no words */
-    if (o->l2_tables)
-        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " l2-tables %g", o->l2_tables);
-    if (o->lambda != 1)
-        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " lambda %g", o->lambda);
-    if (o->priors_generations)
-        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " priors-generations %d", o->priors_generations);
+    train_fit_numbers(o, "", fit, sizeof fit);
     snprintf(buf, len,
              "generator=leuctra train %s\nvariant=%s\nsize=%dx%d\nstart=%s\nstart_weights=%s\ngames=%ld\nvisits=%ld\n"
              "window=%s\nfit=%s\ngate_games=%ld\ngate_visits=%ld\nsprt=elo0 %g elo1 %g alpha %g beta %g %s\n"

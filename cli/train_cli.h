@@ -94,6 +94,11 @@ typedef struct {
 
 /* The options that make the run's results, as one `leuctra train DIR ...` command line. */
 void train_command_text(const TrainRun *run, char *buf, size_t len);
+
+/* Appends the fit's options that take a number and are set (--l2-tables, --lambda where not 1,
+ * --priors-generations) to buf: as the settings' words with dashes "", as options with "--". */
+void train_fit_numbers(const TrainOptions *o, const char *dashes, char *buf, size_t len);
+
 /* DIR/rel into buf (fails on a path too long). */
 void train_path(const TrainRun *run, char *buf, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Whether DIR/rel exists (a step's mark), the same answer on every rank. */

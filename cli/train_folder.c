@@ -135,6 +135,17 @@ void train_score_text(const Trinomial *c, char *buf, size_t len)
         snprintf(buf + at, len - (size_t)at, "%s every game", e.elo > 0 ? "won" : "lost");
 }
 
+void train_fit_numbers(const TrainOptions *o, const char *dashes, char *buf, size_t len)
+{
+    /* each only where set: folders from before the option have no word for it */
+    if (o->l2_tables)
+        snprintf(buf + strlen(buf), len - strlen(buf), " %sl2-tables %g", dashes, o->l2_tables);
+    if (o->lambda != 1)
+        snprintf(buf + strlen(buf), len - strlen(buf), " %slambda %g", dashes, o->lambda);
+    if (o->priors_generations)
+        snprintf(buf + strlen(buf), len - strlen(buf), " %spriors-generations %d", dashes, o->priors_generations);
+}
+
 void train_command_text(const TrainRun *run, char *buf, size_t len)
 {
     const TrainOptions *o = run->o;
@@ -146,12 +157,7 @@ void train_command_text(const TrainRun *run, char *buf, size_t len)
         pattern_families_format(o->shapes, shapes, sizeof shapes);
         snprintf(fit, sizeof fit, " --shapes %s", shapes);
     }
-    if (o->l2_tables)
-        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --l2-tables %g", o->l2_tables);
-    if (o->lambda != 1)
-        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --lambda %g", o->lambda);
-    if (o->priors_generations)
-        snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --priors-generations %d", o->priors_generations);
+    train_fit_numbers(o, "--", fit, sizeof fit);
     char suite[TRAIN_PATH + 16];
     if (o->openings)
         snprintf(suite, sizeof suite, "--openings %s", o->openings);
