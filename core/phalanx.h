@@ -54,10 +54,8 @@ typedef struct {
     uint16_t shielded[2][NUM_LINES];/* the squares where colour c's stones cannot be struck
                                        (Crossings towers; none in Igfip, whose crossings fall) */
     int far_rank[2];                /* the opponent's home rank for each colour */
-    /* phalanx_regions.c (Igfip's walled draw): the region of each playable square, the home
-     * ranks each region touches (bit c: colour c's far rank), and whether any region misses one. */
-    uint8_t region_of[256];
-    uint8_t region_far[256];
+    /* phalanx_regions.c (Igfip's walled draw): whether some region of the obstacles misses a far
+     * rank (without one, only crossings can wall a position in). */
     bool walls;
     uint64_t zobrist[2][256];
     uint64_t zobrist_black;         /* xor-ed in when Black is to move */
@@ -86,18 +84,25 @@ static inline int move_rear(Move m) { return m & 255; }
 static inline int move_dir(Move m) { return (m >> 8) & 7; }
 static inline int move_group(Move m) { return ((m >> 11) & 15) + 1; }
 static inline int move_dist(Move m) { return ((m >> 15) & 15) + 1; }
+/* The rank where the group's head lands. */
+static inline int move_land_rank(Move m)
+{
+    return sq_rank(move_rear(m)) + (move_group(m) - 1 + move_dist(m)) * dir_rank[move_dir(m)];
+}
 
 static inline const PhalanxTables *tables_of(const Game *g) { return (const PhalanxTables *)g->impl; }
 static inline PhalanxPos *pos_of(Position *p) { return (PhalanxPos *)p->bytes; }
 static inline const PhalanxPos *cpos_of(const Position *p) { return (const PhalanxPos *)p->bytes; }
 
-/* phalanx_regions.c: Igfip's walled draw (docs/RULES.md).  No region is PHALANX_NO_REGION (an
- * obstacle or a square off the board). */
-enum { PHALANX_NO_REGION = 255 };
+/* phalanx_regions.c: Igfip's walled draw (docs/RULES.md).  phalanx_find_regions sets t->walls. */
 void phalanx_find_regions(PhalanxTables *t);
-/* Whether no crossing and no stone can ever be made or taken again: always false outside Igfip
- * and on boards where every region touches both home ranks. */
-bool phalanx_walled(const PhalanxTables *t, const PhalanxPos *p);
+/* Whether the game is drawn because no crossing and no stone can ever be made or taken again,
+ * at level counts: always false outside Igfip, and on boards where every obstacle region
+ * touches both far ranks while no crossing stands. */
+bool phalanx_walled_draw(const PhalanxTables *t, const PhalanxPos *p);
+/* The same test after the move m (which took `captured` stones) from a position that was not
+ * drawn: only a capture or a new crossing can wall a game in, so other moves cost nothing. */
+bool phalanx_move_walls_in(const PhalanxTables *t, const PhalanxPos *after, Move m, int captured);
 
 /* phalanx_board.c */
 bool phalanx_on_board(const PhalanxTables *t, int file, int rank);
@@ -130,7 +135,8 @@ bool phalanx_wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p);
 bool phalanx_must_answer_crossing(const PhalanxTables *t, const PhalanxPos *p);
 bool phalanx_symmetry_rule_applies(const PhalanxTables *t, const PhalanxPos *p);
 /* Any of the three: the side to move has won, or must answer, or the symmetry rule may bite
- * (the Igfip draw needs no special care: it leaves no stone that can move). */
+ * (the Igfip draws need no care here: the frozen board leaves no stone that can move, and the
+ * walled board comes only after a capture or a crossing, phalanx_move_walls_in). */
 bool phalanx_special_rules_apply(const PhalanxTables *t, const PhalanxPos *p);
 /* Why the rules forbid a move the lines allow (symmetry, answering), or NULL if they do not. */
 const char *phalanx_forbidden_reason(const PhalanxTables *t, const PhalanxPos *p, Move m);

@@ -106,9 +106,7 @@ bool phalanx_wins_at_turn_start(const PhalanxTables *t, const PhalanxPos *p)
  * moving forwards can arrive there, and it arrives alone. */
 static bool reaches_far_rank(const PhalanxTables *t, int us, Move m)
 {
-    int d = move_dir(m);
-    int land_rank = sq_rank(move_rear(m)) + (move_group(m) - 1 + move_dist(m)) * dir_rank[d];
-    return dir_rank[d] != 0 && land_rank == t->far_rank[us];
+    return dir_rank[move_dir(m)] != 0 && move_land_rank(m) == t->far_rank[us];
 }
 
 /* The symmetry rule can only bite when the move evens the home-rank counts: the opponent is one
@@ -155,24 +153,16 @@ static int filter_moves(const PhalanxTables *t, const PhalanxPos *p, Move *moves
     return kept;
 }
 
-/* Igfip's draw of a walled board at level counts, decided before any move (the game is over there,
- * moves or not).  Behind, a side cannot answer and loses; ahead, it moves and the other cannot. */
-static bool drawn_with_moves(const PhalanxTables *t, const PhalanxPos *p)
-{
-    return t->walls && t->igfip && phalanx_home_rank_count(p, WHITE, t->far_rank[WHITE]) ==
-           phalanx_home_rank_count(p, BLACK, t->far_rank[BLACK]) && phalanx_walled(t, p);
-}
-
 int phalanx_gen(const PhalanxTables *t, const PhalanxPos *p, Move *moves)
 {
-    if (phalanx_wins_at_turn_start(t, p) || drawn_with_moves(t, p))
+    if (phalanx_wins_at_turn_start(t, p) || phalanx_walled_draw(t, p))
         return 0;
     return filter_moves(t, p, moves, gen_raw(t, p, moves));
 }
 
 int phalanx_count(const PhalanxTables *t, const PhalanxPos *p)
 {
-    if (phalanx_wins_at_turn_start(t, p) || drawn_with_moves(t, p))
+    if (phalanx_wins_at_turn_start(t, p) || phalanx_walled_draw(t, p))
         return 0;
     if (phalanx_must_answer_crossing(t, p) || phalanx_symmetry_rule_applies(t, p)) {
         Move moves[MAX_MOVES];
@@ -232,7 +222,7 @@ GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
     GameStatus mover_loses = p->side == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
     if (phalanx_wins_at_turn_start(t, p))
         return mover_wins;
-    if (drawn_with_moves(t, p))
+    if (phalanx_walled_draw(t, p))
         return STATUS_DRAW;
     if (has_legal_move(t, p))
         return STATUS_ONGOING;
@@ -245,10 +235,7 @@ GameStatus phalanx_status(const PhalanxTables *t, const PhalanxPos *p)
 
 bool phalanx_special_rules_apply(const PhalanxTables *t, const PhalanxPos *p)
 {
-    /* the tests above, sharing the two home-rank counts; a board that can be walled goes the
-     * careful way at every node */
-    if (t->walls && t->igfip)
-        return true;
+    /* the tests above, sharing the two home-rank counts */
     int us = p->side;
     int ours = phalanx_home_rank_count(p, us, t->far_rank[us]), theirs = phalanx_home_rank_count(p, !us, t->far_rank[!us]);
     if (t->answering)
@@ -271,7 +258,7 @@ static inline uint64_t perft_two_rules(const PhalanxTables *t, PhalanxPos *p, bo
     for (int i = 0; i < n; i++) {
         int captured;
         phalanx_make(t, p, moves[i], &captured);
-        if (phalanx_special_rules_apply(t, p)) {
+        if (phalanx_special_rules_apply(t, p) || phalanx_move_walls_in(t, p, moves[i], captured)) {
             total += (uint64_t)phalanx_count(t, p);
         } else {
             int count = base;

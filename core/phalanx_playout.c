@@ -128,7 +128,8 @@ PlayoutResult phalanx_playout(const Game *g, Position *pos, Rng *rng, int max_pl
     LineCounts lc;
     count_all(t, lt, p, &lc);
     PlayoutResult result = {STATUS_DRAW, 0};
-    for (; result.plies < max_plies; result.plies++) {
+    bool walled = phalanx_walled_draw(t, p);
+    for (; result.plies < max_plies && !walled; result.plies++) {
         int n = lc.total[p->side];
         Move m = phalanx_special_rules_apply(t, p) ? pick_from_list(t, p, rng, &n)
                  : n ? pick_move(t, p, &lc, rng_below(rng, (uint32_t)n)) : MOVE_NONE;
@@ -137,6 +138,7 @@ PlayoutResult phalanx_playout(const Game *g, Position *pos, Rng *rng, int max_pl
         int captured;
         phalanx_make(t, p, m, &captured);
         recount(t, lt, p, &lc, changed_lines(m, captured));
+        walled = phalanx_move_walls_in(t, p, m, captured);
     }
     GameStatus s = phalanx_status(t, p);
     if (s != STATUS_ONGOING)

@@ -156,18 +156,35 @@ static int raw_moves(const RefBoard *b, RefMove *out)
 
 static bool behind_across(const RefBoard *b);
 
-/* Marks every square reachable from (f, r) by king steps over squares that are not obstacles. */
+/* A permanent wall of the walled draw: an obstacle, or a crossing (docs/RULES.md). */
+static bool is_wall(const RefBoard *b, int f, int r) { return b->cell[r][f] == 'x' || is_across(b, f, r); }
+
+/* Marks every square reachable from (f, r) by king steps over squares that are not walls. */
 static void flood(const RefBoard *b, int f, int r, bool seen[16][16])
 {
-    if (!inside(b, f, r) || seen[r][f] || b->cell[r][f] == 'x')
+    if (!inside(b, f, r) || seen[r][f] || is_wall(b, f, r))
         return;
     seen[r][f] = true;
     for (int d = 0; d < 8; d++)
         flood(b, f + DF[d], r + DR[d], seen);
 }
 
-/* Igfip's walled board (docs/RULES.md): each free stone's region holds no free stone of the other
- * colour, no enemy crossing and none of its own far rank. */
+/* Whether some square of `seen`, or a square next to one, holds a crossing of colour c. */
+static bool touches_crossing(const RefBoard *b, bool seen[16][16], char c)
+{
+    for (int r = 0; r < b->height; r++)
+        for (int f = 0; f < b->width; f++)
+            for (int d = 0; d < 8 && seen[r][f]; d++) {
+                int ff = f + DF[d], rr = r + DR[d];
+                if (inside(b, ff, rr) && b->cell[rr][ff] == c && is_across(b, ff, rr))
+                    return true;
+            }
+    return false;
+}
+
+/* Igfip's walled board (docs/RULES.md), every crossing a wall: in each free stone's region, no
+ * square of that stone's far rank; a colour with two free stones or more there meets no enemy
+ * stone there and touches no enemy crossing. */
 static bool walled(const RefBoard *b)
 {
     for (int r = 0; r < b->height; r++)
@@ -177,15 +194,21 @@ static bool walled(const RefBoard *b)
                 continue;
             bool seen[16][16] = {{false}};
             flood(b, f, r, seen);
+            int count[2] = {0, 0};
             for (int rr = 0; rr < b->height; rr++)
                 for (int ff = 0; ff < b->width; ff++) {
-                    if (!seen[rr][ff])
-                        continue;
-                    char o = b->cell[rr][ff];
-                    int side = c == 'W' ? WHITE : BLACK;
-                    if (rr == far_rank(b, side) || (o != '.' && o != c))
-                        return false;
+                    for (int side = 0; side < 2 && seen[rr][ff]; side++)
+                        count[side] += b->cell[rr][ff] == colour_char(side);   /* free: crossings are walls */
                 }
+            for (int side = 0; side < 2; side++) {
+                bool reaches_far = false;
+                for (int ff = 0; ff < b->width; ff++)
+                    reaches_far |= seen[far_rank(b, side)][ff];
+                if (count[side] > 0 && reaches_far)
+                    return false;
+                if (count[side] >= 2 && (count[!side] > 0 || touches_crossing(b, seen, colour_char(!side))))
+                    return false;
+            }
         }
     return true;
 }

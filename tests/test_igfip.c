@@ -208,6 +208,32 @@ static void test_walled_draw(TestContext *t)
     game_free(g);
 }
 
+/* Crossings are permanent walls too (docs/RULES.md): none can be taken where no enemy pair can
+ * reach it, and a region where neither colour has two free stones sees no capture.  Each of
+ * these positions went on (or was lost for want of a move) before that ruling. */
+static void test_walled_by_crossings(TestContext *t)
+{
+    /* Both far ranks obstacles, a lone stone of each colour between them. */
+    CHECK(t, status_of(t, "xxx/1B1/3/1W1/xxx w") == STATUS_DRAW);
+    /* Both far ranks full of crossings, a lone free stone each: nothing can be made or taken. */
+    CHECK(t, status_of(t, "WWW/1B1/3/1W1/BBB w") == STATUS_DRAW);
+    CHECK(t, status_of(t, "WWW/1B1/3/1W1/BBB b") == STATUS_DRAW);
+    /* White's own crossings hold its far rank: its last free stone can never cross. */
+    CHECK(t, status_of(t, "WWW/3/1W1/3/BBB w") == STATUS_DRAW);
+    /* Two white stones could take Black's lone stone, and Black's crossings: play goes on. */
+    CHECK(t, status_of(t, "WWW/1B1/3/WW1/BBB w") == STATUS_ONGOING);
+    CHECK(t, status_of(t, "WWW/3/3/WW1/BBB w") == STATUS_ONGOING);
+    /* Black's pair can reach White's crossings: no draw, and White, with no move, loses. */
+    CHECK(t, status_of(t, "WWW/BB1/3/3/BBB w") == STATUS_BLACK_WINS);
+    /* A gap in the far rank: the lone stone can still cross. */
+    CHECK(t, status_of(t, "W1W/1B1/3/1W1/B1B w") == STATUS_ONGOING);
+    Position pos;
+    Game *g = test_open_position(t, "igfip", "WWW/1B1/3/1W1/BBB w", &pos);
+    CHECK(t, g && game_count_moves(g, &pos) == 0);
+    CHECK_EQ_U64(t, g ? game_perft(g, &pos, 1) : 1, 0);
+    game_free(g);
+}
+
 /* The reference generator agrees with the expectations above, the draw included. */
 static void test_reference_agrees(TestContext *t)
 {
@@ -228,6 +254,13 @@ static void test_reference_agrees(TestContext *t)
         {"Wxx/xxx/1B1/xxx/W1W b", STATUS_WHITE_WINS},
         {"Wxx/xxx/1B1/xxx/W1W w", STATUS_ONGOING},
         {"W1B/xxx/3/xxx/W1W w", STATUS_ONGOING},
+        {"xxx/1B1/3/1W1/xxx w", STATUS_DRAW},
+        {"WWW/1B1/3/1W1/BBB w", STATUS_DRAW},
+        {"WWW/3/1W1/3/BBB w", STATUS_DRAW},
+        {"WWW/1B1/3/WW1/BBB w", STATUS_ONGOING},
+        {"WWW/3/3/WW1/BBB w", STATUS_ONGOING},
+        {"WWW/BB1/3/3/BBB w", STATUS_BLACK_WINS},
+        {"W1W/1B1/3/1W1/B1B w", STATUS_ONGOING},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Position pos;
@@ -278,6 +311,7 @@ const TestCase igfip_tests[] = {
     {"no_turn_start_win_no_symmetry_rule", test_no_turn_start_win_no_symmetry_rule},
     {"draw_when_no_stone_can_move", test_draw_when_no_stone_can_move},
     {"walled_draw", test_walled_draw},
+    {"walled_by_crossings", test_walled_by_crossings},
     {"reference_agrees", test_reference_agrees},
     {"perft_positions", test_perft_positions},
     TEST_END,
