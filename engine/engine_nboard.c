@@ -268,10 +268,17 @@ static bool play_ggf_move(const Engine *e, GgfGame *gg, char color, const char *
     int side = color == 'W' ? WHITE : BLACK;
     Move m;
     const Position *pos = &gg->played.now;
-    if (game_side_to_move(e->game, pos) != side && read_move(e, pos, "pass", &m, err) &&
-        !game_so_far_play(&gg->played, e->game, m)) {
-        error_set(err, "out of memory");
-        return false;
+    if (game_side_to_move(e->game, pos) != side) {
+        /* only a forced pass may be left out; any other move out of turn is no game */
+        if (!read_move(e, pos, "pass", &m, err)) {
+            error_set(err, "set game: %c[%s] is played out of turn (%s is to move and can move)", color, word,
+                      side == WHITE ? "black" : "white");
+            return false;
+        }
+        if (!game_so_far_play(&gg->played, e->game, m)) {
+            error_set(err, "out of memory");
+            return false;
+        }
     }
     if (!read_move(e, &gg->played.now, word, &m, err) || !game_so_far_play(&gg->played, e->game, m))
         return false;

@@ -250,6 +250,27 @@ def test_passes_in_ggf():
     check("passes: exit 0, nothing on stderr", rc == 0 and not err, (rc, err))
 
 
+def test_move_out_of_turn_in_ggf():
+    """Two moves of one colour where the other side could move: no pass can be put in, so the game
+    cannot be carried out; a status line says so and the game before it stays."""
+    e = NBoardEngine()
+    e.send("nboard 2")
+    e.send("set depth 1")
+    e.send("set game " + ggf(moves=[("B", "F5")]))
+    check("ping", pong(e, 1))
+    e.send("set game " + ggf(moves=[("B", "F5"), ("B", "F6")]))
+    _, line = e.read_until("status")
+    check("two black moves in a row: a status line naming the move",
+          line is not None and "out of turn" in line and "F6" in line.upper(), line)
+    e.send("go")
+    _, line = e.read_until("=== ")
+    after = play(START_BOARD, square_of("F5"), "*")
+    move = line.split()[1].split("/")[0] if line else "?"
+    check("the game before it stays: White to move after F5", square_of(move) in legal_moves(after, "O"), line)
+    rc, err = e.close()
+    check("out of turn: exit 0, nothing on stderr", rc == 0 and not err, (rc, err))
+
+
 def test_refuses_other_variants():
     p = subprocess.run([LEUCTRA, "engine", "--protocol", "nboard", "--variant", "crossings"], capture_output=True,
                        text=True, input="")
@@ -264,6 +285,7 @@ def main():
         test_full_game()
         test_game_forms()
         test_passes_in_ggf()
+        test_move_out_of_turn_in_ggf()
         test_refuses_other_variants()
     except Exception as ex:     # a crash of the test itself still ends with the summary line
         check("the test ran to its end", False, repr(ex))
