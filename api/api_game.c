@@ -264,7 +264,9 @@ int lt_game_perft(const LtGame *g, int depth, int threads, uint64_t *count, char
 {
     if (depth < 0 || depth > 30 || threads < 0)
         return fail(err, err_len, LT_ERR_INPUT, "perft: depth must be 0-30 and threads at least 0");
-    *count = perft_parallel(g->game, &g->pos, depth, threads, NULL, NULL);
+    Error e;
+    if (!perft_parallel(g->game, &g->pos, depth, threads, count, NULL, NULL, &e))
+        return fail_error(err, err_len, LT_ERR_FAILED, &e);
     return LT_OK;
 }
 

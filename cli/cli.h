@@ -68,6 +68,10 @@ void arg_common(ArgReader *r, const Command *cmd);
 long arg_integer(const char *command, const char *option, const char *text, long min, long max);
 double arg_real(const char *command, const char *option, const char *text, double min, double max);
 
+/* A library's one-line note (an external engine's incident, say) on stderr, as one write; ctx
+ * unused.  output.c. */
+void cli_note_line(const char *line, void *ctx);
+
 /* output.c: the command's side of data/output_file.h, which says what a path means (a file
  * written whole or not at all through a temporary file, the file a symlink leads to, "-" for
  * stdout, devices and FIFOs written in place).  check fails (exit 2) early, before any work,

@@ -31,7 +31,10 @@ static void bench_perft(const char *variant, int depth, int threads, uint64_t ex
     Position pos;
     Game *g = open_variant(variant, 0, 0, &pos);
     double start = clock_seconds();
-    uint64_t n = perft_parallel(g, &pos, depth, threads, NULL, NULL);
+    uint64_t n;
+    Error err;
+    if (!perft_parallel(g, &pos, depth, threads, &n, NULL, NULL, &err))
+        fail_exit("bench", EXIT_FAILURE_RUN, "%s", err.msg);
     double secs = clock_seconds() - start;
     printf("perft   %-12s %dx%-2d depth %2d  %d thread%s  %12llu leaves  %7.3f s  %7.1f M leaves/s%s\n", variant,
            g->width, g->height, depth, threads, threads == 1 ? " " : "s", (unsigned long long)n, secs,

@@ -268,7 +268,27 @@ static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *g
         }
     }
     check_options(o, names, report->json);
-    o->progress = isatty(2) && !report->json;
+    o->progress = isatty(2) && !report->json ? match_progress_line : NULL;
+    o->player_output.note = cli_note_line;
+}
+
+void match_progress_line(const MatchProgress *p, void *ctx)
+{
+    MatchProgressLine *line = ctx;
+    double rate = p->done / (p->seconds > 0 ? p->seconds : 1e-9);
+    fprintf(stderr, "\r%d/%d games  %.2f games/s  ETA %.0f s", p->done, p->todo, rate, (p->todo - p->done) / rate);
+    if (p->sprt)
+        fprintf(stderr, "  LLR %.2f [%.2f, %.2f]", p->sprt->llr, sprt_lower_bound(&p->sprt->test),
+                sprt_upper_bound(&p->sprt->test));
+    fputs("   ", stderr);
+    line->shown = true;
+}
+
+void match_progress_end(MatchProgressLine *line)
+{
+    if (line->shown)
+        fputc('\n', stderr);
+    line->shown = false;
 }
 
 /* Every spec made into a player once (a bad one ends the command before any game), their
@@ -329,7 +349,10 @@ static int run_match(int argc, char **argv)
         check_players(g, &o);
         OpeningSuite suite;
         load_suite(g, &start, &o, &suite);
+        MatchProgressLine line = {false};
+        o.progress_ctx = &line;
         ok = match_run(g, &start, &o, &suite, match_report, &report, &err);
+        match_progress_end(&line);
         openings_free(&suite);
     }
     game_free(g);

@@ -38,7 +38,10 @@ static int run_perft(int argc, char **argv)
         fail_exit("perft", EXIT_FAILURE_RUN, "out of memory");
     double start = clock_seconds();
     int n = 0;
-    uint64_t total = perft_parallel(g, &pos, depth, threads, per_move, &n);
+    uint64_t total;
+    Error err;
+    if (!perft_parallel(g, &pos, depth, threads, &total, per_move, &n, &err))
+        fail_exit("perft", EXIT_FAILURE_RUN, "%s", err.msg);
     double elapsed = clock_seconds() - start;
     if (divide) {
         game_gen_moves(g, &pos, moves);

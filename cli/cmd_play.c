@@ -130,7 +130,7 @@ static int run_play(int argc, char **argv)
     if (!game_so_far_begin(&s->played, g, &start))
         fail_exit("play", EXIT_FAILURE_RUN, "out of memory");
     Error err;
-    Player *engine = player_create(g, engine_spec, &err);
+    Player *engine = player_create_with_output(g, engine_spec, &(PlayerOutput){.note = cli_note_line}, &err);
     if (!engine)
         fail_exit("play", EXIT_USAGE, "%s", err.msg);
     engine->new_game(engine, 1);    /* an external engine learns the game here */

@@ -19,6 +19,14 @@ typedef struct {
  * all players.  `seconds`: the match's wall time. */
 void match_report(const MatchRun *run, double seconds, void *report_options);
 
+/* The progress line on stderr (a MatchProgressFn; ctx is a MatchProgressLine): games done, rate,
+ * ETA and the SPRT's LLR, rewritten in place; match_progress_end ends it with a newline. */
+typedef struct {
+    bool shown;
+} MatchProgressLine;
+void match_progress_line(const MatchProgress *progress, void *ctx);
+void match_progress_end(MatchProgressLine *line);
+
 /* The key=value words after --sprt (elo0, elo1, alpha, beta, model) into *test; fails with one
  * line on a word it does not know.  cmd_match.c; `train` reads its gate's the same way. */
 void match_read_sprt(ArgReader *r, const char *command, SprtTest *test);

@@ -10,6 +10,14 @@
 
 bool cli_output_is_stdout(const char *path) { return strcmp(path, "-") == 0; }
 
+/* One fprintf for the whole line: the players of a match's threads end at the same time, and
+   the writes of one call are not interleaved with another thread's. */
+void cli_note_line(const char *line, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "%s\n", line);
+}
+
 void cli_output_check(const char *command, const char *option, const char *path)
 {
     Error err;

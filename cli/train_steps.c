@@ -11,6 +11,7 @@
 #include "data/weights.h"
 #include "eval/elo.h"
 #include "eval/match.h"
+#include "match_cli.h"
 #include "records_cli.h"
 #include "selfplay/selfplay.h"
 #include "tune_cli.h"
@@ -291,7 +292,8 @@ void train_match(const TrainRun *run, const char *const spec[2], const char *con
 {
     MatchOptions mo = {.games = (int)games, .concurrency = run->o->threads, .max_plies = 600, .opening_plies = 4,
                        .repetition = true, .seed = seed, .openings_path = run->openings_path, .out_path = records,
-                       .results_path = results, .resume = true, .progress = run->tty, .sprt_on = sprt != NULL};
+                       .results_path = results, .resume = true, .sprt_on = sprt != NULL,
+                       .progress = run->tty ? match_progress_line : NULL, .player_output.note = cli_note_line};
     if (sprt)
         mo.sprt = *sprt;
     for (int i = 0; i < 2; i++) {
@@ -305,7 +307,10 @@ void train_match(const TrainRun *run, const char *const spec[2], const char *con
     if (!openings_load(&suite, run->game, &run->start, run->openings_path, &err))
         fail_with(NAME, &err);
     *out = (TrainMatchResult){0};
+    MatchProgressLine line = {false};
+    mo.progress_ctx = &line;
     bool ok = match_run(run->game, &run->start, &mo, &suite, gate_report, out, &err);
+    match_progress_end(&line);
     openings_free(&suite);
     if (!ok)
         fail_with(NAME, &err);

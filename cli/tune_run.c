@@ -33,7 +33,7 @@ static bool step_agree(const MpiEnv *env, bool ok, Error *err)
         return ok;
     uint64_t *status = malloc((size_t)env->size * sizeof *status);
     if (!status) {
-        tune_error_set(err, false, "out of memory");
+        error_failed(err, "out of memory");
         return false;
     }
     mpi_env_gather_u64(env, ok || err->elsewhere ? 0 : err->failure ? 1 : 2, status);
@@ -45,7 +45,7 @@ static bool step_agree(const MpiEnv *env, bool ok, Error *err)
     if (first == env->size)
         return true;
     if (env->rank != first) {
-        tune_error_set(err, code == 2, "stopped: another process failed");
+        (code == 2 ? error_set : error_failed)(err, "stopped: another process failed");
         err->elsewhere = true;
     }
     return false;
@@ -67,9 +67,9 @@ static bool prepare(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error 
         return fail_alike(env, err);
     Error e;
     if (o->init && !weights_load(w->game, o->init, &s->init, &e))
-        tune_error_set(err, true, "--init: %s", e.msg);
+        error_set(err, "--init: %s", e.msg);
     else if (!o->init && !weights_default(w->game, &s->init))
-        tune_error_set(err, true, "no shipped weights for %s: give --init", w->game->name);
+        error_set(err, "no shipped weights for %s: give --init", w->game->name);
     else {
         s->fit_tables = o->tables || o->shapes || (s->init.tables && !o->linear_only);
         s->families = o->shapes ? o->shapes : s->init.tables ? s->init.pattern_families : PATTERN_BASE;
@@ -79,7 +79,7 @@ static bool prepare(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error 
         if (s->priors_kept_by_mpi)
             s->fit_priors = false;
         if (o->priors && env->size > 1)
-            return tune_error_set(err, true, "--priors runs in one process, not under mpirun"), fail_alike(env, err);
+            return error_set(err, "--priors runs in one process, not under mpirun"), fail_alike(env, err);
         return true;
     }
     return fail_alike(env, err);
@@ -95,7 +95,7 @@ static bool check_out_kind(const TuneOptions *o, const MpiEnv *env, const TuneWo
         return true;
     const char *holds = "which only a table file holds: name it .lwt";
     if (s->fit_tables || s->fit_priors || s->init.tables || s->init.policy)
-        tune_error_set(err, true, "--out %s: the weights will have %s, %s (or --linear-only from text weights: "
+        error_set(err, "--out %s: the weights will have %s, %s (or --linear-only from text weights: "
                        "--init data/weights/%s.txt)", o->out, s->fit_tables || s->init.tables ? "pattern tables"
                        : "learned priors", holds, w->game->name);
     else
@@ -108,7 +108,7 @@ static bool check_enough(const MpiEnv *env, const TuneSummary *s, Error *err)
     uint64_t need = (uint64_t)MIN_POSITIONS_PER_FEATURE * (uint64_t)s->init.count;
     if (s->data.positions_train >= need)
         return true;
-    tune_error_set(err, true, "too few positions: %llu for training (of %llu read), at least %llu needed for %d "
+    error_set(err, "too few positions: %llu for training (of %llu read), at least %llu needed for %d "
                    "features", (unsigned long long)s->data.positions_train, (unsigned long long)s->data.positions_read,
                    (unsigned long long)need, s->init.count);
     return fail_alike(env, err);
@@ -189,10 +189,10 @@ static bool save(const TuneOptions *o, TuneSummary *s, Error *err)
     char *comments = tune_provenance(s);
     Error e;
     if (!comments)
-        return tune_error_set(err, false, "out of memory");
+        return error_failed(err, "out of memory");
     bool ok = weights_save(s->game, &s->fit.weights, comments, o->out, &e);
     free(comments);
-    return ok || tune_error_set(err, false, "%s", e.msg);
+    return ok || error_failed(err, "%s", e.msg);
 }
 
 bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)

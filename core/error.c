@@ -1,5 +1,5 @@
 /*
- * error.c - the library's error, always one line: error_set and error_failed (declared in
+ * error.c - the library's error, always one line: error_set, error_failed and error_pass (declared in
  * game.h, which every module includes) write it into an Error, error_one_line makes any text
  * such a line.  They sit here, below game.c, because game.c calls the game modules' setup while
  * the modules report their errors through them.  Printing it and exiting is the command line's
@@ -42,22 +42,31 @@ static void error_vset(Error *err, bool failure, const char *fmt, va_list ap)
     err->elsewhere = false;
 }
 
-void error_set(Error *err, const char *fmt, ...)
+bool error_set(Error *err, const char *fmt, ...)
 {
     if (!err)
-        return;
+        return false;
     va_list ap;
     va_start(ap, fmt);
     error_vset(err, false, fmt, ap);
     va_end(ap);
+    return false;
 }
 
-void error_failed(Error *err, const char *fmt, ...)
+bool error_failed(Error *err, const char *fmt, ...)
 {
     if (!err)
-        return;
+        return false;
     va_list ap;
     va_start(ap, fmt);
     error_vset(err, true, fmt, ap);
     va_end(ap);
+    return false;
+}
+
+bool error_pass(Error *err, const Error *from)
+{
+    if (err && err != from)
+        *err = *from;
+    return false;
 }

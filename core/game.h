@@ -143,9 +143,11 @@ void game_free(Game *game);
 bool game_parse_size(const char *text, int *width, int *height, Error *err);
 
 /* One line of error text into *err (nothing when err is NULL); core/error.c.  error_set: the
- * input is wrong; error_failed: the run failed. */
-void error_set(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void error_failed(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+ * input is wrong; error_failed: the run failed.  Both return false, for `return error_set(...)`;
+ * error_pass copies another Error in (when it is not the same) and returns false too. */
+bool error_set(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool error_failed(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool error_pass(Error *err, const Error *from);
 /* Makes text one safe line in place: control characters and bytes that are not UTF-8 become
  * '?', one for each byte.  Every Error's text passes through it, and so does any other echo of
  * input in an error (cli/fail.c's lines, the engine protocol's error lines). */

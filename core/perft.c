@@ -55,12 +55,14 @@ static bool collect_tasks(const Game *g, const Position *pos, int plies, int roo
     return ok;
 }
 
-uint64_t perft_parallel(const Game *g, const Position *pos, int depth, int threads,
-                        uint64_t *per_move, int *num_moves)
+bool perft_parallel(const Game *g, const Position *pos, int depth, int threads, uint64_t *count, uint64_t *per_move,
+                    int *num_moves, Error *err)
 {
     Move *moves = malloc(MAX_MOVES * sizeof *moves);
-    if (!moves)
-        abort();
+    if (!moves) {
+        error_failed(err, "perft: out of memory");
+        return false;
+    }
     int n = game_gen_moves(g, pos, moves);
     free(moves);
     if (num_moves)
@@ -68,16 +70,19 @@ uint64_t perft_parallel(const Game *g, const Position *pos, int depth, int threa
     if (per_move)
         for (int i = 0; i < n; i++)
             per_move[i] = 0;
-    if (depth == 0)
-        return 1;
+    if (depth == 0) {
+        *count = 1;
+        return true;
+    }
 
     int split = depth >= 4 ? 2 : 1;
     TaskList tasks = {0};
-    if (!collect_tasks(g, pos, split, -1, &tasks))
-        abort();    /* out of memory while listing a few thousand positions */
-    uint64_t *counts = calloc((size_t)tasks.count + 1, sizeof *counts);
-    if (!counts)
-        abort();
+    uint64_t *counts = NULL;
+    if (!collect_tasks(g, pos, split, -1, &tasks) || !(counts = calloc((size_t)tasks.count + 1, sizeof *counts))) {
+        free(tasks.items);
+        error_failed(err, "perft: out of memory while listing the positions %d plies down", split);
+        return false;
+    }
     if (threads <= 0)
         threads = threads_default();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -92,5 +97,6 @@ uint64_t perft_parallel(const Game *g, const Position *pos, int depth, int threa
     }
     free(counts);
     free(tasks.items);
-    return total;
+    *count = total;
+    return true;
 }

@@ -142,7 +142,12 @@ static void cmd_perft(Engine *e, Tokens *args)
         engine_error(e, "perft: expected 'perft DEPTH' with DEPTH from 0 to 10");
         return;
     }
-    uint64_t count = perft_parallel(e->game, &e->played.now, (int)depth, e->options.mcts.threads, NULL, NULL);
+    uint64_t count;
+    Error err;
+    if (!perft_parallel(e->game, &e->played.now, (int)depth, e->options.mcts.threads, &count, NULL, NULL, &err)) {
+        engine_error(e, "%s", err.msg);
+        return;
+    }
     engine_reply(e, "perft %lld %llu", depth, (unsigned long long)count);
 }
 

@@ -26,6 +26,17 @@
 
 enum { MATCH_MAX_PLAYERS = 64 };
 
+typedef struct MatchSprt MatchSprt;
+
+/* What a match reports after each game it finishes (match_play.c), one call at a time; the
+ * command prints it (library code prints nothing). */
+typedef struct {
+    int done, todo;             /* games finished by this run, and the games it set out to play */
+    double seconds;             /* since its first game began */
+    const MatchSprt *sprt;      /* the SPRT so far, or NULL without one */
+} MatchProgress;
+typedef void (*MatchProgressFn)(const MatchProgress *progress, void *ctx);
+
 typedef struct {
     const char *spec[MATCH_MAX_PLAYERS];
     char name[MATCH_MAX_PLAYERS][RESULTS_NAME_MAX + 1];   /* in the results file */
@@ -37,7 +48,10 @@ typedef struct {
     double resign_value;        /* --resign value: the loser's win probability at most this */
     double time_margin;         /* --timemargin: seconds a clocked move may overrun its clock */
     bool repetition, resume;
-    bool progress;              /* a progress line on stderr while games are played */
+    MatchProgressFn progress;   /* may be NULL */
+    void *progress_ctx;
+    PlayerOutput player_output; /* external engines' notes (incidents, summaries); --debug's
+                                   transcript is set by match_run from debug_path */
     uint64_t seed;
     const char *openings_path, *out_path, *results_path;
     const char *pgn_path;       /* --pgn: the games as text, made from the records file at the end */
@@ -75,13 +89,13 @@ typedef struct {
 
 /* The pair-order SPRT: pairs are added strictly in order, each once both its games are done,
  * so the decision is the same whatever the timing of the games. */
-typedef struct {
+struct MatchSprt {
     SprtTest test;
     Pentanomial counts;
     int next_pair;              /* pairs 0 .. next_pair - 1 are counted */
     double llr;
     SprtDecision decision;
-} MatchSprt;
+};
 
 typedef struct {
     const Game *game;

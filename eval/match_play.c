@@ -43,8 +43,11 @@ static void loop_fail(MatchLoop *loop, const Error *err)
 
 static Player *worker_player(MatchWorker *w, const MatchRun *run, int index, Error *err)
 {
-    if (!w->player[index])
-        w->player[index] = player_create_logged(run->game, run->options->spec[index], run->io_log, err);
+    if (!w->player[index]) {
+        PlayerOutput out = run->options->player_output;
+        out.io_log = run->io_log;
+        w->player[index] = player_create_with_output(run->game, run->options->spec[index], &out, err);
+    }
     return w->player[index];
 }
 
@@ -131,16 +134,6 @@ static bool play_one(MatchWorker *w, const MatchRun *run, int k, MatchGame *play
     return save_record(w, run, k, err);
 }
 
-static void progress_line(const MatchRun *run, int done, int todo, double t0)
-{
-    double rate = done / (clock_seconds() - t0);
-    fprintf(stderr, "\r%d/%d games  %.2f games/s  ETA %.0f s", done, todo, rate, (todo - done) / rate);
-    if (run->sprt)
-        fprintf(stderr, "  LLR %.2f [%.2f, %.2f]", run->sprt->llr, sprt_lower_bound(&run->sprt->test),
-                sprt_upper_bound(&run->sprt->test));
-    fputs("   ", stderr);
-}
-
 /* Game k is over: its entry, the SPRT and the progress line, one thread at a time (the SPRT
  * reads other threads' entries, so they are written here too). */
 static void game_finished(MatchRun *run, int k, MatchGame played, int *done, int todo, double t0, MatchLoop *loop)
@@ -152,7 +145,8 @@ static void game_finished(MatchRun *run, int k, MatchGame played, int *done, int
         if (run->sprt && match_sprt_advance(run->sprt, run))
             atomic_store(&loop->stop, true);
         if (run->options->progress)
-            progress_line(run, *done, todo, t0);
+            run->options->progress(&(MatchProgress){*done, todo, clock_seconds() - t0, run->sprt},
+                                   run->options->progress_ctx);
     }
 }
 
@@ -200,8 +194,6 @@ bool match_play(MatchRun *run, Error *err)
         game_record_free(&w.record);
     }
     run->played = done;
-    if (run->options->progress && done > 0)
-        fputc('\n', stderr);
     if (loop.failed && err)
         *err = loop.err;
     return !loop.failed;

@@ -290,13 +290,13 @@ static int drop_names(SpecOption *opts, int n)
 
 Player *player_create(const Game *g, const char *spec, Error *err)
 {
-    return player_create_logged(g, spec, NULL, err);
+    return player_create_with_output(g, spec, NULL, err);
 }
 
-Player *player_create_logged(const Game *g, const char *spec, IoLog *io_log, Error *err)
+Player *player_create_with_output(const Game *g, const char *spec, const PlayerOutput *out, Error *err)
 {
     if (player_external_spec(spec))
-        return player_external_create(g, spec, io_log, err);
+        return player_external_create(g, spec, out, err);
     char name[32];
     SpecOption opts[16];
     int n = split_spec(spec, name, sizeof name, opts, 16, err);

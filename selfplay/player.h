@@ -50,12 +50,22 @@ struct Player {
     bool timed;             /* its moves depend on time (tc= or time=), not on visits alone */
 };
 
+/* Where a player's own output goes, for the command to print (library code prints nothing): an
+ * external engine's transcript (`io_log`, --debug) and its one-line notes (`note`: incidents,
+ * retries, the summary; called from the thread that plays, one whole line at a time).  Any
+ * member may be NULL: the output is then dropped. */
+typedef struct {
+    IoLog *io_log;
+    void (*note)(const char *line, void *ctx);
+    void *note_ctx;
+} PlayerOutput;
+
 /* Makes a player from a spec: NAME[:key=value,...].  Keys: name=NAME (any player), weights=FILE
  * (greedy, mcts), visits=N, time=SECONDS, tc=TIME_CONTROL, overhead=SECONDS, threads=N, cpuct=X,
  * fpu=X, contempt=X, playouts=0|1, nodes=N, solve=N, rootsolve=N, coarse=X (mcts); engine:...
- * specs are player_external.h's.  `io_log` (may be NULL) gets an external engine's lines. */
+ * specs are player_external.h's.  player_create drops an external engine's output. */
 Player *player_create(const Game *g, const char *spec, Error *err);
-Player *player_create_logged(const Game *g, const char *spec, IoLog *io_log, Error *err);
+Player *player_create_with_output(const Game *g, const char *spec, const PlayerOutput *out, Error *err);
 /* The value of a spec's name= key into buf (false, buf untouched, when it has none). */
 bool player_spec_name(const char *spec, char *buf, size_t len);
 /* A spec's tc= value into *tc; false with *err naming the spec (player_spec.c). */

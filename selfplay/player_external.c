@@ -15,6 +15,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +63,21 @@ typedef struct {
     Move *scratch;
     ExternalCounts counts;
     char line[REPLY_LINE];
+    PlayerOutput output;            /* where the notes go */
 } ExternalState;
+
+/* One note line (incident, retry, summary) to the output's note, if there is one. */
+__attribute__((format(printf, 2, 3))) static void note(const ExternalState *s, const char *fmt, ...)
+{
+    if (!s->output.note)
+        return;
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    s->output.note(line, s->output.note_ctx);
+}
 
 const char *player_incident_kind_name(IncidentKind k)
 {
@@ -279,8 +294,8 @@ static void count_and_log(Player *p, const Trouble *t)
     s->counts.incidents[t->kind]++;
     s->lost = true;
     /* One whole line per incident, so a match log can be grepped and counted. */
-    fprintf(stderr, "engine incident: %s: %s in game %ld, move %ld: %s (pid %ld, %s); it loses the game, "
-            "engine restarted for the next one\n", s->label, player_incident_kind_name(t->kind), s->counts.games,
+    note(s, "engine incident: %s: %s in game %ld, move %ld: %s (pid %ld, %s); it loses the game, "
+         "engine restarted for the next one", s->label, player_incident_kind_name(t->kind), s->counts.games,
             s->move_number, t->detail, pid, how);
 }
 
@@ -466,8 +481,8 @@ static bool search_reply(Player *p, double deadline, MoveInfo *info, char *word,
             return true;
         if (t->kind != INCIDENT_ERROR || attempt == 1)
             return false;
-        fprintf(stderr, "engine retry: %s: %s in game %ld, move %ld; sent once more\n", s->label, t->detail,
-                s->counts.games, s->move_number);
+        note(s, "engine retry: %s: %s in game %ld, move %ld; sent once more", s->label, t->detail, s->counts.games,
+             s->move_number);
         s->counts.retries++;
     }
 }
@@ -575,10 +590,8 @@ static void print_summary(const ExternalState *s)
     char retries[64] = "";
     if (s->counts.retries)
         snprintf(retries, sizeof retries, ", %ld searches asked again", s->counts.retries);
-    /* One fprintf for the whole line: the players of a match's threads end at the same time, and
-       stderr writes of one call are not interleaved with another thread's. */
-    fprintf(stderr, "engine summary: %s (%s): %ld games, %ld incidents (%s), %ld restarts%s\n", s->label,
-            s->id_name[0] ? s->id_name : "no id", s->counts.games, total, kinds, s->counts.restarts, retries);
+    note(s, "engine summary: %s (%s): %ld games, %ld incidents (%s), %ld restarts%s", s->label,
+         s->id_name[0] ? s->id_name : "no id", s->counts.games, total, kinds, s->counts.restarts, retries);
 }
 
 static void free_state(ExternalState *s)
@@ -631,12 +644,14 @@ static ExternalState *new_state(const char *spec, Error *err)
     return s;
 }
 
-Player *player_external_create(const Game *g, const char *spec, IoLog *io_log, Error *err)
+Player *player_external_create(const Game *g, const char *spec, const PlayerOutput *out, Error *err)
 {
     ExternalState *s = new_state(spec, err);
     if (!s)
         return NULL;
-    s->proc->log = io_log;
+    if (out)
+        s->output = *out;
+    s->proc->log = s->output.io_log;
     snprintf(s->proc->name, sizeof s->proc->name, "%.63s", s->label);
     Trouble t;
     if (!start_engine(s, &t)) {

@@ -13,8 +13,9 @@
  * engine), and a restart that fails is tried once more.
  *
  * An engine that crashes, hangs past its time, or answers with an illegal or garbled move loses
- * that game (its choose returns MOVE_NONE), the incident is written to stderr as one line
- * beginning "engine incident: ", and the engine is restarted for the next game.
+ * that game (its choose returns MOVE_NONE), the incident goes to the output's note as one line
+ * beginning "engine incident: ", and the engine is restarted for the next game; "engine retry: "
+ * and, when it is freed, "engine summary: " lines go there too.
  */
 #ifndef LEUCTRA_PLAYER_EXTERNAL_H
 #define LEUCTRA_PLAYER_EXTERNAL_H
@@ -42,7 +43,7 @@ bool player_external_spec(const char *spec);
 
 /* Starts the engine and completes the handshake; NULL with *err on a bad spec or an engine that
  * cannot be started or does not answer. */
-Player *player_external_create(const Game *g, const char *spec, IoLog *io_log, Error *err);
+Player *player_external_create(const Game *g, const char *spec, const PlayerOutput *out, Error *err);
 
 /* The counts of an external player so far; false (and zeros) for any other player. */
 bool player_external_counts(const Player *p, ExternalCounts *out);

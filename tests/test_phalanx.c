@@ -129,8 +129,10 @@ static void test_perft_threads_agree(TestContext *t)
     Game *g = open_start(t, "epaminondas", 8, 8, &pos);
     uint64_t per_move[MAX_MOVES];
     int n = 0;
-    uint64_t one = perft_parallel(g, &pos, 4, 1, NULL, NULL);
-    uint64_t two = perft_parallel(g, &pos, 4, 2, per_move, &n);
+    uint64_t one = 0, two = 0;
+    Error err;
+    CHECK(t, perft_parallel(g, &pos, 4, 1, &one, NULL, NULL, &err));
+    CHECK(t, perft_parallel(g, &pos, 4, 2, &two, per_move, &n, &err));
     CHECK_EQ_U64(t, one, 20039444);
     CHECK_EQ_U64(t, two, 20039444);
     uint64_t sum = 0;

@@ -32,14 +32,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---------------------------------------------------------------- errors */
-
-/* Fill *err (core/game.h's Error) and return false, so that a failing step ends with
- * `return tune_error_set(...)`: bad input, or a failure (I/O, memory). */
-bool tune_error_set(Error *err, bool bad_input, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* *err = *e (the records reader's error, kept whole), and false. */
-bool tune_error_pass(Error *err, const Error *e);
-
 /* ---------------------------------------------------------------- games (tune_games.c) */
 
 /* One recorded game, compacted: what replaying it needs and nothing else. */

@@ -149,7 +149,7 @@ static bool replay_all(Extraction *x, Error *err)
         Error why;
         replay_game(x, i, &ply, &why);
         const TuneGame *tg = &x->games->game[i];
-        return tune_error_set(err, true, "%s: game %llu, ply %d: %s", x->games->source[tg->source].name,
+        return error_set(err, "%s: game %llu, ply %d: %s", x->games->source[tg->source].name,
                               (unsigned long long)tg->index, ply + 1, why.msg);
     }
     return true;
@@ -262,7 +262,7 @@ static bool mark_repeats(const Extraction *x, size_t candidates, bool spread, Tu
     bool ok = spread ? tune_dedup_ranks(x->opts.mpi, x->hash, candidates, x->keep, x->opts.threads)
                      : tune_dedup(x->hash, candidates, x->keep, x->opts.threads);
     stats->seconds_exchange += spread ? omp_get_wtime() - t : 0;
-    return ok || tune_error_set(err, false, "out of memory removing repeated positions");
+    return ok || error_failed(err, "out of memory removing repeated positions");
 }
 
 /* Spread: the counts summed, the rows moved into whole blocks per process. */
@@ -273,7 +273,7 @@ static bool spread_sets(const MpiEnv *env, TuneSet *train, TuneSet *validation, 
     sum_stats(env, stats);
     bool ok = tune_spread(env, train) && tune_spread(env, validation);
     stats->seconds_exchange += omp_get_wtime() - t;
-    return ok || tune_error_set(err, false, "out of memory spreading the positions over the processes");
+    return ok || error_failed(err, "out of memory spreading the positions over the processes");
 }
 
 bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *opts, TuneSet *train,
@@ -290,7 +290,7 @@ bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *
     Extraction x;
     bool ok = extraction_init(&x, g, games, &o);
     if (!ok)
-        tune_error_set(err, false, "out of memory for %zu positions", games->plies);
+        error_failed(err, "out of memory for %zu positions", games->plies);
     double t1 = omp_get_wtime();
     ok = ok && replay_all(&x, err);
     stats->seconds_replay = omp_get_wtime() - t1;
@@ -305,18 +305,18 @@ bool tune_extract(const Game *g, const TuneGames *games, const TuneDataOptions *
         char shapes[64];
         pattern_families_format(o.families, shapes, sizeof shapes);
         if (o.tables && !ps)
-            ok = tune_error_set(err, true, "%s on %dx%d has no pattern tables of the shapes %s to fit", g->name,
+            ok = error_set(err, "%s on %dx%d has no pattern tables of the shapes %s to fit", g->name,
                                 g->width, g->height, shapes);
         else if (!tune_set_alloc(train, f, k, stats->positions_train) ||
                  !tune_set_alloc(validation, f, k, stats->positions_validation))
-            ok = tune_error_set(err, false, "out of memory for the features of %llu positions",
+            ok = error_failed(err, "out of memory for the features of %llu positions",
                                 (unsigned long long)(stats->positions_train + stats->positions_validation));
         train->families = validation->families = ps ? ps->families : 0;
     }
     ok = spread ? tune_agree(o.mpi, ok, err) : ok;
     double t2 = omp_get_wtime();
     if (ok && !features_all(&x, train, validation))
-        ok = tune_error_set(err, false, "out of memory for the feature caches");
+        ok = error_failed(err, "out of memory for the feature caches");
     ok = spread ? tune_agree(o.mpi, ok, err) : ok;   /* every process goes on to spread_sets, or none */
     stats->seconds_features = omp_get_wtime() - t2;
     extraction_free(&x);

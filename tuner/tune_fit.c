@@ -113,9 +113,9 @@ static bool line_search(const Problem *pb, double *w, const double *d, double j0
 static bool check_inputs(const TuneSet *train, const Weights *init, Error *err)
 {
     if (tune_set_total(train) == 0)
-        return tune_error_set(err, true, "no training positions");
+        return error_set(err, "no training positions");
     if (init->count != train->num_features || init->count > MAX_FEATURES)
-        return tune_error_set(err, true, "the weights have %d features, the positions %d", init->count,
+        return error_set(err, "the weights have %d features, the positions %d", init->count,
                               train->num_features);
     return true;
 }
@@ -127,14 +127,14 @@ static bool iterate(const Problem *pb, TuneFit *out, Error *err)
     out->decrement = INFINITY;
     for (out->iterations = 0;; out->iterations++) {
         if (!derivatives(pb, w, grad, hess, &j))
-            return tune_error_set(err, false, "out of memory summing over %llu positions",
+            return error_failed(err, "out of memory summing over %llu positions",
                                   (unsigned long long)tune_set_total(pb->set));
         out->objective = j / (double)tune_set_total(pb->set);
         if (!isfinite(j))
-            return tune_error_set(err, true, "the loss is not finite at the %s weights",
+            return error_set(err, "the loss is not finite at the %s weights",
                                   out->iterations ? "current" : "start");
         if (!newton_step(pb->n, hess, grad, step))
-            return tune_error_set(err, false, "the Hessian could not be factorised (GSL Cholesky)");
+            return error_failed(err, "the Hessian could not be factorised (GSL Cholesky)");
         double slope = 0;
         for (int k = 0; k < pb->n; k++)
             slope += grad[k] * step[k];
@@ -152,7 +152,7 @@ bool tune_fit(const TuneSet *train, const Weights *init, const TuneFitOptions *o
     if (!check_inputs(train, init, err))
         return false;
     if (!weights_copy(&out->weights, init))
-        return tune_error_set(err, false, "out of memory copying the start weights");
+        return error_failed(err, "out of memory copying the start weights");
     TuneFitOptions o = *opts;
     o.threads = threads_or_default(o.threads);
     Problem pb = {train, &o, init->count};

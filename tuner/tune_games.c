@@ -27,7 +27,7 @@ void tune_games_free(TuneGames *games)
     tune_games_init(games);
 }
 
-static bool out_of_memory(Error *err) { return tune_error_set(err, false, "out of memory reading the games"); }
+static bool out_of_memory(Error *err) { return error_failed(err, "out of memory reading the games"); }
 
 /* Makes room for `need` items of `size` bytes in *array (capacity doubling). */
 static bool reserve(void **array, size_t *capacity, size_t need, size_t size)
@@ -70,7 +70,7 @@ static bool start_index(TuneGames *games, const Game *g, const GameRecord *r, co
         return out_of_memory(err);
     Error e;
     if (!game_parse_position(g, r->start, &games->start[games->num_starts], &e)) {
-        return tune_error_set(err, true, "%s: game %llu: bad start position: %s", source,
+        return error_set(err, "%s: game %llu: bad start position: %s", source,
                               (unsigned long long)r->index, e.msg);
     }
     snprintf(games->last_start, sizeof games->last_start, "%s", r->start);
@@ -102,7 +102,7 @@ bool tune_games_add(TuneGames *games, const Game *g, const GameRecord *record, i
 {
     const char *name = games->source[source].name;
     if (record->result != STATUS_WHITE_WINS && record->result != STATUS_BLACK_WINS && record->result != STATUS_DRAW) {
-        return tune_error_set(err, true, "%s: game %llu has no result", name, (unsigned long long)record->index);
+        return error_set(err, "%s: game %llu has no result", name, (unsigned long long)record->index);
     }
     uint32_t start = 0;
     if (!start_index(games, g, record, name, &start, err))

@@ -23,7 +23,7 @@ bool tune_agree(const MpiEnv *env, bool ok, Error *err)
 {
     bool all = mpi_env_all(env, ok);
     if (ok && !all) {
-        tune_error_set(err, false, "stopped: another process failed");
+        error_failed(err, "stopped: another process failed");
         err->elsewhere = true;
     }
     return all;

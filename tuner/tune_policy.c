@@ -121,7 +121,7 @@ static bool add_position(const Extract *x, const Position *pos, size_t ply, Poli
     if (n < 2)
         return true;
     if (!rows_reserve(s, (size_t)n))
-        return tune_error_set(err, false, "out of memory for the priors' positions");
+        return error_failed(err, "out of memory for the priors' positions");
     double *target = s->target + s->rows;
     memset(target, 0, (size_t)n * sizeof *target);
     /* The moves with at least `prune` of the most visited one's visits, weighted by their visits:
@@ -143,7 +143,7 @@ static bool add_position(const Extract *x, const Position *pos, size_t ply, Poli
         Move m;
         Error why;
         if (!tune_move_notation(v->move, text) || !game_parse_move(x->g, pos, text, &m, &why))
-            return tune_error_set(err, true, "a visit list names a move that is not legal there (%s)", text);
+            return error_set(err, "a visit list names a move that is not legal there (%s)", text);
         for (int i = 0; i < n; i++)
             if (x->moves[i] == m)
                 target[i] += (double)v->visits / (double)sum;
@@ -170,7 +170,7 @@ static bool extract_game(const Extract *x, size_t i, PolicyRows sets[2], Error *
         Move m;
         Error why;
         if (!tune_move_notation(x->games->move[at], text) || !game_parse_move(x->g, &pos, text, &m, &why))
-            return tune_error_set(err, true, "%s: game %llu, ply %d: %s", x->games->source[tg->source].name,
+            return error_set(err, "%s: game %llu, ply %d: %s", x->games->source[tg->source].name,
                                   (unsigned long long)tg->index, ply + 1, why.msg);
         Undo undo;
         game_make(x->g, &pos, m, &undo);
@@ -266,7 +266,7 @@ static bool fit_rows(const PolicyRows sets[2], const TunePolicyOptions *o, TuneP
     const SparseData tr = sparse_view(&sets[0]), va = sparse_view(&sets[1]);
     SparseFitResult r;
     if (!tune_sparse_fit(&model, &tr, &va, &so, &r))
-        return tune_error_set(err, false, "out of memory fitting the priors");
+        return error_failed(err, "out of memory fitting the priors");
     out->best_epoch = r.best_epoch;
     return true;
 }
@@ -278,9 +278,9 @@ bool tune_fit_policy(const Game *g, const TuneGames *games, const Weights *init,
     memset(out, 0, sizeof *out);
     const PolicySet *set = policy_set_of(g);
     if (!set)
-        return tune_error_set(err, true, "%s has no move features for learned priors", g->name);
+        return error_set(err, "%s has no move features for learned priors", g->name);
     if (!games->keep_visits)
-        return tune_error_set(err, false, "the games were read without their visit lists");
+        return error_failed(err, "the games were read without their visit lists");
     Extract x = {g, set, games, o, init, 1.0, malloc(MAX_MOVES * sizeof(Move)), malloc(MAX_MOVES * sizeof(float))};
     PolicyRows sets[2] = {{.columns = set->columns}, {.columns = set->columns}};
     out->size = set->size;
@@ -288,14 +288,14 @@ bool tune_fit_policy(const Game *g, const TuneGames *games, const Weights *init,
     out->weights = calloc(set->size, sizeof *out->weights);
     bool ok = x.moves && x.priors && out->weights;
     if (!ok)
-        tune_error_set(err, false, "out of memory for the priors");
+        error_failed(err, "out of memory for the priors");
     const size_t eligible_positions = ok ? count_eligible(&x) : 0;
     if (eligible_positions > o->max_positions)
         x.keep_fraction = (double)o->max_positions / (double)eligible_positions;
     for (size_t i = 0; ok && i < games->count; i++)
         ok = extract_game(&x, i, sets, err);
     if (ok && sets[0].groups == 0)
-        ok = tune_error_set(err, true, "no positions with visit lists of %d visits or more to fit priors to",
+        ok = error_set(err, "no positions with visit lists of %d visits or more to fit priors to",
                             o->min_visits);
     if (ok && init->policy && init->policy_id == set->id)
         memcpy(out->weights, init->policy, set->size * sizeof *out->weights);

@@ -30,9 +30,9 @@ static bool check_header(const RecordsHeader *h, const RecordsHeader *first, con
     snprintf(want, sizeof want, "%s holds %s %dx%d records (all data must be of one game and board)", first_path,
              first->variant, first->width, first->height);
     if (strcmp(h->variant, first->variant) != 0 || h->width != first->width || h->height != first->height)
-        return tune_error_set(err, true, "%s, but %s", what, want);
+        return error_set(err, "%s, but %s", what, want);
     if (strcmp(h->board, first->board) != 0)
-        return tune_error_set(err, true, "%s: its board (obstacles) differs from %s's", path, first_path);
+        return error_set(err, "%s: its board (obstacles) differs from %s's", path, first_path);
     return true;
 }
 
@@ -54,7 +54,7 @@ bool tune_check_headers(const char *const *paths, int n, Game **game, Error *err
         Error e = {0};
         RecordsReader *rd = records_open(paths[i], &e);
         if (!rd)
-            return tune_error_pass(err, &e);
+            return error_pass(err, &e);
         const RecordsHeader *h = records_reader_header(rd);
         bool ok = true;
         if (i == 0) {
@@ -63,7 +63,7 @@ bool tune_check_headers(const char *const *paths, int n, Game **game, Error *err
             if (*game)
                 remember_header(&first, h);
             else
-                ok = tune_error_set(err, true, "%s: the header names no game: %s", paths[i], ge.msg);
+                ok = error_set(err, "%s: the header names no game: %s", paths[i], ge.msg);
         } else {
             ok = check_header(h, &first, paths[i], paths[0], err);
         }
@@ -98,11 +98,11 @@ static bool list_chunks(const char *const *paths, int n, FileChunks *fc, Error *
     for (int i = 0; i < n; i++) {
         Error e = {0};
         if (!records_chunks(paths[i], &fc[i].chunk, &fc[i].count, &e))
-            return tune_error_pass(err, &e);
+            return error_pass(err, &e);
         for (size_t c = 0; c < fc[i].count; c++)
             fc[i].games += fc[i].chunk[c].games;
         if (fc[i].games == 0)
-            return tune_error_set(err, true, "%s: no games in the file", paths[i]);
+            return error_set(err, "%s: no games in the file", paths[i]);
         fc[i].first = first;
         first += fc[i].games;
     }
@@ -118,7 +118,7 @@ static bool read_file_share(const char *path, const Game *g, const FileChunks *f
     int source = tune_games_add_source(part, path, err);
     RecordsReader *rd = source >= 0 ? records_open(path, &e) : NULL;
     if (!rd)
-        return source >= 0 ? tune_error_pass(err, &e) : false;
+        return source >= 0 ? error_pass(err, &e) : false;
     GameRecord r;
     game_record_init(&r);
     bool ok = true;
@@ -130,8 +130,8 @@ static bool read_file_share(const char *path, const Game *g, const FileChunks *f
         for (uint32_t k = 0; ok && k < fc->chunk[c].games; k++) {
             int rc = records_next(rd, &r, &e);
             ok = rc == 1 ? tune_games_add(part, g, &r, source, err)
-                         : rc < 0 ? tune_error_pass(err, &e)
-                                  : tune_error_set(err, false, "%s: chunk at offset %llu ended early", path,
+                         : rc < 0 ? error_pass(err, &e)
+                                  : error_failed(err, "%s: chunk at offset %llu ended early", path,
                                                    (unsigned long long)fc->chunk[c].offset);
         }
     }
@@ -152,7 +152,7 @@ static bool read_share(const char *const *paths, int n, int threads, int rank, i
     TuneGames *part = calloc((size_t)tasks, sizeof *part);
     Error *errs = calloc((size_t)tasks, sizeof *errs);
     uint8_t *failed = calloc((size_t)tasks, 1);
-    bool ok = fc && part && errs && failed ? list_chunks(paths, n, fc, err) : tune_error_set(err, false, "out of memory");
+    bool ok = fc && part && errs && failed ? list_chunks(paths, n, fc, err) : error_failed(err, "out of memory");
     for (int k = 0; ok && k < tasks; k++)
         part[k].keep_visits = games->keep_visits;
     if (ok) {
@@ -197,7 +197,7 @@ bool tune_read_share(const char *const *paths, int num_paths, int threads, int r
 {
     *game = NULL;
     if (num_paths <= 0)
-        return tune_error_set(err, true, "no data files");
+        return error_set(err, "no data files");
     if (tune_check_headers(paths, num_paths, game, err) &&
         read_share(paths, num_paths, threads, rank, ranks, *game, games, err))
         return true;

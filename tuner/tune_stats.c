@@ -123,11 +123,11 @@ bool tune_weight_stats(const TuneSet *train, const Weights *w, int threads, Tune
     TuneSums s;
     uint64_t count = tune_set_total(train);
     if (count == 0)
-        return tune_error_set(err, true, "no training positions");
+        return error_set(err, "no training positions");
     if (!tune_sums(train, w->w, SUM_HESSIAN | SUM_MOMENTS, threads, &s))
-        return tune_error_set(err, false, "out of memory summing over %llu positions", (unsigned long long)count);
+        return error_failed(err, "out of memory summing over %llu positions", (unsigned long long)count);
     moments(&s, count, n, out);
     if (!information(&s, n, out))
-        return tune_error_set(err, false, "the eigen-decomposition of the information failed (GSL)");
+        return error_failed(err, "the eigen-decomposition of the information failed (GSL)");
     return true;
 }

@@ -23,7 +23,7 @@
 static bool check_entries(const PatternSet *ps, const TuneSet *set, Error *err)
 {
     return (ps && set->num_entries == ps->num_instances) ||
-           tune_error_set(err, false, "the positions were read without their table entries");
+           error_failed(err, "the positions were read without their table entries");
 }
 
 /* Whether w's tables can start (or be read through) set ps: the same set, or the base set that
@@ -75,14 +75,14 @@ bool tune_set_offsets(TuneSet *set, const Game *g, const Weights *w, int threads
     if (!check_entries(ps, set, err))
         return false;
     if (!tables_for_set(g, ps, w))
-        return tune_error_set(err, false, "the tables are of another pattern set than the positions' entries");
+        return error_failed(err, "the tables are of another pattern set than the positions' entries");
     float *t = canonical_tables(g, ps, w);
     set->offset = malloc((set->count ? set->count : 1) * sizeof *set->offset);
     if (!t || !set->offset) {
         free(t);
         free(set->offset);
         set->offset = NULL;
-        return tune_error_set(err, false, "out of memory for the tables' part of %zu positions' values", set->count);
+        return error_failed(err, "out of memory for the tables' part of %zu positions' values", set->count);
     }
     const long n = (long)set->count;
     const int k = set->num_entries;
@@ -124,13 +124,13 @@ static bool check_sets(const PatternSet *ps, const TuneSet *train, const TuneSet
                        Error *err)
 {
     if (!ps)
-        return tune_error_set(err, true, "this game has no pattern tables to fit");
+        return error_set(err, "this game has no pattern tables to fit");
     if (!check_entries(ps, train, err) || !check_entries(ps, validation, err))
         return false;
     if (tune_set_total(train) == 0)
-        return tune_error_set(err, true, "no training positions");
+        return error_set(err, "no training positions");
     if (init->count != train->num_features || init->count > SPARSE_MAX_DENSE)
-        return tune_error_set(err, true, "the start weights do not match the features");
+        return error_set(err, "the start weights do not match the features");
     return true;
 }
 
@@ -146,7 +146,7 @@ bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validat
     memcpy(model.dense_w, init->w, (size_t)init->count * sizeof init->w[0]);
     model.sparse_w = canonical_tables(g, ps, init);
     if (!model.sparse_w)
-        return tune_error_set(err, false, "out of memory for %zu table entries", model.num_sparse);
+        return error_failed(err, "out of memory for %zu table entries", model.num_sparse);
     SparseFitOptions so = tune_sparse_fit_defaults();
     so.l2_dense = opts->l2;
     so.l2_sparse = opts->l2_tables;
@@ -170,7 +170,7 @@ bool tune_fit_tables(const Game *g, const TuneSet *train, const TuneSet *validat
     free(model.sparse_w);
     if (!ok) {
         weights_dispose(&out->weights);
-        return tune_error_set(err, false, "out of memory fitting %zu table entries", model.num_sparse);
+        return error_failed(err, "out of memory fitting %zu table entries", model.num_sparse);
     }
     out->tables = true;
     out->best_epoch = result.best_epoch;
