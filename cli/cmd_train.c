@@ -319,20 +319,24 @@ static int run_train(int argc, char **argv)
     open_folder(&run);
     prepare_openings(&run);
     read_state(&run);
-    if (run.done > 0)
-        train_log(&run, "resumed: %d generation%s finished, best gen%d, %.0f s so far", run.done,
+    if (run.done > 0) {
+        train_log(&run, "resumed: %d generation%s with a verdict, best gen%d, %.0f s so far", run.done,
                   run.done == 1 ? "" : "s", run.best, run.elapsed_before);
+        /* a run stopped after the last verdict, in the ladder: finish it whatever the budget */
+        train_ladder_step(&run);
+        train_save_elapsed(&run);
+    }
     for (int k = run.done + 1; budget_allows(&run, k); k++) {
         train_generation(&run, k);
         run.done = k;
         if (strcmp(train_verdict(&run, k), "promoted") == 0)
             run.best = k;
         train_save_elapsed(&run);
-        train_ladder(&run);
+        train_ladder_step(&run);
         train_save_elapsed(&run);
     }
-    if (run.done == 0 || !train_exists(&run, "ladder.txt"))
-        train_ladder(&run);
+    if (run.done == 0)
+        train_ladder(&run);     /* the table's head and nothing more: no generation yet */
     train_log(&run, "end of the budget: %d generation%s, best gen%d, %.0f s in all", run.done,
               run.done == 1 ? "" : "s", run.best, train_elapsed(&run));
     mpi_env_stop(&env);

@@ -24,9 +24,10 @@
  *   DIR/genK/weights.{txt,lwt} the candidate, fitted to the window's games
  *   DIR/genK/tune.json         the fit's report (written last: the fit's mark)
  *   DIR/genK/match.lrec, match.txt, match.json   the gate: candidate against the best
- *   DIR/genK/verdict           promoted, rejected or undecided (the generation's mark)
+ *   DIR/genK/verdict           promoted, rejected or undecided (the gate's mark)
  *   DIR/ladder/genK-ANCHOR.lrec, .txt            the ladder's games
  *   DIR/ladder.txt, ratings.svg, training.svg    the ladder and the charts
+ *   DIR/genK/ladder.done       ... drawn with generation K (the mark of its last step)
  *   DIR/train.log              a line per step, appended
  *   DIR/elapsed                seconds the run has taken so far, over all its resumptions
  */
@@ -152,5 +153,8 @@ void train_match(const TrainRun *run, const char *const spec[2], const char *con
 /* The ladder games of every promoted generation that lacks them, then the ladder table, the
  * ratings and the charts, from every result so far. */
 void train_ladder(TrainRun *run);
+/* The ladder step of the last finished generation (run->done): train_ladder, then its mark
+ * DIR/genK/ladder.done; nothing where the mark is there. */
+void train_ladder_step(TrainRun *run);
 
 #endif

@@ -3,8 +3,9 @@
 docs describe (every generation's self-play, fit, gate and verdict, the ladder against the fixed
 anchors, the charts); a run killed with SIGKILL at several points and resumed each time ends
 with the same files, byte for byte, as the run that was never stopped (the log, the elapsed
-time and the time fields of the fits' reports aside); a resumed run must repeat the settings it
-was started with; bad options get one line and exit 2.
+time and the time fields of the fits' reports aside), and so does one killed inside its last
+generation's ladder; a resumed run must repeat the settings it was started with; bad options get
+one line and exit 2.
 
     LEUCTRA=build/leuctra python3 tests/train_test.py
 
@@ -227,6 +228,43 @@ def test_resume_after_kills(plain_base, base):
     check("after the kills and resumes, the same files as the run never stopped", not differ, differ[:8])
 
 
+def test_resume_in_last_ladder(base):
+    """A run killed inside its last generation's ladder (gen1's ladder wrote ladder.txt already)
+    and resumed finishes that ladder: the same files as the run never stopped.  The ladder is
+    longer than SMALL's so that the kill lands inside it; its games decide no verdict."""
+    args = list(SMALL)
+    args[args.index("--ladder-games") + 1] = "40"
+    plain, killed = os.path.join(base, "plain"), os.path.join(base, "killed")
+    os.makedirs(plain)
+    p = train(plain, "run", *args)
+    check("the plain run for the ladder's kill", p.returncode == 0, p.stderr[-300:])
+    verdict = open(os.path.join(plain, "run/gen2/verdict")).read().strip() if p.returncode == 0 else ""
+    check("its last generation is promoted (it has a ladder to kill)", verdict == "promoted", verdict)
+    run = os.path.join(killed, "run")
+    inside = False
+    for _ in range(5):  # a loaded machine may let the ladder end before the kill: try again
+        shutil.rmtree(killed, ignore_errors=True)
+        os.makedirs(killed)
+        proc = subprocess.Popen([LEUCTRA, "train", "run", *args], cwd=killed, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 300
+        while proc.poll() is None and time.monotonic() < deadline:
+            if os.path.exists(os.path.join(run, "ladder/gen2-gen0.lrec")):
+                proc.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.002)
+        proc.wait(timeout=300)
+        if proc.returncode == -signal.SIGKILL and not os.path.exists(os.path.join(run, "ladder/gen2-shipped.txt")):
+            inside = True
+            break
+    check("the run was killed inside gen2's ladder, with gen1's ladder.txt written",
+          inside and os.path.exists(os.path.join(run, "ladder.txt")), "")
+    p = train(killed, "run", *args, "--resume")
+    check("the resumed run exits 0", p.returncode == 0, p.stderr[-300:])
+    differ = compare_folders(os.path.join(plain, "run"), run)
+    check("resumed inside the last ladder: the same files as the run never stopped", not differ, differ[:8])
+
+
 def test_refusals(base):
     run = os.path.join(base, "run")
     p = train(base, "run", *SMALL)
@@ -267,6 +305,7 @@ def main():
         p = train(again, "run", *SMALL)
         check("a second plain run", p.returncode == 0, p.stderr[-300:])
         test_resume_after_kills(again, killed)
+        test_resume_in_last_ladder(os.path.join(top, "ladder"))
         test_refusals(plain)
         test_window(plain)
         test_fit_options(plain)
