@@ -15,7 +15,9 @@
 #include "eval/match.h"
 #include "selfplay/selfplay.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,9 +153,12 @@ static void load_start(const TrainRun *run, Weights *w)
                   strcmp(start, "shipped") == 0 ? "no shipped weights for this board" : err.msg);
 }
 
-/* DIR/gen0: the start weights, saved with a note of where they came from. */
+/* DIR/gen0: the start weights, saved with a note of where they came from (unless they are there:
+ * the settings are written first, and a run stopped before this step does it on --resume). */
 static void write_gen0(TrainRun *run, const Weights *w)
 {
+    if (train_exists(run, "gen0/weights.txt") || train_exists(run, "gen0/weights.lwt"))
+        return;
     char rel[64], path[TRAIN_PATH], comments[512];
     snprintf(rel, sizeof rel, "gen0/weights.%s", w->tables || w->policy ? "lwt" : "txt");
     train_path(run, path, "%s", rel);
@@ -170,50 +175,83 @@ static void make_folder(const char *path)
         fail_exit(NAME, EXIT_FAILURE_RUN, "cannot make %s: %s", path, strerror(errno));
 }
 
-/* A new run makes its folder and settings; a resumed one must find the settings it would write. */
-static void open_folder(TrainRun *run)
+/* What a run stopped before it wrote its settings leaves (its lock, the settings' temporary
+ * file): all that a folder may hold besides for a new run to begin in it. */
+static bool left_by_new_run(const char *name)
+{
+    return strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, "lock") == 0 ||
+           fnmatch("settings.tmp.??????", name, 0) == 0;
+}
+
+/* The first entry of the folder that a new run did not put there, into name; false if none. */
+static bool foreign_entry(const char *dir, char *name, size_t len)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot read the folder %s: %s", dir, strerror(errno));
+    bool found = false;
+    const struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL)
+        if (!left_by_new_run(e->d_name)) {
+            snprintf(name, len, "%s", e->d_name);
+            found = true;
+        }
+    closedir(d);
+    return found;
+}
+
+/* Whether DIR holds a run (its settings, with --resume), or is new or empty (a new run begins
+ * there); anything else stops with one line.  A new run must not take step files it did not
+ * write for its own: a step whose file is there counts as done. */
+static bool folder_started(const TrainRun *run)
 {
     const TrainOptions *o = run->o;
     struct stat st;
-    bool exists = stat(o->dir, &st) == 0;
-    if (exists && !S_ISDIR(st.st_mode))
+    if (stat(o->dir, &st) != 0) {
+        if (errno != ENOENT)
+            fail_exit(NAME, EXIT_FAILURE_RUN, "cannot reach %s: %s", o->dir, strerror(errno));
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode))
         fail_exit(NAME, EXIT_USAGE, "%s is not a folder", o->dir);
+    if (access(run->settings_path, F_OK) == 0) {
+        if (!o->resume)
+            fail_exit(NAME, EXIT_USAGE, "%s holds a training run already (--resume continues it; or choose another DIR)",
+                      o->dir);
+        return true;
+    }
+    char entry[256];
+    if (foreign_entry(o->dir, entry, sizeof entry))
+        fail_exit(NAME, EXIT_USAGE, "%s has no settings file%s and is not empty (it holds '%s'): a new run begins only "
+                  "in an empty or new folder (choose another DIR)", o->dir,
+                  o->resume ? ", so no training run to resume," : "", entry);
+    return false;
+}
+
+/* A new run makes its folder and settings first (the settings make it a run); a resumed one
+ * must find the settings it would write.  Then gen0, unless it is there. */
+static void open_folder(TrainRun *run)
+{
+    const TrainOptions *o = run->o;
     train_path(run, run->settings_path, "settings");
-    bool started = access(run->settings_path, F_OK) == 0;
-    if (started && !o->resume)
-        fail_exit(NAME, EXIT_USAGE, "%s holds a training run already (--resume continues it; or choose another DIR)",
-                  o->dir);
-    if (!started && exists && !o->resume) {
-        /* An empty folder is fine; one with other files in it is not ours to fill. */
-        char probe[TRAIN_PATH];
-        train_path(run, probe, "gen0");
-        if (access(probe, F_OK) == 0)
-            fail_exit(NAME, EXIT_USAGE, "%s has a gen0 but no settings: not a training run to continue", o->dir);
-    }
-    if (run->env->rank == 0) {
+    Weights w;
+    load_start(run, &w);        /* a bad --start stops before the folder is touched */
+    folder_started(run);        /* ... and so does a folder a new run may not begin in */
+    if (run->env->rank == 0)
         make_folder(o->dir);
-        char sub[TRAIN_PATH];
-        train_path(run, sub, "gen0");
-        make_folder(sub);
-        train_path(run, sub, "ladder");
-        make_folder(sub);
-    }
     mpi_env_all(run->env, true);
     train_lock(run);
+    mpi_env_all(run->env, true);
+    const bool started = folder_started(run);   /* again under the lock: no run began meanwhile */
     const int stale = train_remove_stale_temps(run);
-    if (stale > 0)
-        train_log(run, "removed %d temporary file%s that a stopped run left", stale, stale == 1 ? "" : "s");
-    Weights w;
-    load_start(run, &w);
-    char id[17], text[4096], why[300];
+    char id[17], text[4096];
     weights_id_text(&w, id);
     settings_text(run, id, text, sizeof text);
     if (!started) {
-        write_gen0(run, &w);
         train_write_text(run, "settings", text);
     } else {
         FILE *in = fopen(run->settings_path, "r");
-        char old[4096] = "";
+        char old[4096] = "", why[300];
         size_t n = in ? fread(old, 1, sizeof old - 1, in) : 0;
         if (in)
             fclose(in);
@@ -222,6 +260,17 @@ static void open_folder(TrainRun *run)
             fail_exit(NAME, EXIT_USAGE, "%s was started with other settings (%s): resume it with the same options, "
                       "or start another DIR", o->dir, why);
     }
+    if (stale > 0)
+        train_log(run, "removed %d temporary file%s that a stopped run left", stale, stale == 1 ? "" : "s");
+    if (run->env->rank == 0) {
+        char sub[TRAIN_PATH];
+        train_path(run, sub, "gen0");
+        make_folder(sub);
+        train_path(run, sub, "ladder");
+        make_folder(sub);
+    }
+    mpi_env_all(run->env, true);
+    write_gen0(run, &w);
     weights_dispose(&w);
 }
 
@@ -369,10 +418,11 @@ const Command command_train = {
     "from the step that was running, and redoes nothing that finished; every step is\n"
     "deterministic, so DIR ends byte for byte as an uninterrupted run leaves it (--hours aside:\n"
     "a time budget depends on the machine).  A resumed run must have the settings it was\n"
-    "started with (the budget and --threads may change).\n\n"
+    "started with (the budget and --threads may change).  A new run begins in a new or empty\n"
+    "DIR: a folder holding other files is refused, since a step whose file is there is done.\n\n"
     "  --generations N       generations at most, the ones already finished included\n"
     "  --hours H             no generation begins after H hours of the run (all its resumptions)\n"
-    "  --resume              continue DIR's run\n"
+    "  --resume              continue DIR's run (in a new or empty DIR: begin it)\n"
     "  --start S             gen0: zero (all-zero linear weights, an engine that knows nothing),\n"
     "                        shipped (default), or a weights file\n"
     "  --games N             self-play games a generation (default 2000)\n"

@@ -10,13 +10,14 @@
  *                    weights), the ratings with their intervals, the ladder table and the charts
  *
  * The folder is the state.  Every step ends by writing its own file whole (a temporary file
- * renamed into place), and a step whose file exists is done: a run killed at any moment and
+ * renamed into place), and a step whose file exists is done (so a new run begins only in a new
+ * or empty folder, never among files it did not write): a run killed at any moment and
  * resumed (--resume) redoes only the step that was in progress, and since every step is
  * deterministic (seeded self-play, a fit that is the same bits for any thread count, matches
  * of fixed-visit players), the folder ends byte for byte as an uninterrupted run leaves it.
  * Self-play and the matches append their games crash-safely and resume mid-step.
  *
- *   DIR/settings               what decides the run's results (train_settings_text)
+ *   DIR/settings               what decides the run's results (written first: the folder's mark)
  *   DIR/openings.txt           the gate's and the ladder's opening suite
  *   DIR/gen0/weights.{txt,lwt} the start
  *   DIR/genK/selfplay.lrec     generation K's self-play of the best weights so far
@@ -56,7 +57,7 @@ typedef struct {
     bool resume;
     int threads;                /* games or positions at once (default: every core) */
     bool quiet;
-    /* The settings (train_settings_text), which a resumed run must repeat. */
+    /* The settings (DIR/settings, cmd_train.c), which a resumed run must repeat. */
     const char *start;          /* "zero", "shipped" or a weights file */
     long games, visits;         /* self-play per generation */
     int window;                 /* generations of self-play the fit reads */

@@ -4,8 +4,8 @@ docs describe (every generation's self-play, fit, gate and verdict, the ladder a
 anchors, the charts); a run killed with SIGKILL at several points and resumed each time ends
 with the same files, byte for byte, as the run that was never stopped (the log, the elapsed
 time and the time fields of the fits' reports aside), and so does one killed inside its last
-generation's ladder; a resumed run must repeat the settings it was started with; bad options get
-one line and exit 2.
+generation's ladder; a new run begins only in a new or empty folder; a resumed run must repeat
+the settings it was started with; bad options get one line and exit 2.
 
     LEUCTRA=build/leuctra python3 tests/train_test.py
 
@@ -265,6 +265,28 @@ def test_resume_in_last_ladder(base):
     check("resumed inside the last ladder: the same files as the run never stopped", not differ, differ[:8])
 
 
+def test_new_run_needs_empty_folder(base, started):
+    """A new run starts in a new or empty folder; one holding files it did not write is refused
+    with one line, even with --resume when it holds no settings, and left as it was."""
+    stray = os.path.join(base, "stray")
+    os.makedirs(os.path.join(stray, "gen1"))
+    for name in ("selfplay.lrec", "selfplay.done"):
+        shutil.copy(os.path.join(started, "gen1", name), os.path.join(stray, "gen1", name))
+    for extra in ([], ["--resume"]):
+        p = train(base, "stray", *SMALL, *extra)
+        check(f"a folder with stray step files and no settings{' (--resume)' if extra else ''}: exit 2, one line "
+              "naming the folder and why", p.returncode == 2 and p.stderr.count("\n") == 1 and "stray" in p.stderr
+              and "not empty" in p.stderr and "gen1" in p.stderr, p.stderr)
+    check("... and left alone", sorted(os.listdir(stray)) == ["gen1"] and
+          sorted(os.listdir(os.path.join(stray, "gen1"))) == ["selfplay.done", "selfplay.lrec"], os.listdir(stray))
+    os.makedirs(os.path.join(base, "empty"))
+    args = list(SMALL)
+    args[args.index("--generations") + 1] = "1"
+    p = train(base, "empty", *args, "--ladder-games", "0")
+    check("a new run in an empty folder", p.returncode == 0 and
+          os.path.exists(os.path.join(base, "empty/gen1/verdict")), p.stderr[-300:])
+
+
 def test_refusals(base):
     run = os.path.join(base, "run")
     p = train(base, "run", *SMALL)
@@ -306,6 +328,7 @@ def main():
         check("a second plain run", p.returncode == 0, p.stderr[-300:])
         test_resume_after_kills(again, killed)
         test_resume_in_last_ladder(os.path.join(top, "ladder"))
+        test_new_run_needs_empty_folder(top, os.path.join(again, "run"))
         test_refusals(plain)
         test_window(plain)
         test_fit_options(plain)
