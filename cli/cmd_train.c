@@ -13,7 +13,6 @@
 #include "data/output_file.h"
 #include "data/weights.h"
 #include "eval/match.h"
-#include "selfplay/selfplay.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -228,6 +227,64 @@ static bool folder_started(const TrainRun *run)
     return false;
 }
 
+/* Up to 60 bytes of a line for a message, each byte that is not printable as '?'. */
+static const char *printable(const char *line, int len, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (int i = 0; i < len && n + 1 < cap && n < 60; i++)
+        buf[n++] = (unsigned char)line[i] < 0x20 || (unsigned char)line[i] >= 0x7f ? '?' : line[i];
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The line that begins at *at (without its newline), *at moved past it; false at the end. */
+static bool next_line(const char **at, const char **line, int *len)
+{
+    if (!**at)
+        return false;
+    const char *end = strchr(*at, '\n');
+    *line = *at;
+    *len = end ? (int)(end - *at) : (int)strlen(*at);
+    *at = end ? end + 1 : *at + *len;
+    return true;
+}
+
+/* A resumed run's settings file against the text it would write (settings_text: the same keys
+ * in the same order).  A line without the key expected there is a file that is not a run's
+ * settings (damaged, or another program's), told by its line; the same key with another value is
+ * a setting that differs, told by its name and both values. */
+static void check_settings(const TrainRun *run, const char *expected)
+{
+    char old[8192], got[64], want[64];
+    FILE *in = fopen(run->settings_path, "rb");
+    const size_t n = in ? fread(old, 1, sizeof old - 1, in) : 0;
+    if (!in || ferror(in))
+        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot read %s: %s", run->settings_path, strerror(errno));
+    fclose(in);
+    old[n] = '\0';
+    if (strlen(old) != n)
+        fail_exit(NAME, EXIT_USAGE, "%s is not a text file: not the settings of a training run", run->settings_path);
+    const char *a = old, *b = expected, *la = NULL, *lb = NULL;
+    for (int line = 1;; line++) {
+        int na = 0, nb = 0;
+        const bool has_a = next_line(&a, &la, &na), has_b = next_line(&b, &lb, &nb);
+        if (!has_a && !has_b)
+            return;
+        if (!has_b)
+            fail_exit(NAME, EXIT_USAGE, "%s, line %d: expected the end of the file, got '%s': not the settings of a "
+                      "training run", run->settings_path, line, printable(la, na, got, sizeof got));
+        const int key = (int)(strchr(lb, '=') - lb) + 1;   /* "name=" */
+        if (!has_a || na < key || memcmp(la, lb, (size_t)key) != 0)
+            fail_exit(NAME, EXIT_USAGE, "%s, line %d: expected '%.*s...', got %s%s%s: not the settings of a training run",
+                      run->settings_path, line, key, lb, has_a ? "'" : "the end of the file",
+                      has_a ? printable(la, na, got, sizeof got) : "", has_a ? "'" : "");
+        if (na != nb || memcmp(la, lb, (size_t)na) != 0)
+            fail_exit(NAME, EXIT_USAGE, "%s was started with other settings (%.*s: the file has %s, this run %s): "
+                      "resume it with the same options, or start another DIR", run->o->dir, key - 1, lb,
+                      printable(la + key, na - key, got, sizeof got), printable(lb + key, nb - key, want, sizeof want));
+    }
+}
+
 /* A new run makes its folder and settings first (the settings make it a run); a resumed one
  * must find the settings it would write.  Then gen0, unless it is there. */
 static void open_folder(TrainRun *run)
@@ -247,19 +304,10 @@ static void open_folder(TrainRun *run)
     char id[17], text[4096];
     weights_id_text(&w, id);
     settings_text(run, id, text, sizeof text);
-    if (!started) {
+    if (started)
+        check_settings(run, text);
+    else
         train_write_text(run, "settings", text);
-    } else {
-        FILE *in = fopen(run->settings_path, "r");
-        char old[4096] = "", why[300];
-        size_t n = in ? fread(old, 1, sizeof old - 1, in) : 0;
-        if (in)
-            fclose(in);
-        old[n] = '\0';
-        if (!selfplay_settings_agree(old, text, why, sizeof why))
-            fail_exit(NAME, EXIT_USAGE, "%s was started with other settings (%s): resume it with the same options, "
-                      "or start another DIR", o->dir, why);
-    }
     if (stale > 0)
         train_log(run, "removed %d temporary file%s that a stopped run left", stale, stale == 1 ? "" : "s");
     if (run->env->rank == 0) {

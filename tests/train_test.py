@@ -5,7 +5,8 @@ anchors, the charts); a run killed with SIGKILL at several points and resumed ea
 with the same files, byte for byte, as the run that was never stopped (the log, the elapsed
 time and the time fields of the fits' reports aside), and so does one killed inside its last
 generation's ladder; a new run begins only in a new or empty folder; a resumed run must repeat
-the settings it was started with; bad options get one line and exit 2.
+the settings it was started with, and a settings file that differs or is not a run's gets a line
+that says where and how; bad options get one line and exit 2.
 
     LEUCTRA=build/leuctra python3 tests/train_test.py
 
@@ -287,6 +288,30 @@ def test_new_run_needs_empty_folder(base, started):
           os.path.exists(os.path.join(base, "empty/gen1/verdict")), p.stderr[-300:])
 
 
+def test_settings_messages(base, started):
+    """A settings file that is not a run's names its line and what was expected; one that is
+    names the setting that differs with both values."""
+    real = open(os.path.join(started, "settings")).read()
+    lines = real.splitlines(keepends=True)
+    cases = [
+        ("variant=crossings\n", ["settings, line 1", "expected 'generator=", "got 'variant=crossings'"]),
+        ("hello, world\n", ["settings, line 1", "expected 'generator=", "got 'hello, world'"]),
+        ("", ["settings, line 1", "expected 'generator=", "the end of the file"]),
+        ("".join(lines[:4] + lines[5:]), ["settings, line 5", "expected 'start_weights=", "got 'games=30'"]),
+        (real + "extra=1\n", [f"settings, line {len(lines) + 1}", "expected the end of the file", "got 'extra=1'"]),
+        (real.replace("seed=1\n", "seed=2\n"), ["(seed: the file has 2, this run 1)"]),
+        (real.replace("variant=crossings", "variant=epaminondas"),
+         ["(variant: the file has epaminondas, this run crossings)"]),
+    ]
+    for i, (text, words) in enumerate(cases):
+        folder = os.path.join(base, f"settings{i}")
+        os.makedirs(folder)
+        open(os.path.join(folder, "settings"), "w").write(text)
+        p = train(base, f"settings{i}", *SMALL, "--resume")
+        check(f"settings file {text[:40]!r}...: exit 2, one line saying {words}", p.returncode == 2 and
+              p.stderr.count("\n") == 1 and all(w in p.stderr for w in words), p.stderr)
+
+
 def test_refusals(base):
     run = os.path.join(base, "run")
     p = train(base, "run", *SMALL)
@@ -295,8 +320,8 @@ def test_refusals(base):
     other = list(SMALL)
     other[other.index("--games") + 1] = "31"
     p = train(base, "run", *other, "--resume")
-    check("--resume with other settings: exit 2, names the setting", p.returncode == 2 and
-          "games" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
+    check("--resume with other settings: exit 2, names the setting and both values", p.returncode == 2 and
+          "(games: the file has 30, this run 31)" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
     p = train(base, "fresh", "--variant", "crossings")
     check("no budget: exit 2", p.returncode == 2 and "budget" in p.stderr, p.stderr)
     p = train(base, "fresh", "--generations", "1", "--sprt", "elo0=5", "elo1=1")
@@ -329,6 +354,7 @@ def main():
         test_resume_after_kills(again, killed)
         test_resume_in_last_ladder(os.path.join(top, "ladder"))
         test_new_run_needs_empty_folder(top, os.path.join(again, "run"))
+        test_settings_messages(top, os.path.join(again, "run"))
         test_refusals(plain)
         test_window(plain)
         test_fit_options(plain)
