@@ -13,9 +13,10 @@
 #include "data/output_file.h"
 #include "data/weights.h"
 #include "eval/match.h"
-#include "selfplay/selfplay.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,9 +152,12 @@ static void load_start(const TrainRun *run, Weights *w)
                   strcmp(start, "shipped") == 0 ? "no shipped weights for this board" : err.msg);
 }
 
-/* DIR/gen0: the start weights, saved with a note of where they came from. */
+/* DIR/gen0: the start weights, saved with a note of where they came from (unless they are there:
+ * the settings are written first, and a run stopped before this step does it on --resume). */
 static void write_gen0(TrainRun *run, const Weights *w)
 {
+    if (train_exists(run, "gen0/weights.txt") || train_exists(run, "gen0/weights.lwt"))
+        return;
     char rel[64], path[TRAIN_PATH], comments[512];
     snprintf(rel, sizeof rel, "gen0/weights.%s", w->tables || w->policy ? "lwt" : "txt");
     train_path(run, path, "%s", rel);
@@ -170,28 +174,143 @@ static void make_folder(const char *path)
         fail_exit(NAME, EXIT_FAILURE_RUN, "cannot make %s: %s", path, strerror(errno));
 }
 
-/* A new run makes its folder and settings; a resumed one must find the settings it would write. */
-static void open_folder(TrainRun *run)
+/* What a run stopped before it wrote its settings leaves (its lock, the settings' temporary
+ * file): all that a folder may hold besides for a new run to begin in it. */
+static bool left_by_new_run(const char *name)
+{
+    return strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, "lock") == 0 ||
+           fnmatch("settings.tmp.??????", name, 0) == 0;
+}
+
+/* The first entry of the folder that a new run did not put there, into name; false if none. */
+static bool foreign_entry(const char *dir, char *name, size_t len)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot read the folder %s: %s", dir, strerror(errno));
+    bool found = false;
+    const struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL)
+        if (!left_by_new_run(e->d_name)) {
+            snprintf(name, len, "%s", e->d_name);
+            found = true;
+        }
+    closedir(d);
+    return found;
+}
+
+/* Whether DIR holds a run (its settings, with --resume), or is new or empty (a new run begins
+ * there); anything else stops with one line.  A new run must not take step files it did not
+ * write for its own: a step whose file is there counts as done. */
+static bool folder_started(const TrainRun *run)
 {
     const TrainOptions *o = run->o;
     struct stat st;
-    bool exists = stat(o->dir, &st) == 0;
-    if (exists && !S_ISDIR(st.st_mode))
-        fail_exit(NAME, EXIT_USAGE, "%s is not a folder", o->dir);
-    train_path(run, run->settings_path, "settings");
-    bool started = access(run->settings_path, F_OK) == 0;
-    if (started && !o->resume)
-        fail_exit(NAME, EXIT_USAGE, "%s holds a training run already (--resume continues it; or choose another DIR)",
-                  o->dir);
-    if (!started && exists && !o->resume) {
-        /* An empty folder is fine; one with other files in it is not ours to fill. */
-        char probe[TRAIN_PATH];
-        train_path(run, probe, "gen0");
-        if (access(probe, F_OK) == 0)
-            fail_exit(NAME, EXIT_USAGE, "%s has a gen0 but no settings: not a training run to continue", o->dir);
+    if (stat(o->dir, &st) != 0) {
+        if (errno != ENOENT)
+            fail_exit(NAME, EXIT_FAILURE_RUN, "cannot reach %s: %s", o->dir, strerror(errno));
+        return false;
     }
-    if (run->env->rank == 0) {
+    if (!S_ISDIR(st.st_mode))
+        fail_exit(NAME, EXIT_USAGE, "%s is not a folder", o->dir);
+    if (access(run->settings_path, F_OK) == 0) {
+        if (!o->resume)
+            fail_exit(NAME, EXIT_USAGE, "%s holds a training run already (--resume continues it; or choose another DIR)",
+                      o->dir);
+        return true;
+    }
+    char entry[256];
+    if (foreign_entry(o->dir, entry, sizeof entry))
+        fail_exit(NAME, EXIT_USAGE, "%s has no settings file%s and is not empty (it holds '%s'): a new run begins only "
+                  "in an empty or new folder (choose another DIR)", o->dir,
+                  o->resume ? ", so no training run to resume," : "", entry);
+    return false;
+}
+
+/* Up to 60 bytes of a line for a message, each byte that is not printable as '?'. */
+static const char *printable(const char *line, int len, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (int i = 0; i < len && n + 1 < cap && n < 60; i++)
+        buf[n++] = (unsigned char)line[i] < 0x20 || (unsigned char)line[i] >= 0x7f ? '?' : line[i];
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The line that begins at *at (without its newline), *at moved past it; false at the end. */
+static bool next_line(const char **at, const char **line, int *len)
+{
+    if (!**at)
+        return false;
+    const char *end = strchr(*at, '\n');
+    *line = *at;
+    *len = end ? (int)(end - *at) : (int)strlen(*at);
+    *at = end ? end + 1 : *at + *len;
+    return true;
+}
+
+/* A resumed run's settings file against the text it would write (settings_text: the same keys
+ * in the same order).  A line without the key expected there is a file that is not a run's
+ * settings (damaged, or another program's), told by its line; the same key with another value is
+ * a setting that differs, told by its name and both values. */
+static void check_settings(const TrainRun *run, const char *expected)
+{
+    char old[8192], got[64], want[64];
+    FILE *in = fopen(run->settings_path, "rb");
+    const size_t n = in ? fread(old, 1, sizeof old - 1, in) : 0;
+    if (!in || ferror(in))
+        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot read %s: %s", run->settings_path, strerror(errno));
+    fclose(in);
+    old[n] = '\0';
+    if (strlen(old) != n)
+        fail_exit(NAME, EXIT_USAGE, "%s is not a text file: not the settings of a training run", run->settings_path);
+    const char *a = old, *b = expected, *la = NULL, *lb = NULL;
+    for (int line = 1;; line++) {
+        int na = 0, nb = 0;
+        const bool has_a = next_line(&a, &la, &na), has_b = next_line(&b, &lb, &nb);
+        if (!has_a && !has_b)
+            return;
+        if (!has_b)
+            fail_exit(NAME, EXIT_USAGE, "%s, line %d: expected the end of the file, got '%s': not the settings of a "
+                      "training run", run->settings_path, line, printable(la, na, got, sizeof got));
+        const int key = (int)(strchr(lb, '=') - lb) + 1;   /* "name=" */
+        if (!has_a || na < key || memcmp(la, lb, (size_t)key) != 0)
+            fail_exit(NAME, EXIT_USAGE, "%s, line %d: expected '%.*s...', got %s%s%s: not the settings of a training run",
+                      run->settings_path, line, key, lb, has_a ? "'" : "the end of the file",
+                      has_a ? printable(la, na, got, sizeof got) : "", has_a ? "'" : "");
+        if (na != nb || memcmp(la, lb, (size_t)na) != 0)
+            fail_exit(NAME, EXIT_USAGE, "%s was started with other settings (%.*s: the file has %s, this run %s): "
+                      "resume it with the same options, or start another DIR", run->o->dir, key - 1, lb,
+                      printable(la + key, na - key, got, sizeof got), printable(lb + key, nb - key, want, sizeof want));
+    }
+}
+
+/* A new run makes its folder and settings first (the settings make it a run); a resumed one
+ * must find the settings it would write.  Then gen0, unless it is there. */
+static void open_folder(TrainRun *run)
+{
+    const TrainOptions *o = run->o;
+    train_path(run, run->settings_path, "settings");
+    Weights w;
+    load_start(run, &w);        /* a bad --start stops before the folder is touched */
+    folder_started(run);        /* ... and so does a folder a new run may not begin in */
+    if (run->env->rank == 0)
         make_folder(o->dir);
+    mpi_env_all(run->env, true);
+    train_lock(run);
+    mpi_env_all(run->env, true);
+    const bool started = folder_started(run);   /* again under the lock: no run began meanwhile */
+    const int stale = train_remove_stale_temps(run);
+    char id[17], text[4096];
+    weights_id_text(&w, id);
+    settings_text(run, id, text, sizeof text);
+    if (started)
+        check_settings(run, text);
+    else
+        train_write_text(run, "settings", text);
+    if (stale > 0)
+        train_log(run, "removed %d temporary file%s that a stopped run left", stale, stale == 1 ? "" : "s");
+    if (run->env->rank == 0) {
         char sub[TRAIN_PATH];
         train_path(run, sub, "gen0");
         make_folder(sub);
@@ -199,29 +318,7 @@ static void open_folder(TrainRun *run)
         make_folder(sub);
     }
     mpi_env_all(run->env, true);
-    train_lock(run);
-    const int stale = train_remove_stale_temps(run);
-    if (stale > 0)
-        train_log(run, "removed %d temporary file%s that a stopped run left", stale, stale == 1 ? "" : "s");
-    Weights w;
-    load_start(run, &w);
-    char id[17], text[4096], why[300];
-    weights_id_text(&w, id);
-    settings_text(run, id, text, sizeof text);
-    if (!started) {
-        write_gen0(run, &w);
-        train_write_text(run, "settings", text);
-    } else {
-        FILE *in = fopen(run->settings_path, "r");
-        char old[4096] = "";
-        size_t n = in ? fread(old, 1, sizeof old - 1, in) : 0;
-        if (in)
-            fclose(in);
-        old[n] = '\0';
-        if (!selfplay_settings_agree(old, text, why, sizeof why))
-            fail_exit(NAME, EXIT_USAGE, "%s was started with other settings (%s): resume it with the same options, "
-                      "or start another DIR", o->dir, why);
-    }
+    write_gen0(run, &w);
     weights_dispose(&w);
 }
 
@@ -319,20 +416,24 @@ static int run_train(int argc, char **argv)
     open_folder(&run);
     prepare_openings(&run);
     read_state(&run);
-    if (run.done > 0)
-        train_log(&run, "resumed: %d generation%s finished, best gen%d, %.0f s so far", run.done,
+    if (run.done > 0) {
+        train_log(&run, "resumed: %d generation%s with a verdict, best gen%d, %.0f s so far", run.done,
                   run.done == 1 ? "" : "s", run.best, run.elapsed_before);
+        /* a run stopped after the last verdict, in the ladder: finish it whatever the budget */
+        train_ladder_step(&run);
+        train_save_elapsed(&run);
+    }
     for (int k = run.done + 1; budget_allows(&run, k); k++) {
         train_generation(&run, k);
         run.done = k;
         if (strcmp(train_verdict(&run, k), "promoted") == 0)
             run.best = k;
         train_save_elapsed(&run);
-        train_ladder(&run);
+        train_ladder_step(&run);
         train_save_elapsed(&run);
     }
-    if (run.done == 0 || !train_exists(&run, "ladder.txt"))
-        train_ladder(&run);
+    if (run.done == 0)
+        train_ladder(&run);     /* the table's head and nothing more: no generation yet */
     train_log(&run, "end of the budget: %d generation%s, best gen%d, %.0f s in all", run.done,
               run.done == 1 ? "" : "s", run.best, train_elapsed(&run));
     mpi_env_stop(&env);
@@ -365,10 +466,11 @@ const Command command_train = {
     "from the step that was running, and redoes nothing that finished; every step is\n"
     "deterministic, so DIR ends byte for byte as an uninterrupted run leaves it (--hours aside:\n"
     "a time budget depends on the machine).  A resumed run must have the settings it was\n"
-    "started with (the budget and --threads may change).\n\n"
+    "started with (the budget and --threads may change).  A new run begins in a new or empty\n"
+    "DIR: a folder holding other files is refused, since a step whose file is there is done.\n\n"
     "  --generations N       generations at most, the ones already finished included\n"
     "  --hours H             no generation begins after H hours of the run (all its resumptions)\n"
-    "  --resume              continue DIR's run\n"
+    "  --resume              continue DIR's run (in a new or empty DIR: begin it)\n"
     "  --start S             gen0: zero (all-zero linear weights, an engine that knows nothing),\n"
     "                        shipped (default), or a weights file\n"
     "  --games N             self-play games a generation (default 2000)\n"

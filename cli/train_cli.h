@@ -10,13 +10,14 @@
  *                    weights), the ratings with their intervals, the ladder table and the charts
  *
  * The folder is the state.  Every step ends by writing its own file whole (a temporary file
- * renamed into place), and a step whose file exists is done: a run killed at any moment and
+ * renamed into place), and a step whose file exists is done (so a new run begins only in a new
+ * or empty folder, never among files it did not write): a run killed at any moment and
  * resumed (--resume) redoes only the step that was in progress, and since every step is
  * deterministic (seeded self-play, a fit that is the same bits for any thread count, matches
  * of fixed-visit players), the folder ends byte for byte as an uninterrupted run leaves it.
  * Self-play and the matches append their games crash-safely and resume mid-step.
  *
- *   DIR/settings               what decides the run's results (train_settings_text)
+ *   DIR/settings               what decides the run's results (written first: the folder's mark)
  *   DIR/openings.txt           the gate's and the ladder's opening suite
  *   DIR/gen0/weights.{txt,lwt} the start
  *   DIR/genK/selfplay.lrec     generation K's self-play of the best weights so far
@@ -24,9 +25,10 @@
  *   DIR/genK/weights.{txt,lwt} the candidate, fitted to the window's games
  *   DIR/genK/tune.json         the fit's report (written last: the fit's mark)
  *   DIR/genK/match.lrec, match.txt, match.json   the gate: candidate against the best
- *   DIR/genK/verdict           promoted, rejected or undecided (the generation's mark)
+ *   DIR/genK/verdict           promoted, rejected or undecided (the gate's mark)
  *   DIR/ladder/genK-ANCHOR.lrec, .txt            the ladder's games
  *   DIR/ladder.txt, ratings.svg, training.svg    the ladder and the charts
+ *   DIR/genK/ladder.done       ... drawn with generation K (the mark of its last step)
  *   DIR/train.log              a line per step, appended
  *   DIR/elapsed                seconds the run has taken so far, over all its resumptions
  */
@@ -55,7 +57,7 @@ typedef struct {
     bool resume;
     int threads;                /* games or positions at once (default: every core) */
     bool quiet;
-    /* The settings (train_settings_text), which a resumed run must repeat. */
+    /* The settings (DIR/settings, cmd_train.c), which a resumed run must repeat. */
     const char *start;          /* "zero", "shipped" or a weights file */
     long games, visits;         /* self-play per generation */
     int window;                 /* generations of self-play the fit reads */
@@ -152,5 +154,8 @@ void train_match(const TrainRun *run, const char *const spec[2], const char *con
 /* The ladder games of every promoted generation that lacks them, then the ladder table, the
  * ratings and the charts, from every result so far. */
 void train_ladder(TrainRun *run);
+/* The ladder step of the last finished generation (run->done): train_ladder, then its mark
+ * DIR/genK/ladder.done; nothing where the mark is there. */
+void train_ladder_step(TrainRun *run);
 
 #endif

@@ -231,3 +231,16 @@ void train_ladder(TrainRun *run)
     results_free(tables[1]);
     write_training_chart(run);
 }
+
+void train_ladder_step(TrainRun *run)
+{
+    char mark[64], text[160];
+    snprintf(mark, sizeof mark, "gen%d/ladder.done", run->done);
+    if (train_exists(run, mark))
+        return;
+    train_ladder(run);
+    /* written after the games, ladder.txt and the charts: without it a resumed run does them
+     * again (ladder.txt alone cannot say so: the generation before wrote it) */
+    snprintf(text, sizeof text, "ladder.txt, ratings.svg and training.svg hold generation %d\n", run->done);
+    train_write_text(run, mark, text);
+}

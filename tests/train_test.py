@@ -3,8 +3,10 @@
 docs describe (every generation's self-play, fit, gate and verdict, the ladder against the fixed
 anchors, the charts); a run killed with SIGKILL at several points and resumed each time ends
 with the same files, byte for byte, as the run that was never stopped (the log, the elapsed
-time and the time fields of the fits' reports aside); a resumed run must repeat the settings it
-was started with; bad options get one line and exit 2.
+time and the time fields of the fits' reports aside), and so does one killed inside its last
+generation's ladder; a new run begins only in a new or empty folder; a resumed run must repeat
+the settings it was started with, and a settings file that differs or is not a run's gets a line
+that says where and how; bad options get one line and exit 2.
 
     LEUCTRA=build/leuctra python3 tests/train_test.py
 
@@ -227,6 +229,89 @@ def test_resume_after_kills(plain_base, base):
     check("after the kills and resumes, the same files as the run never stopped", not differ, differ[:8])
 
 
+def test_resume_in_last_ladder(base):
+    """A run killed inside its last generation's ladder (gen1's ladder wrote ladder.txt already)
+    and resumed finishes that ladder: the same files as the run never stopped.  The ladder is
+    longer than SMALL's so that the kill lands inside it; its games decide no verdict."""
+    args = list(SMALL)
+    args[args.index("--ladder-games") + 1] = "40"
+    plain, killed = os.path.join(base, "plain"), os.path.join(base, "killed")
+    os.makedirs(plain)
+    p = train(plain, "run", *args)
+    check("the plain run for the ladder's kill", p.returncode == 0, p.stderr[-300:])
+    verdict = open(os.path.join(plain, "run/gen2/verdict")).read().strip() if p.returncode == 0 else ""
+    check("its last generation is promoted (it has a ladder to kill)", verdict == "promoted", verdict)
+    run = os.path.join(killed, "run")
+    inside = False
+    for _ in range(5):  # a loaded machine may let the ladder end before the kill: try again
+        shutil.rmtree(killed, ignore_errors=True)
+        os.makedirs(killed)
+        proc = subprocess.Popen([LEUCTRA, "train", "run", *args], cwd=killed, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 300
+        while proc.poll() is None and time.monotonic() < deadline:
+            if os.path.exists(os.path.join(run, "ladder/gen2-gen0.lrec")):
+                proc.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.002)
+        proc.wait(timeout=300)
+        if proc.returncode == -signal.SIGKILL and not os.path.exists(os.path.join(run, "ladder/gen2-shipped.txt")):
+            inside = True
+            break
+    check("the run was killed inside gen2's ladder, with gen1's ladder.txt written",
+          inside and os.path.exists(os.path.join(run, "ladder.txt")), "")
+    p = train(killed, "run", *args, "--resume")
+    check("the resumed run exits 0", p.returncode == 0, p.stderr[-300:])
+    differ = compare_folders(os.path.join(plain, "run"), run)
+    check("resumed inside the last ladder: the same files as the run never stopped", not differ, differ[:8])
+
+
+def test_new_run_needs_empty_folder(base, started):
+    """A new run starts in a new or empty folder; one holding files it did not write is refused
+    with one line, even with --resume when it holds no settings, and left as it was."""
+    stray = os.path.join(base, "stray")
+    os.makedirs(os.path.join(stray, "gen1"))
+    for name in ("selfplay.lrec", "selfplay.done"):
+        shutil.copy(os.path.join(started, "gen1", name), os.path.join(stray, "gen1", name))
+    for extra in ([], ["--resume"]):
+        p = train(base, "stray", *SMALL, *extra)
+        check(f"a folder with stray step files and no settings{' (--resume)' if extra else ''}: exit 2, one line "
+              "naming the folder and why", p.returncode == 2 and p.stderr.count("\n") == 1 and "stray" in p.stderr
+              and "not empty" in p.stderr and "gen1" in p.stderr, p.stderr)
+    check("... and left alone", sorted(os.listdir(stray)) == ["gen1"] and
+          sorted(os.listdir(os.path.join(stray, "gen1"))) == ["selfplay.done", "selfplay.lrec"], os.listdir(stray))
+    os.makedirs(os.path.join(base, "empty"))
+    args = list(SMALL)
+    args[args.index("--generations") + 1] = "1"
+    p = train(base, "empty", *args, "--ladder-games", "0")
+    check("a new run in an empty folder", p.returncode == 0 and
+          os.path.exists(os.path.join(base, "empty/gen1/verdict")), p.stderr[-300:])
+
+
+def test_settings_messages(base, started):
+    """A settings file that is not a run's names its line and what was expected; one that is
+    names the setting that differs with both values."""
+    real = open(os.path.join(started, "settings")).read()
+    lines = real.splitlines(keepends=True)
+    cases = [
+        ("variant=crossings\n", ["settings, line 1", "expected 'generator=", "got 'variant=crossings'"]),
+        ("hello, world\n", ["settings, line 1", "expected 'generator=", "got 'hello, world'"]),
+        ("", ["settings, line 1", "expected 'generator=", "the end of the file"]),
+        ("".join(lines[:4] + lines[5:]), ["settings, line 5", "expected 'start_weights=", "got 'games=30'"]),
+        (real + "extra=1\n", [f"settings, line {len(lines) + 1}", "expected the end of the file", "got 'extra=1'"]),
+        (real.replace("seed=1\n", "seed=2\n"), ["(seed: the file has 2, this run 1)"]),
+        (real.replace("variant=crossings", "variant=epaminondas"),
+         ["(variant: the file has epaminondas, this run crossings)"]),
+    ]
+    for i, (text, words) in enumerate(cases):
+        folder = os.path.join(base, f"settings{i}")
+        os.makedirs(folder)
+        open(os.path.join(folder, "settings"), "w").write(text)
+        p = train(base, f"settings{i}", *SMALL, "--resume")
+        check(f"settings file {text[:40]!r}...: exit 2, one line saying {words}", p.returncode == 2 and
+              p.stderr.count("\n") == 1 and all(w in p.stderr for w in words), p.stderr)
+
+
 def test_refusals(base):
     run = os.path.join(base, "run")
     p = train(base, "run", *SMALL)
@@ -235,8 +320,8 @@ def test_refusals(base):
     other = list(SMALL)
     other[other.index("--games") + 1] = "31"
     p = train(base, "run", *other, "--resume")
-    check("--resume with other settings: exit 2, names the setting", p.returncode == 2 and
-          "games" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
+    check("--resume with other settings: exit 2, names the setting and both values", p.returncode == 2 and
+          "(games: the file has 30, this run 31)" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
     p = train(base, "fresh", "--variant", "crossings")
     check("no budget: exit 2", p.returncode == 2 and "budget" in p.stderr, p.stderr)
     p = train(base, "fresh", "--generations", "1", "--sprt", "elo0=5", "elo1=1")
@@ -267,6 +352,9 @@ def main():
         p = train(again, "run", *SMALL)
         check("a second plain run", p.returncode == 0, p.stderr[-300:])
         test_resume_after_kills(again, killed)
+        test_resume_in_last_ladder(os.path.join(top, "ladder"))
+        test_new_run_needs_empty_folder(top, os.path.join(again, "run"))
+        test_settings_messages(top, os.path.join(again, "run"))
         test_refusals(plain)
         test_window(plain)
         test_fit_options(plain)
