@@ -7,7 +7,7 @@
 #include "core/perft.h"
 #include "core/tensors.h"
 #include "data/weights.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -5,7 +5,7 @@
  */
 #include "cli.h"
 #include "data/weights.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include "core/solve.h"
 #include "data/ffo_suite.h"
 #include "data/weights.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include "data/weights.h"
 #include "record_replay.h"
 #include "records_cli.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 #include "pictures/svg_board.h"
 
 #include <stdio.h>

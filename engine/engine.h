@@ -23,8 +23,8 @@
 #include "core/game.h"
 #include "core/game_so_far.h"
 #include "core/value.h"
-#include "selfplay/mcts.h"
-#include "selfplay/time_control.h"
+#include "search/mcts.h"
+#include "search/time_control.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -3,7 +3,7 @@
  * thread keeps reading commands (stop, isready, quit) while it thinks.  The thread writes `info`
  * lines while it searches, one more at the end, then exactly one `bestmove` (another protocol,
  * engine_nboard.c, writes its own lines through the same thread: EngineSearchOutput).  On a
- * clock (`go wtime ...`) the move's budget comes from selfplay/time_control.h, and its timer,
+ * clock (`go wtime ...`) the move's budget comes from search/time_control.h, and its timer,
  * called with the search's progress, ends the search.
  *
  * Hand-over: the main thread fills EngineSearch and starts the thread; from then until the

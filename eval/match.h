@@ -19,7 +19,7 @@
 #include "eval/sprt.h"
 #include "selfplay/driver.h"
 #include "selfplay/engine_process.h"
-#include "selfplay/time_control.h"
+#include "search/time_control.h"
 
 #include <stdbool.h>
 #include <stdint.h>

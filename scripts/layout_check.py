@@ -18,13 +18,14 @@ import sys
 ALLOWED = {
     'core': {'core'},
     'data': {'core', 'data'},
-    'selfplay': {'core', 'data', 'selfplay'},
+    'search': {'core', 'data', 'search'},
+    'selfplay': {'core', 'data', 'search', 'selfplay'},
     'tuner': {'core', 'data', 'tuner'},
-    'eval': {'core', 'data', 'selfplay', 'eval'},
-    'engine': {'core', 'data', 'selfplay', 'engine'},
+    'eval': {'core', 'data', 'search', 'selfplay', 'eval'},
+    'engine': {'core', 'data', 'search', 'engine'},
     'pictures': {'core', 'data', 'eval', 'pictures'},
-    'cli': {'core', 'data', 'selfplay', 'tuner', 'eval', 'engine', 'pictures', 'cli'},
-    'api': {'core', 'data', 'selfplay', 'api'},
+    'cli': {'core', 'data', 'search', 'selfplay', 'tuner', 'eval', 'engine', 'pictures', 'cli'},
+    'api': {'core', 'data', 'search', 'selfplay', 'api'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 

@@ -4,7 +4,7 @@
  * and, where enabled, on the third occurrence of a position with the same side to move; and,
  * where enabled, a loss once both players agree it is lost (resign adjudication, as
  * cutechess-cli's and fastchess's two-sided -resign).  A player whose spec has a game clock
- * (tc=, selfplay/time_control.h) plays on one that the driver keeps: each move is timed from the
+ * (tc=, search/time_control.h) plays on one that the driver keeps: each move is timed from the
  * call to the player's choose to its return, and a move that overruns the clock by more than the
  * policy's margin loses the game on time.
  */

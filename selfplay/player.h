@@ -1,6 +1,6 @@
 /*
  * player.h - anything that chooses moves, behind one interface: `random`, `greedy` (best move by
- * a one-ply evaluation), `mcts` (selfplay/mcts.h), and other programs over the engine protocol
+ * a one-ply evaluation), `mcts` (search/mcts.h), and other programs over the engine protocol
  * (player_external.h).  A player is made from a spec string such as
  * "mcts:visits=800,weights=a.txt,threads=2".  Players are handed the game so far (its start,
  * moves and position hashes), never a bare position, so a search sees every repetition the
@@ -12,8 +12,8 @@
 #include "core/game.h"
 #include "core/game_so_far.h"
 #include "core/value.h"
-#include "selfplay/mcts.h"
-#include "selfplay/time_control.h"
+#include "search/mcts.h"
+#include "search/time_control.h"
 
 #include <math.h>
 

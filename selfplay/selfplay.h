@@ -23,7 +23,7 @@
 #include "data/mpi_env.h"
 #include "data/records.h"
 #include "selfplay/driver.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 
 #include <stdbool.h>
 #include <stdint.h>

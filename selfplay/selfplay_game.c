@@ -11,7 +11,7 @@
 #include "selfplay.h"
 
 #include "core/rng.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #include "core/rng.h"
 #include "core/solve.h"
 #include "data/weights.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 
 #include <stdarg.h>
 #include <stdio.h>

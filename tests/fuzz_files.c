@@ -4,7 +4,7 @@
  * (eval/results.h), opening-suite lines (data/openings.h), one stored game of a records file
  * (record_decode, docs/FORMAT.md), the JSON scanner of `leuctra chart` (data/json_read.h), and
  * table weights files (data/weights_tables.c) for a small Epaminondas board, and time controls
- * (selfplay/time_control.h, a player's tc=).  Results and
+ * (search/time_control.h, a player's tc=).  Results and
  * openings are read both a line at a time and as whole files (NUL bytes, byte order marks and
  * bad UTF-8 included).
  *
@@ -37,7 +37,7 @@
 #include "data/record_tensors.h"
 #include "data/weights.h"
 #include "eval/results.h"
-#include "selfplay/time_control.h"
+#include "search/time_control.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * test_mcts.c - what the search reports about itself (selfplay/mcts.h): the nodes it has in use
+ * test_mcts.c - what the search reports about itself (search/mcts.h): the nodes it has in use
  * stay within the node budget however many visits it makes, and count only the nodes in the
  * tree (a node made by a thread that lost the race for an edge is no part of it); proofs carry
  * their length; the opponent's replies that repeat the game are searched first; the coarse share
@@ -7,7 +7,7 @@
  * move searches the right positions (Reversi keeps each expanded node's position in the tree).
  */
 #include "data/weights.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 #include "test.h"
 
 #include <math.h>

@@ -8,7 +8,7 @@
 #include "core/solve.h"
 #include "core/rng.h"
 #include "data/ffo_suite.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 #include "reversi_reference_solve.h"
 #include "test.h"
 

@@ -1,10 +1,10 @@
 /*
  * test_time_control.c - time controls, game clocks, move budgets and the early stop
- * (selfplay/time_control.h): the written forms read back, bad ones refused; periods and
+ * (search/time_control.h): the written forms read back, bad ones refused; periods and
  * increments on the clock; a budget that cannot flag even when every move takes its maximum;
  * the phase estimate; and each rule of the early stop on hand-made search results.
  */
-#include "selfplay/time_control.h"
+#include "search/time_control.h"
 #include "core/clock.h"
 #include "test.h"
 

@@ -16,7 +16,7 @@
 #define LEUCTRA_TIME_CONTROL_H
 
 #include "core/game.h"
-#include "selfplay/mcts.h"
+#include "search/mcts.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /*
  * mcts_tree.h - the search tree's memory: one pool of 32-byte nodes shared by the search threads
- * (internal to selfplay/mcts*.c).
+ * (internal to search/mcts*.c).
  *
  * A node is one move of its parent: the move and its prior, and the statistics of the position
  * it leads to.  An expanded node's children lie side by side in the pool, one node for each
