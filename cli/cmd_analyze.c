@@ -5,7 +5,8 @@
  */
 #include "cli.h"
 #include "data/weights.h"
-#include "search/mcts.h"
+#include "search/search_json.h"
+#include "search_cli.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,11 +20,6 @@ typedef struct {
     int top;
     double setup_seconds;   /* the search's setup (mcts_new), apart from its own time */
 } Report;
-
-static const char *proven_name(Proven p)
-{
-    return p == PROVEN_WIN ? "win" : p == PROVEN_LOSS ? "loss" : p == PROVEN_DRAW ? "draw" : "";
-}
 
 static void format_pv(const Report *rep, const MctsResult *r, char *buf, size_t len)
 {
@@ -47,7 +43,7 @@ static void print_text(const Report *rep, const MctsResult *r, FILE *out)
         game_format_move(rep->game, rep->pos, r->best, move, sizeof move);
     char proven[48] = "";
     if (r->proven)
-        snprintf(proven, sizeof proven, "  proven %s in %d pl%s", proven_name(r->proven), r->proven_plies,
+        snprintf(proven, sizeof proven, "  proven %s in %d pl%s", search_proven_name(r->proven), r->proven_plies,
                  r->proven_plies == 1 ? "y" : "ies");
     fprintf(out, "best %s  win %.1f%%%s  visits %ld  nodes %zu  %.2f s  %.0f visits/s\n", move, 100 * r->value,
             proven, r->visits, r->nodes, r->seconds, r->seconds > 0 ? r->visits / r->seconds : 0);
@@ -56,27 +52,19 @@ static void print_text(const Report *rep, const MctsResult *r, FILE *out)
         const MoveStat *s = &r->stats[i];
         game_format_move(rep->game, rep->pos, s->move, move, sizeof move);
         fprintf(out, "  %-8s visits %7ld  prior %5.1f%%  win %5.1f%% %s\n", move, s->visits, 100 * s->prior,
-                isnan(s->value) ? 0.0 : 100 * s->value, proven_name(s->proven));
+                isnan(s->value) ? 0.0 : 100 * s->value, s->proven ? search_proven_name(s->proven) : "");
     }
 }
 
 static void print_json(const Report *rep, const MctsResult *r)
 {
-    char pv[1024], move[16] = "";
-    format_pv(rep, r, pv, sizeof pv);
-    if (r->best != MOVE_NONE)
-        game_format_move(rep->game, rep->pos, r->best, move, sizeof move);
-    printf("{\"best\":\"%s\",\"win_probability\":%.4f,\"proven\":\"%s\",\"proven_plies\":%d,\"visits\":%ld,"
-           "\"nodes\":%zu,\"seconds\":%.3f,\"setup_seconds\":%.3f,\"pv\":\"%s\",\"moves\":[",
-           move, r->value, proven_name(r->proven), r->proven_plies, r->visits, r->nodes, r->seconds,
-           rep->setup_seconds, pv);
-    for (int i = 0; i < r->num_stats && i < rep->top; i++) {
-        const MoveStat *s = &r->stats[i];
-        game_format_move(rep->game, rep->pos, s->move, move, sizeof move);
-        printf("%s{\"move\":\"%s\",\"visits\":%ld,\"prior\":%.4f,\"win_probability\":%.4f,\"proven\":\"%s\"}",
-               i ? "," : "", move, s->visits, s->prior, isnan(s->value) ? 0.5 : s->value, proven_name(s->proven));
-    }
-    printf("]}\n");
+    size_t need = search_result_json(rep->game, rep->pos, r, rep->setup_seconds, rep->top, NULL, 0);
+    char *json = malloc(need + 1);
+    if (!json)
+        fail_exit("analyze", EXIT_FAILURE_RUN, "out of memory");
+    search_result_json(rep->game, rep->pos, r, rep->setup_seconds, rep->top, json, need + 1);
+    printf("%s\n", json);
+    free(json);
 }
 
 /* Live view on a terminal: redraw the report in place. */
@@ -91,49 +79,37 @@ static int run_analyze(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "analyze", false};
     GameOptions gopts = {0};
-    const char *text, *weights_path = NULL;
-    MctsConfig cfg;
-    mcts_default_config(&cfg);
-    MctsLimits limits = {0, 0};
+    const char *text;
+    SearchSetup setup, defaults;
+    search_setup_default(&defaults);
+    defaults.limits.visits = 100000;
+    setup = defaults;
+    setup.limits.visits = 0;        /* none given: 100000, or no limit with --time alone */
     bool json = false;
     int top = 10;
     while (r.index < argc) {
-        if (arg_game_option(&r, &gopts))
+        if (arg_game_option(&r, &gopts) || arg_search_option(&r, &setup))
             continue;
-        if (arg_value(&r, "--visits", &text))
-            limits.visits = arg_integer("analyze", "--visits", text, 1, 1000000000000L);
-        else if (arg_value(&r, "--time", &text))
-            limits.seconds = arg_real("analyze", "--time", text, 0.001, 1e6);
-        else if (arg_value(&r, "--threads", &text))
-            cfg.threads = (int)arg_integer("analyze", "--threads", text, 1, THREADS_MAX);
-        else if (arg_value(&r, "--weights", &weights_path))
-            continue;
-        else if (arg_value(&r, "--top", &text))
+        if (arg_value(&r, "--top", &text))
             top = (int)arg_integer("analyze", "--top", text, 1, MCTS_MAX_STATS);
-        else if (arg_value(&r, "--seed", &text))
-            cfg.seed = (uint64_t)arg_integer("analyze", "--seed", text, 0, 0x7fffffffffffffffL);
-        else if (arg_flag(&r, "--playouts"))
-            cfg.playouts = true;
         else if (arg_flag(&r, "--json"))
             json = true;
         else
-            arg_common(&r, &command_analyze);
+            arg_common_search(&r, &command_analyze, &defaults);
     }
-    if (limits.visits == 0 && limits.seconds == 0)
-        limits.visits = 100000;
+    if (setup.limits.visits == 0 && setup.limits.seconds == 0)
+        setup.limits.visits = 100000;
     Position pos;
     Game *g = cli_open_game("analyze", &gopts, &pos);
     Weights w;
-    Error err;
-    if (weights_path ? !weights_load(g, weights_path, &w, &err) : !weights_default(g, &w))
-        fail_exit("analyze", EXIT_USAGE, "%s", weights_path ? err.msg : "no shipped weights for this game");
-    Mcts *m = mcts_new(g, &w, &cfg);
+    cli_load_evaluation("analyze", g, &setup, &w);
+    Mcts *m = mcts_new(g, &w, &setup.mcts);
     if (!m)
-        fail_exit("analyze", EXIT_FAILURE_RUN, "cannot allocate the search tree (%zu nodes)", cfg.max_nodes);
+        fail_exit("analyze", EXIT_FAILURE_RUN, "cannot allocate the search tree (%zu nodes)", setup.mcts.max_nodes);
     mcts_set_position(m, &pos);
     Report rep = {g, &pos, top, mcts_setup_seconds(m)};
     bool live = !json && isatty(2);
-    MctsResult res = mcts_search(m, &limits, NULL, live ? live_update : NULL, 0.5, &rep);
+    MctsResult res = mcts_search(m, &setup.limits, NULL, live ? live_update : NULL, 0.5, &rep);
     if (live)
         fputs("\033[H\033[J", stderr);
     if (json)
@@ -149,21 +125,14 @@ static int run_analyze(int argc, char **argv)
 const Command command_analyze = {
     "analyze", run_analyze, "search a position: best move, line, win probability, top moves",
     "usage: leuctra analyze [--variant V] [--size WxH] [--position POS] [--visits N] [--time S]\n"
-    "                       [--threads N] [--weights FILE] [--top K] [--playouts] [--seed S] [--json]\n\n"
+    "                       [--threads N] [--weights FILE] [--top K] [--json] [search options]\n\n"
     "Searches the position with MCTS and prints the best move, the principal variation, the side\n"
     "to move's win probability (and 'proven win/loss/draw' when the search has proved it), and the\n"
     "top K moves with visits, priors and values.  On a terminal the report updates while the\n"
-    "search runs.  Default budget: 100000 visits.\n\n"
-    "  --visits N      visits of the search (default 100000, or no limit when --time is given)\n"
-    "  --time S        seconds of the search, a decimal number such as 2.5 (default: no limit);\n"
-    "                  with --visits too, the first limit reached ends it\n"
-    "  --threads N     search threads, sharing one tree (default 1)\n"
+    "search runs.  Default budget: 100000 visits (no visit limit when --time alone is given);\n"
+    "with one thread and no --time, the same --seed gives the same search.\n\n"
     "  --top K         the K most visited moves to list (default 10)\n"
-    "  --seed S        the search's random seed (default 1): with one thread and no --time, the\n"
-    "                  same seed gives the same search\n"
-    "  --weights FILE  evaluation weights (default: the shipped ones)\n"
-    "  --playouts      random playouts at the leaves instead of the evaluation\n"
-    "  --json          one JSON object on stdout, for scripts (seconds: the search;\n"
-    "                  setup_seconds: building it, apart)\n\n"
+    "  --json          one JSON object on stdout, for scripts: the schema the engine protocol's\n"
+    "                  json lines and Python's Game.analyze share (docs/ENGINE.md)\n"
     "example: leuctra analyze --variant reversi --visits 200000 --threads 2\n",
 };

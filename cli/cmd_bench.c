@@ -10,7 +10,7 @@
 #include "core/solve.h"
 #include "data/ffo_suite.h"
 #include "data/weights.h"
-#include "search/mcts.h"
+#include "search_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,7 +301,7 @@ static int run_bench(int argc, char **argv)
     if (!what)
         what = "search";
     int threads = threads_text ? (int)arg_integer("bench", "--threads", threads_text, 1, THREADS_MAX) : threads_default();
-    long visits = arg_integer("bench", "--visits", visits_text, 1, 100000000);
+    long visits = cli_search_visits("bench", "--visits", visits_text);
     if (strcmp(what, "search") == 0)
         bench_search(visits);
     else if (strcmp(what, "rules") == 0)

@@ -7,7 +7,7 @@
 #include "data/weights.h"
 #include "record_replay.h"
 #include "records_cli.h"
-#include "search/mcts.h"
+#include "search_cli.h"
 #include "pictures/svg_board.h"
 
 #include <stdio.h>
@@ -39,7 +39,7 @@ static void read_options(int argc, char **argv, RenderOptions *o)
         if (arg_value(&r, "--arrows", &text))
             o->arrows = (int)arg_integer("render", "--arrows", text, 0, MAX_ARROWS);
         else if (arg_value(&r, "--visits", &text))
-            o->visits = arg_integer("render", "--visits", text, 1, 100000000);
+            o->visits = cli_search_visits("render", "--visits", text);
         else if (arg_value(&r, "--game", &text)) {
             o->from_record = true;
             o->game_index = (uint64_t)arg_integer("render", "--game", text, 0, 0x7FFFFFFFFFFFFFFF);
@@ -60,21 +60,20 @@ static void read_options(int argc, char **argv, RenderOptions *o)
 /* Arrows from a short search of the position: share = the move's part of the root's visits. */
 static int search_arrows(const Game *g, const Position *pos, const RenderOptions *o, SvgArrow *arrows)
 {
+    SearchSetup setup;
+    search_setup_default(&setup);
+    setup.limits.visits = o->visits;
+    setup.mcts.max_nodes = search_node_budget(o->visits);
     Weights w;
-    if (!weights_default(g, &w))
-        fail_exit("render", EXIT_USAGE, "no shipped weights for this game, so no arrows");
-    MctsConfig cfg;
-    mcts_default_config(&cfg);
-    cfg.max_nodes = (size_t)o->visits * 4 + 1024;
-    Mcts *m = mcts_new(g, &w, &cfg);
+    cli_load_evaluation("render", g, &setup, &w);
+    Mcts *m = mcts_new(g, &w, &setup.mcts);
     if (!m)
         fail_exit("render", EXIT_FAILURE_RUN, "cannot allocate the search tree");
     mcts_set_position(m, pos);
-    MctsLimits limits = {o->visits, 0};
     MctsResult *res = malloc(sizeof *res);      /* a few tens of KiB: not for the stack */
     if (!res)
         fail_exit("render", EXIT_FAILURE_RUN, "out of memory");
-    *res = mcts_search(m, &limits, NULL, NULL, 0, NULL);
+    *res = mcts_search(m, &setup.limits, NULL, NULL, 0, NULL);
     long total = 0;
     for (int i = 0; i < res->num_stats; i++)
         total += res->stats[i].visits;

@@ -8,6 +8,7 @@
 #include "data/mpi_env.h"
 #include "data/weights.h"
 #include "records_cli.h"
+#include "search_cli.h"
 #include "selfplay/selfplay.h"
 
 #include <math.h>
@@ -62,10 +63,16 @@ static bool read_option(ArgReader *r, SelfplayOptions *o)
 static void make_config(const Game *g, const SelfplayOptions *o, SelfplayConfig *cfg)
 {
     selfplay_default_config(g, cfg);
-    if (o->visits)
-        cfg->visits = arg_integer(NAME, "--visits", o->visits, 1, 100000000);
-    if (o->seed)
-        cfg->seed = (uint64_t)arg_integer(NAME, "--seed", o->seed, 0, 0x7fffffffffffffffL);
+    SearchSetup read;      /* the search's numbers, read as every search option is */
+    search_setup_default(&read);
+    if (o->visits) {
+        cli_search_set(NAME, &read, "--visits", "visits", o->visits);
+        cfg->visits = read.limits.visits;
+    }
+    if (o->seed) {
+        cli_search_set(NAME, &read, "--seed", "seed", o->seed);
+        cfg->seed = read.mcts.seed;
+    }
     if (o->temperature)
         cfg->temperature = arg_real(NAME, "--temperature", o->temperature, 0, 100);
     if (o->temperature_plies)
@@ -74,8 +81,10 @@ static void make_config(const Game *g, const SelfplayOptions *o, SelfplayConfig 
         cfg->noise = arg_real(NAME, "--noise", o->noise, 0, 1);
     if (o->noise_alpha)
         cfg->noise_alpha = arg_real(NAME, "--noise-alpha", o->noise_alpha, 0.001, 100);
-    if (o->cpuct)
-        cfg->c_puct = arg_real(NAME, "--cpuct", o->cpuct, 0, 100);
+    if (o->cpuct) {
+        cli_search_set(NAME, &read, "--cpuct", "cpuct", o->cpuct);
+        cfg->c_puct = read.mcts.c_puct;
+    }
     if (o->random_opening)
         cfg->random_opening = (int)arg_integer(NAME, "--random-opening", o->random_opening, 0, 100000);
     if (o->max_plies)
@@ -221,8 +230,8 @@ static void print_summary(const char *path, const SelfplayProgress *p, int ranks
 static void load_weights(const Game *g, const char *path, Weights *w)
 {
     Error err;
-    if (path ? !weights_load(g, path, w, &err) : !weights_default(g, w))
-        fail_exit(NAME, EXIT_USAGE, "%s", path ? err.msg : "no shipped weights for this variant");
+    if (!search_load_evaluation(g, path, w, &err))
+        fail_with(NAME, &err);
 }
 
 static void parse_options(int argc, char **argv, SelfplayOptions *o)

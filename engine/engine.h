@@ -24,6 +24,7 @@
 #include "core/game_so_far.h"
 #include "core/value.h"
 #include "search/mcts.h"
+#include "search/search_setup.h"
 #include "search/time_control.h"
 
 #include <pthread.h>
@@ -35,21 +36,11 @@
  * real command: 64 KiB holds over 8000 moves.  Longer lines are discarded as they are read. */
 enum { ENGINE_MAX_LINE = 65536 };
 
-/* The largest search limits a peer may ask for: 10^12 visits is beyond any real search, and
- * 10^6 seconds (11 days) beyond any real game. */
-#define ENGINE_MAX_VISITS 1000000000000LL
-#define ENGINE_MAX_SECONDS 1e6
-
-/* The longest weights path accepted. */
-enum { ENGINE_MAX_PATH = 4096 };
-
-/* What `setoption` changes (engine_options.c has the names, ranges and defaults). */
+/* What `setoption` changes: the search's set-up (search/search_setup.h has the names, ranges
+ * and defaults) and whether a search's result is also written as one JSON line. */
 typedef struct {
-    long long visits;               /* visits of a `go` that names no limit */
-    double seconds;                 /* time of a `go` that names no limit (0 = none) */
-    double overhead;                /* seconds kept back on every move on a clock (go wtime ...) */
-    MctsConfig mcts;                /* threads, nodes, cpuct, fpu, playouts, seed */
-    char weights_path[ENGINE_MAX_PATH];     /* "" = the shipped weights */
+    SearchSetup search;             /* a go that names no limit searches search.limits */
+    bool json;
 } EngineOptions;
 
 typedef struct Engine Engine;
@@ -85,7 +76,7 @@ struct Engine {
     GameSoFar played;               /* the game from `position`: its moves for the search's repetition
                                        rule, and .now, the current position */
     EngineOptions options;
-    Weights weights;                /* for game's variant, from options.weights_path */
+    Weights weights;                /* for game's variant, from options.search.eval_path */
     Mcts *mcts;                     /* NULL until the next go needs it */
     EngineSearch search;
     void *protocol_state;           /* another protocol's own state (engine_nboard.c), else NULL */

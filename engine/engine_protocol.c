@@ -45,7 +45,7 @@ static void cmd_isready(Engine *e, Tokens *args)
 {
     (void)args;
     if (!e->mcts && !engine_search_busy(e))
-        e->mcts = mcts_new(e->game, &e->weights, &e->options.mcts);
+        e->mcts = mcts_new(e->game, &e->weights, &e->options.search.mcts);
     engine_reply(e, "readyok");
 }
 
@@ -144,7 +144,7 @@ static void cmd_perft(Engine *e, Tokens *args)
     }
     uint64_t count;
     Error err;
-    if (!perft_parallel(e->game, &e->played.now, (int)depth, e->options.mcts.threads, &count, NULL, NULL, &err)) {
+    if (!perft_parallel(e->game, &e->played.now, (int)depth, e->options.search.mcts.threads, &count, NULL, NULL, &err)) {
         engine_error(e, "%s", err.msg);
         return;
     }

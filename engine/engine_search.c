@@ -14,9 +14,11 @@
 #include "engine.h"
 
 #include "core/clock.h"
+#include "search/search_json.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,6 +27,8 @@
 
 /* MCTS needs a limit; `go infinite` gives it one that no search reaches. */
 #define UNLIMITED_VISITS LONG_MAX
+/* A clock a peer may hand over: 10^6 seconds (11 days) is beyond any real game. */
+#define MAX_CLOCK_SECONDS 1e6
 
 void engine_search_init(EngineSearch *s)
 {
@@ -68,9 +72,26 @@ static void print_info(Engine *e, const MctsResult *r)
     engine_line_end(e);
 }
 
+/* The result as one line `json {...}` (setoption name json value true), the schema of analyze
+ * --json and Python's Game.analyze (search/search_json.h). */
+static void print_json(Engine *e, const MctsResult *r)
+{
+    size_t need = search_result_json(e->game, &e->search.root, r, 0, 0, NULL, 0);
+    char *json = malloc(need + 1);
+    if (!json) {
+        engine_error(e, "go: out of memory for the json line");
+        return;
+    }
+    search_result_json(e->game, &e->search.root, r, 0, 0, json, need + 1);
+    engine_reply(e, "json %s", json);
+    free(json);
+}
+
 static void print_final(Engine *e, const MctsResult *r)
 {
     print_info(e, r);
+    if (e->options.json)
+        print_json(e, r);
     char move[16] = "none";
     if (r->best != MOVE_NONE)
         game_format_move(e->game, &e->search.root, r->best, move, sizeof move);
@@ -178,8 +199,8 @@ bool engine_search_start(Engine *e, const MctsLimits *limits, const TimeBudget *
                          const EngineSearchOutput *output)
 {
     EngineSearch *s = &e->search;
-    if (!e->mcts && !(e->mcts = mcts_new(e->game, &e->weights, &e->options.mcts))) {
-        engine_error(e, "go: cannot allocate the search tree (%zu nodes)", e->options.mcts.max_nodes);
+    if (!e->mcts && !(e->mcts = mcts_new(e->game, &e->weights, &e->options.search.mcts))) {
+        engine_error(e, "go: cannot allocate the search tree (%zu nodes)", e->options.search.mcts.max_nodes);
         return false;
     }
     mcts_set_game(e->mcts, &e->played);     /* keeps the subtree when the position follows on */
@@ -207,7 +228,7 @@ TimeBudget engine_move_budget(const Engine *e, const ClockReading *clock)
 {
     const Position *now = &e->played.now;
     int moves_left = time_control_moves_left(e->game, now, e->played.plies);
-    return time_control_budget(clock, game_side_to_move(e->game, now), moves_left, e->options.overhead);
+    return time_control_budget(clock, game_side_to_move(e->game, now), moves_left, e->options.search.overhead);
 }
 
 /* What a go line asks for. */
@@ -226,18 +247,20 @@ static bool read_go_pair(const char *word, const char *value, GoRequest *g)
     static const char *const clock_keys[4] = {"wtime", "btime", "winc", "binc"};
     long long n;
     double t;
-    if (strcmp(word, "visits") == 0 && engine_parse_integer(value, 1, ENGINE_MAX_VISITS, &n)) {
-        g->limits.visits = (long)n;
+    if (strcmp(word, "visits") == 0 && search_option_read_number("visits", value, "", &t, NULL)) {
+        g->limits.visits = (long)t;
         return g->limited = true;
     }
-    if (strcmp(word, "time") == 0 && engine_parse_real(value, 0.001, ENGINE_MAX_SECONDS, &g->limits.seconds))
+    if (strcmp(word, "time") == 0 && search_option_read_number("time", value, "", &t, NULL) && t > 0) {
+        g->limits.seconds = t;
         return g->limited = true;
+    }
     if (strcmp(word, "movestogo") == 0 && engine_parse_integer(value, 1, 100000, &n)) {
         g->clock.moves_to_go = (int)n;
         return g->clocked = true;
     }
     for (int k = 0; k < 4; k++) {
-        if (strcmp(word, clock_keys[k]) != 0 || !engine_parse_real(value, k < 2 ? -ENGINE_MAX_SECONDS : 0, ENGINE_MAX_SECONDS, &t))
+        if (strcmp(word, clock_keys[k]) != 0 || !engine_parse_real(value, k < 2 ? -MAX_CLOCK_SECONDS : 0, MAX_CLOCK_SECONDS, &t))
             continue;
         if (k < 2) {
             g->clock.left[k] = fmax(t, 0);
@@ -287,8 +310,7 @@ void engine_cmd_go(Engine *e, Tokens *args)
     if (!read_go(e, args, &g))
         return;
     if (!g.infinite && !g.limited && !g.clocked) {
-        g.limits.visits = (long)e->options.visits;
-        g.limits.seconds = e->options.seconds;
+        g.limits = e->options.search.limits;
     }
     if (g.infinite)
         g.limits.visits = UNLIMITED_VISITS;

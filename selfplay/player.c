@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/rng.h"
 #include "data/weights.h"
+#include "search/search_setup.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,11 +19,8 @@ typedef struct {
     Weights weights;
     Move moves[MAX_MOVES];
     Mcts *mcts;
-    MctsLimits limits;
-    MctsConfig config;
+    SearchSetup setup;      /* the spec's search: config, limits, tc= (copied into the Player) */
     MctsResult last;
-    TimeControl tc;         /* tc=, the game clock (copied into the Player) */
-    double overhead;        /* seconds kept back on every clocked move (overhead=) */
     GameClock own[2];       /* the clocks it keeps itself when the driver hands it none */
     atomic_bool stop;       /* a clocked search's stop flag, set by its MoveTimer */
 } PlayerState;
@@ -64,49 +62,22 @@ static int split_spec(const char *spec, char *name, size_t name_len, SpecOption 
     return count;
 }
 
-static bool load_weights(const Game *g, const char *path, Weights *w, Error *err)
+/* Sets every option of a spec through the search set-up's table (search/search_setup.h). */
+static bool apply_search_options(PlayerState *s, const char *spec, const SpecOption *opts, int n, Error *err)
 {
-    if (!path)
-        return weights_default(g, w) || (error_set(err, "no shipped weights for %s", g->name), false);
-    return weights_load(g, path, w, err);
+    char context[96];
+    snprintf(context, sizeof context, "player '%.60s': ", spec);
+    for (int i = 0; i < n; i++)
+        if (!search_setup_set(&s->setup, opts[i].key, opts[i].value, SEARCH_IN_PLAYER, context, err))
+            return false;
+    return true;
 }
 
-/* Applies one mcts option; false with *err if the key or value is bad. */
-static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption *o, Error *err)
+static bool has_key(const SpecOption *opts, int n, const char *key)
 {
-    double v;
-    struct { const char *key; double min, max; } ranges[] = {
-        {"visits", 1, 1e12}, {"time", 0.001, 1e6}, {"threads", 1, 1024}, {"cpuct", 0, 100},
-        {"playouts", 0, 1}, {"nodes", 1024, 4e9}, {"fpu", 0, 1}, {"contempt", 0, 0.5},
-        {"solve", 0, 64}, {"rootsolve", 0, 64}, {"coarse", 0, 1}, {"overhead", 0, 60},
-    };
-    if (strcmp(o->key, "tc") == 0)
-        return player_spec_time_control(spec, o->value, &s->tc, err);
-    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
-        if (strcmp(o->key, ranges[i].key) != 0)
-            continue;
-        if (!player_spec_number(o->value, ranges[i].min, ranges[i].max, &v)) {
-            error_set(err, "player '%s': %s=%s is not a number from %g to %g", spec, o->key, o->value, ranges[i].min,
-                      ranges[i].max);
-            return false;
-        }
-        switch (i) {
-        case 0: s->limits.visits = (long)v; break;
-        case 1: s->limits.seconds = v; break;
-        case 2: s->config.threads = (int)v; break;
-        case 3: s->config.c_puct = s->config.c_puct_learned = v; break;   /* an explicit value serves both */
-        case 4: s->config.playouts = v != 0; break;
-        case 5: s->config.max_nodes = (size_t)v; break;
-        case 6: s->config.fpu_reduction = v; break;
-        case 7: s->config.contempt = v; break;
-        case 8: s->config.solve_empties = (int)v; break;
-        case 9: s->config.root_solve_empties = (int)v; break;
-        case 10: s->config.coarse_share = v; break;
-        default: s->overhead = v; break;
-        }
-        return true;
-    }
-    error_set(err, "player '%s': unknown option '%s'", spec, o->key);
+    for (int i = 0; i < n; i++)
+        if (strcmp(opts[i].key, key) == 0)
+            return true;
     return false;
 }
 
@@ -180,8 +151,9 @@ static MctsResult clocked_search(Player *p, const GameSoFar *game, const ClockRe
     ClockReading own = time_control_clock_reading(s->own, (const bool[2]){true, true}, mover);
     int moves_left = time_control_moves_left(p->game, &game->now, game->plies);
     MoveTimer timer;
-    time_control_timer_start(&timer, time_control_budget(given ? given : &own, mover, moves_left, s->overhead), start, &s->stop);
-    MctsLimits limits = time_control_timer_limits(&timer, s->limits.visits);
+    TimeBudget budget = time_control_budget(given ? given : &own, mover, moves_left, s->setup.overhead);
+    time_control_timer_start(&timer, budget, start, &s->stop);
+    MctsLimits limits = time_control_timer_limits(&timer, s->setup.limits.visits);
     MctsResult r = mcts_search(s->mcts, &limits, &s->stop, time_control_timer_check, MOVE_TIMER_INTERVAL, &timer);
     if (!given)
         game_clock_charge(&s->own[mover], clock_seconds() - start, INFINITY);
@@ -196,7 +168,7 @@ static Move mcts_choose(Player *p, const GameSoFar *game, MoveInfo *info)
     if (time_control_on(&p->tc))
         s->last = clocked_search(p, game, info ? info->clock : NULL, start);
     else
-        s->last = mcts_search(s->mcts, &s->limits, NULL, NULL, 0, NULL);
+        s->last = mcts_search(s->mcts, &s->setup.limits, NULL, NULL, 0, NULL);
     set_info(info, s->last.value, s->last.visits, &s->last);
     return s->last.best;
 }
@@ -207,17 +179,25 @@ static void plain_new_game(Player *p, uint64_t seed)
     s->rng = rng_seed(seed, 0x9e3779b9);
 }
 
+/* A game's search seed: the game's own, mixed with the spec's seed= where one was given (two
+ * players of one spec but for their seeds then play different games). */
+static uint64_t search_seed(const PlayerState *s, uint64_t game_seed)
+{
+    return s->setup.seed_given ? rng_seed(s->setup.mcts.seed, game_seed).s[0] : game_seed;
+}
+
 static void mcts_new_game(Player *p, uint64_t seed)
 {
     PlayerState *s = p->ctx;
     plain_new_game(p, seed);
-    s->config.seed = seed;
+    MctsConfig config = s->setup.mcts;
+    config.seed = search_seed(s, seed);
     for (int side = 0; side < 2; side++)
         game_clock_start(&s->own[side], &p->tc);
     if (s->mcts)
-        mcts_restart(s->mcts, seed);   /* reallocating the pools each game costs page faults */
+        mcts_restart(s->mcts, config.seed);    /* reallocating the pools each game costs page faults */
     else
-        s->mcts = mcts_new(p->game, &s->weights, &s->config);
+        s->mcts = mcts_new(p->game, &s->weights, &config);
 }
 
 static void destroy_player(Player *p)
@@ -228,54 +208,45 @@ static void destroy_player(Player *p)
     free(s);
 }
 
+static bool configure_mcts(Player *p, PlayerState *s, const char *spec, SpecOption *opts, int n, Error *err)
+{
+    p->choose = mcts_choose;
+    p->new_game = mcts_new_game;
+    p->tc = s->setup.tc;
+    p->threads = s->setup.mcts.threads;
+    p->timed = time_control_on(&p->tc) || s->setup.limits.seconds > 0;
+    if (time_control_on(&p->tc) && s->setup.limits.seconds > 0)
+        return error_set(err, "player '%s': tc= is a game clock and time= a time per move: give one of them", spec);
+    if (p->timed && !has_key(opts, n, "visits"))
+        s->setup.limits.visits = 0;     /* a time limit alone means no visit limit */
+    return true;
+}
+
 static bool configure(Player *p, PlayerState *s, const char *name, const char *spec, SpecOption *opts, int n,
                       Error *err)
 {
-    const char *weights_path = NULL;
-    for (int i = 0; i < n; i++)
-        if (strcmp(opts[i].key, "weights") == 0)
-            weights_path = opts[i].value;
     if (strcmp(name, "random") == 0) {
         p->choose = random_choose;
-        if (n) {
-            error_set(err, "player '%s': random takes no options", spec);
-            return false;
-        }
-        return true;
+        return n == 0 || error_set(err, "player '%s': random takes no options", spec);
     }
-    if (!load_weights(p->game, weights_path, &s->weights, err))
+    bool greedy = strcmp(name, "greedy") == 0;
+    if (!greedy && strcmp(name, "mcts") != 0)
+        return error_set(err, "unknown player '%s' (expected random, greedy, mcts or engine)", name);
+    if (greedy && (n > 1 || (n == 1 && strcmp(opts[0].key, "weights") != 0)))
+        return error_set(err, "player '%s': greedy takes only weights=FILE", spec);
+    search_setup_default(&s->setup);
+    if (!apply_search_options(s, spec, opts, n, err))
         return false;
-    if (strcmp(name, "greedy") == 0) {
+    char context[96];
+    snprintf(context, sizeof context, "player '%.60s': weights: ", spec);
+    Error why;
+    if (!search_load_evaluation(p->game, s->setup.eval_path, &s->weights, &why))
+        return error_set(err, "%s%s", context, why.msg);
+    if (greedy) {
         p->choose = greedy_choose;
-        for (int i = 0; i < n; i++)
-            if (strcmp(opts[i].key, "weights") != 0) {
-                error_set(err, "player '%s': greedy takes only weights=FILE", spec);
-                return false;
-            }
         return true;
     }
-    if (strcmp(name, "mcts") == 0) {
-        p->choose = mcts_choose;
-        p->new_game = mcts_new_game;
-        mcts_default_config(&s->config);
-        s->limits.visits = 0;
-        s->overhead = TIME_DEFAULT_OVERHEAD;
-        for (int i = 0; i < n; i++)
-            if (strcmp(opts[i].key, "weights") != 0 && !apply_mcts_option(s, spec, &opts[i], err))
-                return false;
-        p->tc = s->tc;
-        p->threads = s->config.threads;
-        p->timed = time_control_on(&p->tc) || s->limits.seconds > 0;
-        if (time_control_on(&p->tc) && s->limits.seconds > 0) {
-            error_set(err, "player '%s': tc= is a game clock and time= a time per move: give one of them", spec);
-            return false;
-        }
-        if (s->limits.visits == 0 && s->limits.seconds == 0 && !time_control_on(&p->tc))
-            s->limits.visits = 800;     /* a time limit alone means no visit limit */
-        return true;
-    }
-    error_set(err, "unknown player '%s' (expected random, greedy, mcts or engine)", name);
-    return false;
+    return configure_mcts(p, s, spec, opts, n, err);
 }
 
 /* Drops the name= options, which only the match reads (player_spec_name); returns how many are left. */

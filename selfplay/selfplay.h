@@ -53,16 +53,14 @@ void selfplay_default_config(const Game *g, SelfplayConfig *cfg);
 /* The search every move of a self-play game makes, from the run's settings: the one place it is
  * made, for selfplay_game.c's searches and for the settings text that the records header holds.
  * One thread (a game must not depend on timing), cfg's c_puct for either kind of prior, root
- * noise, the node budget of selfplay_node_budget; the rest as mcts_default_config.  The seed is
+ * noise, the node budget of search_node_budget (search/search_setup.h: it is a setting, since
+ * a full tree changes play); the rest as mcts_default_config.  The seed is
  * each game's own. */
 MctsConfig selfplay_search_config(const SelfplayConfig *cfg);
 
 /* 20 plies on the 14x12 board, scaled by the board's area (8 on 8x8, 4 on 5x6): the opening
  * where sampling makes games differ is about as long, in proportion, on every board. */
 int selfplay_default_temperature_plies(const Game *g);
-
-/* The search tree's node budget for `visits` per move (a setting: a full tree changes play). */
-size_t selfplay_node_budget(long visits);
 
 /* The seed game `index` of a run is played from. */
 uint64_t selfplay_game_seed(uint64_t run_seed, uint64_t index);

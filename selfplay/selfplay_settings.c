@@ -12,6 +12,7 @@
 #include "core/solve.h"
 #include "data/weights.h"
 #include "search/mcts.h"
+#include "search/search_setup.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,17 +49,6 @@ void selfplay_default_config(const Game *g, SelfplayConfig *cfg)
     };
 }
 
-/* Nodes for a search of `visits`: a visit adds at most one node and the kept subtree is
- * usually smaller than one search, so 16 per visit is room to spare (at 400 visits on 14x12 a
- * budget 16 times larger plays the same games; a full tree would make leaves of new nodes, still
- * reproducibly).  Far below the 4M-node default on purpose: every move copies the kept subtree
- * into freshly allocated pools of this size, which the sanitizer build pays for in full. */
-size_t selfplay_node_budget(long visits)
-{
-    size_t wanted = (size_t)visits * 16;
-    return wanted > 1024 ? wanted : 1024;
-}
-
 MctsConfig selfplay_search_config(const SelfplayConfig *cfg)
 {
     MctsConfig search;
@@ -66,7 +56,7 @@ MctsConfig selfplay_search_config(const SelfplayConfig *cfg)
     search.c_puct = cfg->c_puct;
     search.c_puct_learned = cfg->c_puct;    /* self-play explores: selfplay.h */
     search.threads = 1;
-    search.max_nodes = selfplay_node_budget(cfg->visits);
+    search.max_nodes = search_node_budget(cfg->visits);
     search.root_noise = cfg->noise;
     search.noise_alpha = cfg->noise_alpha;
     return search;

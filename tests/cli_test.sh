@@ -892,7 +892,8 @@ section_numbers() {
     expect_error "DEPTH" perft 0x3
     expect_error "--visits" analyze --visits ' 50'
     expect_error "--visits" analyze --visits 1e3
-    expect_error "--time" analyze --time 0
+    expect_error "--time" analyze --time -1
+    expect_error "--time" analyze --time nan
     expect_error "--time" analyze --time ' 1.5'
     expect_error "--threads" perft 1 --threads '+'
     expect_error "--games" view x.lrec --games ' 1-2' -o x.html
