@@ -105,7 +105,7 @@ static int run_analyze(int argc, char **argv)
         else if (arg_value(&r, "--time", &text))
             limits.seconds = arg_real("analyze", "--time", text, 0.001, 1e6);
         else if (arg_value(&r, "--threads", &text))
-            cfg.threads = (int)arg_integer("analyze", "--threads", text, 1, THREADS_MAX);
+            cfg.threads = arg_threads("analyze", "--threads", text);
         else if (arg_value(&r, "--weights", &weights_path))
             continue;
         else if (arg_value(&r, "--top", &text))

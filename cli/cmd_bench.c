@@ -297,7 +297,7 @@ static int run_bench(int argc, char **argv)
     }
     if (!what)
         what = "search";
-    int threads = threads_text ? (int)arg_integer("bench", "--threads", threads_text, 1, THREADS_MAX) : threads_default();
+    int threads = threads_text ? arg_threads("bench", "--threads", threads_text) : threads_default();
     long visits = arg_integer("bench", "--visits", visits_text, 1, 100000000);
     if (strcmp(what, "search") == 0)
         bench_search(visits);

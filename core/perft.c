@@ -78,8 +78,7 @@ uint64_t perft_parallel(const Game *g, const Position *pos, int depth, int threa
     uint64_t *counts = calloc((size_t)tasks.count + 1, sizeof *counts);
     if (!counts)
         abort();
-    if (threads <= 0)
-        threads = threads_default();
+    threads = threads_or_default(threads);      /* never past THREADS_MAX, whoever calls */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int i = 0; i < tasks.count; i++)
         counts[i] = game_perft(g, &tasks.items[i].pos, depth - split);

@@ -7,9 +7,10 @@
 
 #include "game.h"
 
-/* Counts perft(pos, depth) with `threads` threads (0 = OpenMP's default).  If per_move is not
- * NULL it receives the count below each legal root move, in gen_moves order (it must hold
- * MAX_MOVES entries) and *num_moves their number.  The result does not depend on threads. */
+/* Counts perft(pos, depth) with `threads` threads (0 = OpenMP's default; never more than
+ * THREADS_MAX, core/threads.h).  If per_move is not NULL it receives the count below each legal
+ * root move, in gen_moves order (it must hold MAX_MOVES entries) and *num_moves their number.
+ * The result does not depend on threads. */
 uint64_t perft_parallel(const Game *g, const Position *pos, int depth, int threads,
                         uint64_t *per_move, int *num_moves);
 

@@ -5,6 +5,7 @@
  * are the values a session starts with.
  */
 #include "engine.h"
+#include "core/threads.h"
 #include "data/weights.h"
 
 #include <limits.h>
@@ -23,13 +24,13 @@ typedef struct {
     bool needs_new_tree;        /* the search tree was built with the old value */
 } NumericOption;
 
-/* Ranges: 1024 threads is MCTS's own cap; the node budget stops at 2^30 nodes (32 GiB), past
- * which the machine would swap rather than the search fail. */
+/* Ranges: THREADS_MAX (core/threads.h) caps every thread count; the node budget stops at 2^30
+ * nodes (32 GiB), past which the machine would swap rather than the search fail. */
 static const NumericOption numeric_options[] = {
     {"visits", FIELD_LONG_LONG, offsetof(EngineOptions, visits), 1, ENGINE_MAX_VISITS, 0, 0, false},
     {"time", FIELD_DOUBLE, offsetof(EngineOptions, seconds), 0, 0, 0, ENGINE_MAX_SECONDS, false},
     {"overhead", FIELD_DOUBLE, offsetof(EngineOptions, overhead), 0, 0, 0, 60, false},
-    {"threads", FIELD_INT, offsetof(EngineOptions, mcts.threads), 1, 1024, 0, 0, true},
+    {"threads", FIELD_INT, offsetof(EngineOptions, mcts.threads), 1, THREADS_MAX, 0, 0, true},
     {"nodes", FIELD_SIZE, offsetof(EngineOptions, mcts.max_nodes), 1024, 1LL << 30, 0, 0, true},
     {"cpuct", FIELD_DOUBLE, offsetof(EngineOptions, mcts.c_puct), 0, 0, 0, 100, true},
     {"fpu", FIELD_DOUBLE, offsetof(EngineOptions, mcts.fpu_reduction), 0, 0, 0, 1, true},

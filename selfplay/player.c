@@ -6,6 +6,7 @@
 
 #include "core/clock.h"
 #include "core/rng.h"
+#include "core/threads.h"
 #include "data/weights.h"
 
 #include <math.h>
@@ -76,7 +77,7 @@ static bool apply_mcts_option(PlayerState *s, const char *spec, const SpecOption
 {
     double v;
     struct { const char *key; double min, max; } ranges[] = {
-        {"visits", 1, 1e12}, {"time", 0.001, 1e6}, {"threads", 1, 1024}, {"cpuct", 0, 100},
+        {"visits", 1, 1e12}, {"time", 0.001, 1e6}, {"threads", 1, THREADS_MAX}, {"cpuct", 0, 100},
         {"playouts", 0, 1}, {"nodes", 1024, 4e9}, {"fpu", 0, 1}, {"contempt", 0, 0.5},
         {"solve", 0, 64}, {"rootsolve", 0, 64}, {"coarse", 0, 1}, {"overhead", 0, 60},
     };
