@@ -15,6 +15,8 @@ ARCH    ?= -march=native
 OPT     ?= -O3
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2
 CFLAGS  ?=
+# The one version: the library's (lt_version), the command's (--version) and the Python
+# package's (python/leuctra_build.py reads this line; leuctra.__version__ asks the library).
 VERSION := 0.1.0
 override CFLAGS += -std=c11 -D_GNU_SOURCE -DLEUCTRA_VERSION=\"$(VERSION)\" $(OPT) $(ARCH) $(WARN) -fopenmp -g -MMD -MP
 LDLIBS  += -fopenmp -lz -lm -lgsl -lgslcblas

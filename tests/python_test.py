@@ -711,6 +711,10 @@ def test_pip_install(tmp):
                        capture_output=True, text=True, env=env, cwd=tmp)
     check("pip install ./python (no network): the package and its library", p.returncode == 0 and
           q.stdout.split()[-1:] == ["12996"] and q.stdout.startswith(target), (p.stderr[-300:], q.stdout, q.stderr[-300:]))
+    check("the installed package is typed and its version is the library's (the Makefile's VERSION)",
+          os.path.exists(os.path.join(target, "leuctra", "py.typed")) and
+          os.path.isdir(os.path.join(target, "leuctra-%s.dist-info" % leuctra.__version__)),
+          sorted(os.listdir(target)))
 
 
 def main():
