@@ -2,7 +2,8 @@
 #
 #   make            the library (build/libleuctra.a, build/libleuctra.so) and the command (build/leuctra)
 #   make test       unit tests + command-line tests; ends with "N passed, N failed"
-#   make check      the same tests under ASan + UBSan, plus a short libFuzzer run of the parsers
+#   make check      the same tests under ASan + UBSan, the Python fuzz harness against the sanitized
+#                   library, plus a short libFuzzer run of the parsers
 #   make bench      the benchmarks whose figures docs/BENCHMARKS.md records (scripts/bench-tensors.sh
 #                   needs records files and a baseline build: docs/BENCHMARKS.md says how)
 #   make demo       a few minutes of the main job on a small default
@@ -15,6 +16,8 @@ ARCH    ?= -march=native
 OPT     ?= -O3
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2
 CFLAGS  ?=
+# The one version: the library's (lt_version), the command's (--version) and the Python
+# package's (python/leuctra_build.py reads this line; leuctra.__version__ asks the library).
 VERSION := 0.1.0
 override CFLAGS += -std=c11 -D_GNU_SOURCE -DLEUCTRA_VERSION=\"$(VERSION)\" $(OPT) $(ARCH) $(WARN) -fopenmp -g -MMD -MP
 LDLIBS  += -fopenmp -lz -lm -lgsl -lgslcblas
@@ -101,9 +104,16 @@ mpi:
 
 # Sanitizer build in its own folder so it never mixes with the optimised objects.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# The Python package's fuzz harness (tests/python_fuzz.py) runs once more against the sanitized
+# libleuctra.so: python is not built with ASan, so the compiler's ASan runtime is preloaded, and
+# leak reports are off (the interpreter keeps what it allocated until exit).  A python3 with
+# numpy is taken where there is one, as tests/run.sh does.
+PYTHON_NUMPY = $(shell for p in python3 /usr/bin/python3; do $$p -c 'import numpy' 2>/dev/null && { echo $$p; exit; }; done; echo python3)
 check: deps
-	$(MAKE) BUILD=build-san OPT=-O1 CFLAGS="$(SAN)" LDLIBS="$(SAN) -fopenmp -lz -lm -lgsl -lgslcblas" build-san/leuctra build-san/unit_tests
+	$(MAKE) BUILD=build-san OPT=-O1 CFLAGS="$(SAN)" LDLIBS="$(SAN) -fopenmp -lz -lm -lgsl -lgslcblas" build-san/leuctra build-san/unit_tests build-san/libleuctra.so
 	LEUCTRA=build-san/leuctra UNIT=build-san/unit_tests LEUCTRA_QUICK=1 tests/run.sh
+	ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$($(CC) -print-file-name=libasan.so)" LEUCTRA=build-san/leuctra \
+	    LEUCTRA_LIB=$(abspath build-san/libleuctra.so) $(PYTHON_NUMPY) tests/python_fuzz.py
 	$(MAKE) fuzz
 
 # Two harnesses: the rules' notation (tests/fuzz_parsers.c) and the files the toolkit reads

@@ -5,6 +5,7 @@
  */
 #include "leuctra_api.h"
 #include "core/perft.h"
+#include "core/threads.h"
 #include "core/tensors.h"
 #include "data/weights.h"
 #include "search/mcts.h"
@@ -262,12 +263,25 @@ int lt_game_planes(const LtGame *g, unsigned char *out, size_t len, char *err, s
 
 int lt_game_perft(const LtGame *g, int depth, int threads, uint64_t *count, char *err, size_t err_len)
 {
-    if (depth < 0 || depth > 30 || threads < 0)
-        return fail(err, err_len, LT_ERR_INPUT, "perft: depth must be 0-30 and threads at least 0");
     Error e;
+    if (depth < 0 || depth > LT_PERFT_MAX_DEPTH) {
+        snprintf(e.msg, sizeof e.msg, "depth must be an integer from 0 to %d, got %d", LT_PERFT_MAX_DEPTH, depth);
+        return fail_error(err, err_len, LT_ERR_INPUT, &e);
+    }
+    if (!threads_check(threads, 0, "threads", &e))
+        return fail_error(err, err_len, LT_ERR_INPUT, &e);
     if (!perft_parallel(g->game, &g->pos, depth, threads, count, NULL, NULL, &e))
         return fail_error(err, err_len, LT_ERR_FAILED, &e);
     return LT_OK;
+}
+
+int lt_threads_max(void) { return THREADS_MAX; }
+
+int lt_threads_note(int threads, char *note, size_t note_len)
+{
+    if (note && note_len)
+        note[0] = '\0';
+    return threads_too_many(threads, note, note_len) ? 1 : 0;
 }
 
 /* The weights for analyze, kept while the same path is asked for. */
@@ -357,15 +371,24 @@ static void write_result(const LtGame *g, const MctsResult *r, Json *j)
 int lt_game_analyze(LtGame *g, long visits, double seconds, const char *weights, uint64_t seed, int threads,
                     char *json, size_t json_len, char *err, size_t err_len)
 {
-    if (visits < 0 || seconds < 0 || threads < 0 || threads > 1024 || !(seconds < 1e7))
-        return fail(err, err_len, LT_ERR_INPUT, "analyze: visits, seconds and threads must be >= 0");
+    Error e;
+    if (visits < 0 || visits > LT_ANALYZE_MAX_VISITS) {
+        snprintf(e.msg, sizeof e.msg, "visits must be an integer from 0 to %lld, got %ld", LT_ANALYZE_MAX_VISITS, visits);
+        return fail_error(err, err_len, LT_ERR_INPUT, &e);
+    }
+    if (!(seconds >= 0 && seconds <= LT_ANALYZE_MAX_SECONDS)) {     /* NaN too */
+        snprintf(e.msg, sizeof e.msg, "seconds must be a number from 0 to %g, got %g", LT_ANALYZE_MAX_SECONDS, seconds);
+        return fail_error(err, err_len, LT_ERR_INPUT, &e);
+    }
+    if (!threads_check(threads, 0, "threads", &e))
+        return fail_error(err, err_len, LT_ERR_INPUT, &e);
     int status = load_weights(g, weights, err, err_len);
     if (status != LT_OK)
         return status;
     MctsConfig cfg;
     mcts_default_config(&cfg);
     cfg.seed = seed;
-    cfg.threads = threads ? threads : 1;
+    cfg.threads = threads ? threads : 1;         /* 0: one thread, as the header says */
     MctsLimits limits = {visits, seconds};
     if (visits == 0 && seconds == 0)
         limits.visits = 1000;

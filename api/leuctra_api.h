@@ -6,8 +6,20 @@
  * aborts or prints: every call that can fail returns a status (LT_OK, or LT_ERR_INPUT for bad
  * input: a variant, position, move, action, path, weights file; LT_ERR_FAILED for I/O, damage
  * or memory) and writes the library's one-line message into `err` (err_len bytes, may be NULL).
- * No global state: handles may be used from several threads, one thread per handle at a time.
- * A new version of this API only adds functions; LT_API_VERSION counts the additions.
+ * Every handle argument must be a live handle (not NULL, not freed).
+ *
+ * Threads: the library has no global state, so different handles may be used from different
+ * threads at the same time.  One handle must not be: no call on a handle may overlap another
+ * call on the same handle, not even two calls that take it `const` (lt_game_analyze keeps the
+ * weights it loads in the handle and frees them when another file is asked for, so a search
+ * running beside it would read freed memory).  A caller that shares a handle between threads
+ * holds a lock around every call on it, lt_game_clone and lt_game_free included; the Python
+ * package does (each leuctra.Game has its own lock).  The calls that take a thread count check
+ * it (0 to lt_threads_max()) and never print; lt_threads_note says when a count is far more
+ * than the machine's processors, for the caller to show.
+ *
+ * A new version of this API only adds functions; LT_API_VERSION counts the additions (2:
+ * lt_threads_max, lt_threads_note).
  */
 #ifndef LEUCTRA_API_H
 #define LEUCTRA_API_H
@@ -21,13 +33,20 @@
 #define LT_API
 #endif
 
-enum { LT_API_VERSION = 1 };
+enum { LT_API_VERSION = 2 };
 enum { LT_OK = 0, LT_ERR_FAILED = 1, LT_ERR_INPUT = 2 };
 /* Game status, as lt_game_status returns it. */
 enum { LT_ONGOING = 0, LT_WHITE_WINS = 1, LT_BLACK_WINS = 2, LT_DRAW = 3 };
 
 LT_API int lt_api_version(void);
 LT_API const char *lt_version(void);
+
+/* The most threads lt_game_perft and lt_game_analyze take (1024). */
+LT_API int lt_threads_max(void);
+/* 1, with one line saying so into note (note_len bytes; 200 suffice), when `threads` is far more
+ * than this machine's processors (more than 4 per processor: slower than fewer would be); else
+ * 0 and note "".  The library never prints it: the caller decides (Python warns). */
+LT_API int lt_threads_note(int threads, char *note, size_t note_len);
 
 /* ---------------------------------------------------------------- a game and its position */
 
@@ -74,14 +93,19 @@ LT_API int lt_game_move_of(const LtGame *g, int action, char *buf, size_t len, c
 /* The input planes of the position: planes x height x width bytes of 0/1 into out (len bytes). */
 LT_API int lt_game_planes(const LtGame *g, unsigned char *out, size_t len, char *err, size_t err_len);
 
-/* perft(depth) of the position with `threads` threads (0: all). */
+/* perft(depth) of the position, depth 0 to LT_PERFT_MAX_DEPTH, with `threads` threads (at most
+ * lt_threads_max(); 0: OpenMP's default, one per processor unless OMP_NUM_THREADS says). */
+enum { LT_PERFT_MAX_DEPTH = 30 };
 LT_API int lt_game_perft(const LtGame *g, int depth, int threads, uint64_t *count, char *err, size_t err_len);
 
-/* Searches the position with the engine's MCTS: `visits` visits and/or `seconds` (0: no such
- * limit; both 0: 1,000 visits), the weights file `weights` (NULL or "": the shipped ones),
- * `seed`, `threads`.  The result as one JSON object into json: best move, value (the side to
- * move's win probability), visits, the principal variation and every root move's visits,
- * prior, value and action. */
+/* Searches the position with the engine's MCTS: `visits` visits (0 to LT_ANALYZE_MAX_VISITS)
+ * and/or `seconds` (0 to LT_ANALYZE_MAX_SECONDS; 0: no such limit; both 0: 1,000 visits), the
+ * weights file `weights` (NULL or "": the shipped ones; kept in the handle for the next search),
+ * `seed`, `threads` (0 or 1: one thread; at most lt_threads_max()).  The result as one JSON
+ * object into json: best move, value (the side to move's win probability), visits, the principal
+ * variation and every root move's visits, prior, value and action. */
+#define LT_ANALYZE_MAX_VISITS 1000000000000LL
+#define LT_ANALYZE_MAX_SECONDS 1e6
 LT_API int lt_game_analyze(LtGame *g, long visits, double seconds, const char *weights, uint64_t seed, int threads,
                            char *json, size_t json_len, char *err, size_t err_len);
 

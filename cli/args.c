@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "core/number.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,20 @@ long arg_integer(const char *command, const char *option, const char *text, long
     if (number_read_integer(text, min, max, &v) != NUMBER_OK)
         fail_exit(command, EXIT_USAGE, "%s must be an integer from %ld to %ld, got '%s'", option, min, max, text);
     return (long)v;
+}
+
+int arg_threads(const char *command, const char *option, const char *text)
+{
+    long long v;
+    Error e;
+    if (number_read_integer(text, LLONG_MIN, LLONG_MAX, &v) != NUMBER_OK)
+        fail_exit(command, EXIT_USAGE, "%s must be an integer from 1 to %d, got '%s'", option, (int)THREADS_MAX, text);
+    if (!threads_check(v, 1, option, &e))
+        fail_exit(command, EXIT_USAGE, "%s", e.msg);
+    char note[200];
+    if (threads_too_many((int)v, note, sizeof note))
+        fprintf(stderr, "leuctra %s: warning: %s\n", command, note);
+    return (int)v;
 }
 
 double arg_real(const char *command, const char *option, const char *text, double min, double max)

@@ -67,6 +67,9 @@ bool arg_operand(ArgReader *r);
 void arg_common(ArgReader *r, const Command *cmd);
 long arg_integer(const char *command, const char *option, const char *text, long min, long max);
 double arg_real(const char *command, const char *option, const char *text, double min, double max);
+/* A thread count option (--threads): from 1 to THREADS_MAX in core/threads.h's one wording, and
+ * a warning line on stderr where it is far more than the processors (threads_too_many). */
+int arg_threads(const char *command, const char *option, const char *text);
 
 /* A library's one-line note (an external engine's incident, say) on stderr, as one write; ctx
  * unused.  output.c. */

@@ -300,7 +300,7 @@ static int run_bench(int argc, char **argv)
     }
     if (!what)
         what = "search";
-    int threads = threads_text ? (int)arg_integer("bench", "--threads", threads_text, 1, THREADS_MAX) : threads_default();
+    int threads = threads_text ? arg_threads("bench", "--threads", threads_text) : threads_default();
     long visits = cli_search_visits("bench", "--visits", visits_text);
     if (strcmp(what, "search") == 0)
         bench_search(visits);

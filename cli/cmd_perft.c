@@ -29,7 +29,7 @@ static int run_perft(int argc, char **argv)
     if (!depth_text)
         fail_exit("perft", EXIT_USAGE, "missing DEPTH (see leuctra perft --help)");
     int depth = (int)arg_integer("perft", "DEPTH", depth_text, 0, 64);
-    int threads = (int)arg_integer("perft", "--threads", threads_text, 1, THREADS_MAX);
+    int threads = arg_threads("perft", "--threads", threads_text);
     Position pos;
     Game *g = cli_open_game("perft", &opts, &pos);
     uint64_t *per_move = divide ? malloc(MAX_MOVES * sizeof *per_move) : NULL;

@@ -176,7 +176,7 @@ static int run_export(int argc, char **argv)
     npz.out_path = x.out_path;
     npz.shard_positions = shard ? arg_integer("records export", "--shard-positions", shard, 1, 1L << 40) : 0;
     npz.level = level ? (int)arg_integer("records export", "--level", level, 0, 9) : 4;
-    npz.threads = threads ? (int)arg_integer("records export", "--threads", threads, 1, 1024) : 0;
+    npz.threads = threads ? arg_threads("records export", "--threads", threads) : 0;
     if (npz.shard_positions && cli_output_is_stdout(x.out_path))
         fail_exit("records export", EXIT_USAGE, "--shard-positions writes several files: -o cannot be '-'");
     cli_output_check("records export", "-o", x.out_path);

@@ -47,7 +47,7 @@ static bool read_option(ArgReader *r, SelfplayOptions *o)
     if (arg_value(r, "--games", &text))
         o->games = arg_integer(NAME, "--games", text, 1, 100000000);
     else if (arg_value(r, "--threads", &text))
-        o->threads = (int)arg_integer(NAME, "--threads", text, 1, THREADS_MAX);
+        o->threads = arg_threads(NAME, "--threads", text);
     else if (arg_flag(r, "--no-repetition"))
         o->no_repetition = true;
     else if (arg_flag(r, "--resume"))

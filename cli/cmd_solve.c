@@ -280,7 +280,7 @@ static int run_solve(int argc, char **argv)
     read_options(argc, argv, &o);
     const long hash_mb = arg_integer("solve", "--hash", o.hash_text, 0, 1 << 16);
     const double time_limit = arg_real("solve", "--time-limit", o.time_text, 0, 1e9);
-    const int threads = (int)arg_integer("solve", "--threads", o.threads_text, 1, THREADS_MAX);
+    const int threads = arg_threads("solve", "--threads", o.threads_text);
     const int max_level = o.level_text ? (int)arg_integer("solve", "--level", o.level_text, 0, SOLVE_EXACT_LEVEL)
                         : o.selective ? SOLVE_EXACT_LEVEL : -1;
     if (max_level >= 0 && o.all_moves)

@@ -66,7 +66,7 @@ static void read_options(int argc, char **argv, TrainOptions *o)
         else if (arg_value(&r, "--seed", &t))
             o->seed = (uint64_t)arg_integer(NAME, "--seed", t, 0, 0x7fffffffffffffffL);
         else if (arg_value(&r, "--threads", &t))
-            o->threads = (int)arg_integer(NAME, "--threads", t, 1, THREADS_MAX);
+            o->threads = arg_threads(NAME, "--threads", t);
         else if (arg_flag(&r, "--linear-only"))
             o->linear_only = true;
         else if (arg_value(&r, "--lambda", &t))

@@ -88,7 +88,7 @@ static bool read_option(ArgReader *r, TuneOptions *o)
     else if (arg_value(r, "--priors-positions", &text))
         o->policy_opts.max_positions = (size_t)arg_integer(NAME, "--priors-positions", text, 1, 1L << 40);
     else if (arg_value(r, "--threads", &text))
-        o->data_opts.threads = o->fit_opts.threads = (int)arg_integer(NAME, "--threads", text, 1, THREADS_MAX);
+        o->data_opts.threads = o->fit_opts.threads = arg_threads(NAME, "--threads", text);
     else if (arg_flag(r, "--json"))
         o->json = true;
     else if (arg_value(r, "--note", &o->note))

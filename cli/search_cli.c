@@ -39,6 +39,9 @@ bool arg_search_option(ArgReader *r, SearchSetup *s)
     Error err;
     if (!search_setup_set(s, o->name, text, SEARCH_IN_FLAGS, "--", &err))
         fail_with(r->command, &err);
+    char note[200];
+    if (o->offset == offsetof(SearchSetup, mcts.threads) && threads_too_many(s->mcts.threads, note, sizeof note))
+        fprintf(stderr, "leuctra %s: warning: %s\n", r->command, note);
     return true;
 }
 

@@ -83,8 +83,7 @@ bool perft_parallel(const Game *g, const Position *pos, int depth, int threads, 
         error_failed(err, "perft: out of memory while listing the positions %d plies down", split);
         return false;
     }
-    if (threads <= 0)
-        threads = threads_default();
+    threads = threads_or_default(threads);      /* never past THREADS_MAX, whoever calls */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int i = 0; i < tasks.count; i++)
         counts[i] = game_perft(g, &tasks.items[i].pos, depth - split);

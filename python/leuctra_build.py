@@ -1,17 +1,40 @@
 """leuctra_build.py - a PEP 517 build backend for python/leuctra with the standard library only,
 so that `pip install ./python` needs no network and no setuptools: the wheel holds the package's
-.py files and, when `make` has built it, ../build/libleuctra.so (then the wheel is tagged for
-this platform).  Editable installs (pip install -e) add a .pth file pointing here."""
+.py files and py.typed and, when `make` has built it, ../build/libleuctra.so (then the wheel is
+tagged for this platform).  Editable installs (pip install -e) add a .pth file pointing here.
+
+The version is the library's: the VERSION line of ../Makefile, which the C code gets as
+LEUCTRA_VERSION and leuctra.__version__ reads from the library (lt_version); pyproject.toml
+declares it dynamic.  An sdist, built away from the Makefile, carries it in its PKG-INFO."""
 import base64
 import hashlib
+import io
 import os
+import re
 import sysconfig
 import tarfile
 import zipfile
 
-NAME, VERSION = "leuctra", "0.1.0"
+NAME = "leuctra"
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY = os.path.join(HERE, "..", "build", "libleuctra.so")
+PACKAGE_DATA = ("py.typed",)        # files of the package besides its .py files
+
+
+def _version():
+    makefile = os.path.join(HERE, "..", "Makefile")
+    pkg_info = os.path.join(HERE, "PKG-INFO")
+    source, pattern = (makefile, r"VERSION\s*:?=\s*(\S+)\s*$") if os.path.exists(makefile) else \
+        (pkg_info, r"Version:\s*(\S+)\s*$")
+    with open(source) as f:
+        for line in f:
+            m = re.match(pattern, line)
+            if m:
+                return m.group(1)
+    raise RuntimeError("leuctra_build: no version in %s" % source)
+
+
+VERSION = _version()
 DIST_INFO = "%s-%s.dist-info" % (NAME, VERSION)
 
 
@@ -53,12 +76,15 @@ def _read(path):
         return f.read()
 
 
+def _package_names():
+    return [n for n in sorted(os.listdir(os.path.join(HERE, NAME))) if n.endswith(".py") or n in PACKAGE_DATA]
+
+
 def _package_files():
     files = {}
     pkg = os.path.join(HERE, NAME)
-    for name in sorted(os.listdir(pkg)):
-        if name.endswith(".py"):
-            files["%s/%s" % (NAME, name)] = _read(os.path.join(pkg, name))
+    for name in _package_names():
+        files["%s/%s" % (NAME, name)] = _read(os.path.join(pkg, name))
     if os.path.exists(LIBRARY):
         files["%s/libleuctra.so" % NAME] = _read(LIBRARY)
     return files
@@ -88,13 +114,10 @@ def build_sdist(sdist_directory, config_settings=None):
     base = "%s-%s" % (NAME, VERSION)
     path = os.path.join(sdist_directory, base + ".tar.gz")
     with tarfile.open(path, "w:gz") as t:
-        for rel in ["pyproject.toml", "leuctra_build.py"] + ["%s/%s" % (NAME, n) for n in
-                                                              sorted(os.listdir(os.path.join(HERE, NAME)))
-                                                              if n.endswith(".py")]:
+        for rel in ["pyproject.toml", "leuctra_build.py"] + ["%s/%s" % (NAME, n) for n in _package_names()]:
             t.add(os.path.join(HERE, rel), arcname="%s/%s" % (base, rel))
         meta = _metadata().encode()
         info = tarfile.TarInfo("%s/PKG-INFO" % base)
         info.size = len(meta)
-        import io
         t.addfile(info, io.BytesIO(meta))
     return os.path.basename(path)

@@ -8,6 +8,9 @@ held-out accuracy against the obvious baselines.
     PYTHONPATH=python python3 scripts/train_example.py cr.npz            # numpy only
     PYTHONPATH=python python3 scripts/train_example.py cr.npz --torch    # the same model in PyTorch
 
+python3 must have numpy: where python3 is a pyenv or venv interpreter without it, use the system's
+(/usr/bin/python3 with Debian's python3-numpy) or `python3 -m pip install numpy` into it.
+
 The network reads the planes exactly as the engine writes them (docs/TENSORS.md): the flattened
 planes, one hidden layer of ReLUs, then a policy head over the game's whole action index, softmax
 over the legal actions only (the legal mask), trained on the visit shares (cross-entropy), and a
@@ -23,7 +26,13 @@ import argparse
 import os
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:     # a pyenv or venv python3 without numpy, where the system's has it
+    sys.exit("train_example.py needs numpy, which %s lacks: run it with the system's Python\n"
+             "  (/usr/bin/python3, with Debian's python3-numpy: PYTHONPATH=python /usr/bin/python3 "
+             "scripts/train_example.py ...)\nor install numpy into this one: %s -m pip install numpy"
+             % (sys.executable, sys.executable))
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import leuctra  # noqa: E402

@@ -531,6 +531,16 @@ section_errors() {
     expect_error "'2'" perft 1 2
     expect_error "--threads" perft 1 --threads 0
     expect_error "--threads" perft 1 --threads x
+    expect_error "--threads must be an integer from 1 to 1024, got 100000" perft 1 --threads 100000
+    # A count inside the cap but more than 4 per processor runs, with one warning line (core/threads.h).
+    procs=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
+    if [ $((procs * 4 + 1)) -le 1024 ]; then
+        run perft 1 --threads $((procs * 4 + 1))
+        check "perft --threads $((procs * 4 + 1)) on $procs processors: the count and one warning" "0|114|1|1" \
+            "$rc|$(cat "$out")|$(awk 'END { print NR }' "$err")|$(grep -c "warning: $((procs * 4 + 1)) threads on $procs processor" "$err")"
+        run perft 1 --threads $((procs * 4))
+        check "perft --threads $((procs * 4)) on $procs processors: no warning" "0|" "$rc|$(cat "$err")"
+    fi
     # options
     for c in moves status apply show; do
         expect_error "unknown option '--bogus'" "$c" --bogus

@@ -126,9 +126,9 @@ def test_errors():
         ("a size unlike the position's", lambda: leuctra.Game(size="5x5", position="BBB/3/3/3/WWW w"), "board"),
         ("a bad move", lambda: g.play("a1-a5"), "move"),
         ("a move of no square", lambda: g.play("zz"), "move"),
-        ("an action out of range", lambda: g.move_of(10 ** 6), "out of range"),
+        ("an action out of range", lambda: g.move_of(10 ** 6), "from 0 to 9407, got 1000000"),
         ("an action that is no legal move", lambda: g.move_of(0), "no legal move"),
-        ("a negative action", lambda: g.play(-1), "out of range"),
+        ("a negative action", lambda: g.play(-1), "action must be an integer from 0 to 9407, got -1"),
         ("a missing weights file", lambda: g.analyze(visits=10, weights="/nonexistent.lwt"), "nonexistent"),
         ("a weights file of another game", lambda: g.analyze(visits=10, weights=os.path.join(ROOT, "data/weights/reversi.txt")), ""),
         ("undo with no move", lambda: leuctra.Game().undo(), "no move"),
@@ -140,6 +140,228 @@ def test_errors():
         check("%s raises InputError" % what, got and (text in got if isinstance(got, str) else True), got)
     check("a move of the wrong type raises TypeError", raises(TypeError, g.play, 3.5) is not False)
     check("the interpreter is still here, the game unharmed", g.status() == "ongoing" and len(g.legal_moves()) == 114)
+
+
+def raised(f, *args, **kw):
+    """(exception type name, message) of what f raises, or (None, repr of its result)."""
+    try:
+        got = f(*args, **kw)
+    except Exception as e:
+        return type(e).__name__, str(e)
+    return None, repr(got)[:200]
+
+
+def survives(code, timeout=120):
+    """Runs python code in a child interpreter (this package, this library): (exit status, output).
+    What would kill an interpreter kills only the child."""
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    try:
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env,
+                           cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return -1, "timed out"
+    return p.returncode, (p.stdout + p.stderr)[-600:]
+
+
+def test_integer_arguments():
+    """Python integers past the C types are refused, not cut (issue 47 item 4)."""
+    g = leuctra.Game("crossings")
+    a = g.legal_actions()[0]
+    for bad in (2 ** 32 + a, -2 ** 32 + a, 2 ** 64 + a, 10 ** 5000):
+        kind, msg = raised(g.play, bad)
+        check("play(%s) raises InputError naming the action's range" % ("10**5000" if bad > 2 ** 100 else bad),
+              kind == "InputError" and "action must be an integer from 0 to 2047" in msg, (kind, msg))
+        kind, msg = raised(g.move_of, bad)
+        check("move_of(%s) raises InputError" % ("10**5000" if bad > 2 ** 100 else bad), kind == "InputError", (kind, msg))
+    check("the refused actions played nothing", g.position() == leuctra.Game("crossings").position())
+    cases = [
+        ("perft(2**32 + 2)", lambda: g.perft(2 ** 32 + 2), "InputError", "depth must be an integer from 0 to 30"),
+        ("perft(-1)", lambda: g.perft(-1), "InputError", "depth"),
+        ("perft(31)", lambda: g.perft(31), "InputError", "depth"),
+        ("perft(2, threads=2**32 + 2)", lambda: g.perft(2, threads=2 ** 32 + 2), "InputError",
+         "threads must be an integer from 0 to 1024"),
+        ("perft(2, threads=-1)", lambda: g.perft(2, threads=-1), "InputError", "threads"),
+        ("analyze(visits=2**64 + 5)", lambda: g.analyze(visits=2 ** 64 + 5), "InputError",
+         "visits must be an integer from 0 to 1000000000000"),
+        ("analyze(visits=-1)", lambda: g.analyze(visits=-1), "InputError", "visits"),
+        ("analyze(seed=2**64)", lambda: g.analyze(visits=1, seed=2 ** 64), "InputError", "seed"),
+        ("analyze(seed=-1)", lambda: g.analyze(visits=1, seed=-1), "InputError", "seed"),
+        ("analyze(threads=2**32 + 1)", lambda: g.analyze(visits=1, threads=2 ** 32 + 1), "InputError", "threads"),
+        ("analyze(seconds=nan)", lambda: g.analyze(seconds=float("nan")), "InputError", "seconds"),
+        ("analyze(seconds=inf)", lambda: g.analyze(seconds=float("inf")), "InputError", "seconds"),
+        ("analyze(seconds=-1)", lambda: g.analyze(seconds=-1), "InputError", "seconds"),
+        ("analyze(seconds=10**400)", lambda: g.analyze(seconds=10 ** 400), "InputError", "seconds"),
+        ("perft(2.0)", lambda: g.perft(2.0), "TypeError", "depth"),
+        ("perft(True)", lambda: g.perft(True), "TypeError", "bool"),
+        ("perft('2')", lambda: g.perft("2"), "TypeError", "depth"),
+        ("perft(2, threads=1.5)", lambda: g.perft(2, threads=1.5), "TypeError", "threads"),
+        ("analyze(visits=10.0)", lambda: g.analyze(visits=10.0), "TypeError", "visits"),
+        ("analyze(seconds='1')", lambda: g.analyze(seconds="1"), "TypeError", "seconds"),
+        ("play(True)", lambda: g.play(True), "TypeError", "move"),
+        ("play(1.0)", lambda: g.play(1.0), "TypeError", "move"),
+        ("play(b'a2-a3')", lambda: g.play(b"a2-a3"), "TypeError", "move"),
+        ("move_of(1.0)", lambda: g.move_of(1.0), "TypeError", "action"),
+        ("Game(size=(8, 2**32 + 8))", lambda: leuctra.Game("crossings", size=(8, 2 ** 32 + 8)), "InputError", "size"),
+        ("Game(size=(8.5, 8))", lambda: leuctra.Game("crossings", size=(8.5, 8)), "TypeError", "size"),
+        ("Game(size=(8, 8, 8))", lambda: leuctra.Game("crossings", size=(8, 8, 8)), "InputError", "size"),
+    ]
+    for what, f, kind, text in cases:
+        got_kind, msg = raised(f)
+        check("%s raises %s mentioning '%s'" % (what, kind, text), got_kind == kind and text in msg, (got_kind, msg))
+    check("perft(2) after all that is still 12996-like", g.perft(2) == leuctra.Game("crossings").perft(2))
+    if np is not None:
+        h, c = leuctra.Game("crossings"), leuctra.Game("crossings")
+        h.play(np.int64(a))
+        c.play(int(a))
+        fresh = leuctra.Game("crossings")
+        check("numpy integers are accepted: play, move_of, perft, analyze", h.position() == c.position() and
+              fresh.move_of(np.int32(a)) == fresh.move_of(a) and
+              fresh.perft(np.int64(2), threads=np.int32(1)) == g.perft(2) and
+              fresh.analyze(visits=np.int64(5), seed=np.uint64(7), seconds=np.float32(0))["visits"] >= 1)
+        check("a numpy bool is no integer", raised(g.perft, np.bool_(True))[0] == "TypeError")
+        kind, msg = raised(g.play, np.int64(-1))
+        check("a negative numpy action raises InputError", kind == "InputError", (kind, msg))
+
+
+def test_threads_cap():
+    """perft with 100000 threads killed the interpreter inside libgomp (issue 47 item 2)."""
+    rc, out = survives("import leuctra\n"
+                       "try:\n    leuctra.Game('reversi').perft(3, threads=100000)\n"
+                       "except leuctra.InputError as e:\n    print('refused:', e)\n")
+    check("perft(3, threads=100000) raises InputError, the interpreter lives", rc == 0 and
+          "refused: threads must be an integer from 0 to 1024, got 100000" in out, (rc, out))
+    rc, out = survives("import leuctra\n"
+                       "try:\n    leuctra.Game('reversi').analyze(visits=1, threads=1025)\n"
+                       "except leuctra.InputError as e:\n    print('refused:', e)\n")
+    check("analyze(threads=1025) raises the same InputError", rc == 0 and
+          "refused: threads must be an integer from 0 to 1024, got 1025" in out, (rc, out))
+    check("leuctra.THREADS_MAX is the library's cap", leuctra.THREADS_MAX == 1024)
+    import warnings
+    procs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if procs * 4 + 1 <= 1024:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            n = leuctra.Game("reversi").perft(3, threads=procs * 4 + 1)
+            leuctra.Game("reversi").perft(3, threads=procs * 4)
+        texts = [str(w.message) for w in caught if w.category is RuntimeWarning]
+        check("perft with more than 4 threads per processor warns once (RuntimeWarning) and counts", n == 56 and
+              len(texts) == 1 and "%d threads on %d processor" % (procs * 4 + 1, procs) in texts[0],
+              (n, [str(w.message) for w in caught]))
+
+
+def test_threads_share_a_game():
+    """Two threads on one Game: a call waits for the other's to end (issue 47 item 1)."""
+    import threading
+    import time
+    g = leuctra.Game("crossings")
+    start = g.legal_moves()
+    started, result = threading.Event(), {}
+
+    def search():
+        started.set()
+        result["r"] = g.analyze(visits=0, seconds=0.6, seed=1)
+    t = threading.Thread(target=search)
+    t.start()
+    started.wait()
+    time.sleep(0.2)                 # the search is inside the library by now
+    t0 = time.monotonic()
+    g.play(start[0])
+    waited = time.monotonic() - t0
+    t.join()
+    check("a play from another thread waits for the search on the same Game to end",
+          waited > 0.2 and result["r"]["best"] in start, (waited, result.get("r", {}).get("best")))
+    weights = [os.path.join(ROOT, "data", "weights", "crossings" + ext) for ext in (".lwt", ".txt")]
+    rc, out = survives(
+        "import threading, leuctra\n"
+        "g = leuctra.Game('crossings')\n"
+        "errors = []\n"
+        "def loop(w):\n"
+        "    for i in range(150):\n"
+        "        try:\n"
+        "            g.analyze(visits=1, weights=w)\n"
+        "        except Exception as e:\n"
+        "            errors.append(repr(e))\n"
+        "ts = [threading.Thread(target=loop, args=(w,)) for w in %r]\n"
+        "[t.start() for t in ts]\n[t.join() for t in ts]\n"
+        "print('errors', errors[:2])\n" % (weights,))
+    check("two threads searching one Game with different weights files: no crash, no error",
+          rc == 0 and "errors []" in out, (rc, out))
+    rc, out = survives(
+        "import threading, leuctra\n"
+        "g = leuctra.Game('crossings')\n"
+        "seen = []\n"
+        "def loop():\n"
+        "    for i in range(100000):\n"
+        "        try:\n"
+        "            g.legal_moves(); g.planes(); g.copy()\n"
+        "        except leuctra.LeuctraError as e:\n"
+        "            seen.append(str(e)); return\n"
+        "t = threading.Thread(target=loop); t.start()\n"
+        "g.close(); t.join()\n"
+        "print('seen', seen)\n")
+    check("a Game closed while another thread uses it: that thread gets LeuctraError, no crash",
+          rc == 0 and "seen ['this leuctra.Game is closed']" in out, (rc, out))
+
+
+def test_close_and_with():
+    with leuctra.Game("reversi") as g:
+        g.play("d3")
+        inside = g.position()
+    check("with: the Game works inside and is closed after", not inside.startswith("<") and g.closed)
+    for what, f in (("legal_moves", g.legal_moves), ("position", g.position), ("play", lambda: g.play("c4")),
+                    ("perft", lambda: g.perft(1)), ("analyze", lambda: g.analyze(visits=1)), ("copy", g.copy),
+                    ("planes", g.planes), ("undo", g.undo), ("with", lambda: g.__enter__())):
+        kind, msg = raised(f)
+        check("a closed Game's %s raises LeuctraError" % what, kind == "LeuctraError" and "closed" in msg, (kind, msg))
+    g.close()
+    check("closing twice is harmless; repr says closed", "closed" in repr(g))
+    rc, out = survives("import copy, gc, leuctra\n"
+                       "g = leuctra.Game('crossings')\n"
+                       "c = copy.copy(g); d = copy.deepcopy(g)\n"
+                       "c.play(c.legal_moves()[0])\n"
+                       "print(g.position() != c.position(), d.position() == g.position())\n"
+                       "del g, c, d; gc.collect(); print('freed')\n")
+    check("copy.copy and copy.deepcopy give independent Games (no shared handle freed twice)",
+          rc == 0 and "True True" in out and "freed" in out, (rc, out))
+    import pickle
+    check("pickling a Game is a TypeError", raised(pickle.dumps, leuctra.Game())[0] == "TypeError")
+    g = leuctra.Game()
+    kind, _ = raised(setattr, g, "num_planes", 1000)
+    check("the Game's shape is read-only", kind == "AttributeError" and g.num_planes == 9)
+
+
+def test_texts():
+    for what, f in (("a variant that is not UTF-8", lambda: leuctra.Game("cross\udcffings")),
+                    ("a move that is not UTF-8", lambda: leuctra.Game().play("a\ud800")),
+                    ("a position with a NUL", lambda: leuctra.Game(position="start\0x")),
+                    ("a weights path with a NUL", lambda: leuctra.Game().analyze(visits=1, weights="a.lwt\0b")),
+                    ("a missing weights file", lambda: leuctra.Game().analyze(visits=1, weights=b"/nonexistent/\xff.lwt"))):
+        kind, msg = raised(f)
+        check("%s raises InputError" % what, kind == "InputError", (kind, msg))
+    for what, f in (("weights=5", lambda: leuctra.Game().analyze(visits=1, weights=5)),
+                    ("variant=None", lambda: leuctra.Game(None)),
+                    ("variant=b'reversi'", lambda: leuctra.Game(b"reversi"))):
+        kind, msg = raised(f)
+        check("%s raises TypeError" % what, kind == "TypeError", (kind, msg))
+
+
+def test_package():
+    import pydoc
+    public = [getattr(leuctra, n) for n in leuctra.__all__ if n not in ("library_path", "__version__", "PLANE_NAMES",
+                                                                        "STATUS_NAMES", "THREADS_MAX")]
+    members = [(c.__name__ + "." + n, m) for c in (leuctra.Game, leuctra.Dataset) for n, m in vars(c).items()
+               if not n.startswith("_") and (callable(m) or isinstance(m, property))]
+    bare = [getattr(x, "__name__", repr(x)) for x in public if not (x.__doc__ or "").strip()]
+    bare += [n for n, m in members if not (m.__doc__ or "").strip()]
+    check("every public name has a docstring", not bare, bare)
+    text = pydoc.render_doc(leuctra.Game, renderer=pydoc.plaintext)
+    check("help(leuctra.Game) describes the methods and the thread story",
+          all(w in text for w in ("legal_moves", "undo", "close", "analyze", "threads")), text[:300])
+    rc, out, err = run("--version")
+    check("leuctra.__version__ is the library's", out.split() == ["leuctra", leuctra.__version__], (out, leuctra.__version__))
+    check("the package is typed (py.typed)", os.path.exists(os.path.join(ROOT, "python", "leuctra", "py.typed")))
+    hints = leuctra.Game.analyze.__annotations__
+    check("methods carry type hints", "visits" in hints and "return" in hints, hints)
 
 
 # --------------------------------------------------------------------------- tensors (numpy)
@@ -351,6 +573,94 @@ def test_export_failures(tmp, lrec):
           raises(leuctra.InputError, leuctra.read_records, "/nonexistent.lrec") is not False)
 
 
+def test_data_paths(tmp, lrec):
+    """read_records, load_npz and Dataset check their paths as Game checks its texts, and a
+    crafted file raises InputError (issue 47 item 9)."""
+    import pathlib
+    want = leuctra.read_records(lrec)
+    kind, msg = raised(leuctra.read_records, lrec + "\0junk")
+    check("read_records(path + NUL + junk) raises InputError, not a read of path", kind == "InputError" and "NUL" in msg,
+          (kind, msg))
+    for bad in (None, 5, 2.5, ["x"]):
+        kind, msg = raised(leuctra.read_records, bad)
+        check("read_records(%r) raises TypeError" % (bad,), kind == "TypeError", (kind, msg))
+    odd = os.path.join(os.fsencode(tmp), b"caf\xe9-\xff.lrec")      # not UTF-8: a Latin-1 name
+    shutil.copy(lrec, odd)
+    same = lambda d: all(np.array_equal(d[k], want[k], equal_nan=(k == "value")) for k in want if k != "meta")
+    for what, p in (("pathlib.Path", pathlib.Path(lrec)), ("bytes", os.fsencode(lrec)),
+                    ("a bytes name that is not UTF-8", odd), ("the same name as str (surrogateescape)", os.fsdecode(odd))):
+        kind, msg = raised(leuctra.read_records, p)
+        check("read_records(%s) reads the file" % what, kind is None and same(leuctra.read_records(p)), (kind, msg))
+    check("read_records(bytes)'s meta source is the name as str", leuctra.read_records(odd)["meta"]["source"] == os.fsdecode(odd))
+    with open(lrec, "rb") as f:
+        head = f.read(16)
+        body = int.from_bytes(head[12:16], "little")
+        f.seek(0)
+        header = f.read(20 + body)
+    empty = os.path.join(tmp, "no-games.lrec")
+    with open(empty, "wb") as f:
+        f.write(header)
+    kind, msg = raised(leuctra.read_records, empty)
+    e = leuctra.read_records(empty) if kind is None else {}
+    wrong = [k for k in want if k != "meta" and (k not in e or e[k].dtype != want[k].dtype or len(e[k]) != 0 or
+                                                  e[k].shape[1:] != want[k].shape[1:])]
+    check("a records file of no games gives empty arrays of the documented dtypes", kind is None and not wrong,
+          (kind, msg, wrong))
+    weights = os.path.join(ROOT, "data", "weights", "crossings.lwt")
+    odd_weights = os.path.join(os.fsencode(tmp), b"w\xff.lwt")
+    shutil.copy(weights, odd_weights)
+    g = leuctra.Game("crossings")
+    r1 = g.analyze(visits=50, weights=pathlib.Path(weights))
+    r2 = g.analyze(visits=50, weights=odd_weights)
+    r3 = g.analyze(visits=50, weights=os.fsdecode(odd_weights))
+    check("analyze reads weights from a pathlib.Path and from names that are not UTF-8",
+          r1["visit_counts"] == r2["visit_counts"] == r3["visit_counts"])
+    # load_npz on crafted files
+    npz = os.path.join(tmp, "ok.npz")
+    rc, _, err = run("records", "export", lrec, "-o", npz, "--quiet")
+    crafted = {"meta is a number": {"meta": np.array(5)}, "meta is not JSON": {"meta": np.array(b"{not json")},
+               "meta is a JSON list": {"meta": np.array(b"[1, 2]")}, "meta is not UTF-8": {"meta": np.array(b"\xff\xfe")},
+               "meta is deeply nested": {"meta": np.array(b"[" * 100000)},
+               "meta is an array": {"meta": np.array([b"{}", b"{}"])},
+               "packed planes that do not fit the board": {"meta": np.array(b'{"height": 3, "width": 3}'),
+                                                            "planes_packed": np.zeros((2, 1), np.uint8)},
+               "packed planes with a bad board": {"meta": np.array(b'{"height": "x", "width": 3}'),
+                                                  "planes_packed": np.zeros((2, 11), np.uint8)}}
+    for what, arrays in crafted.items():
+        path = os.path.join(tmp, "crafted.npz")
+        np.savez(path, **arrays)
+        kind, msg = raised(leuctra.load_npz, path)
+        check("load_npz of an .npz whose %s raises InputError" % what, kind == "InputError", (kind, msg))
+    data = open(npz, "rb").read()
+    for what, content in (("not a zip", b"hello"), ("cut in half", data[:len(data) // 2]), ("empty", b""),
+                          ("damaged inside", data[:200] + bytes(b ^ 0x55 for b in data[200:400]) + data[400:])):
+        path = os.path.join(tmp, "bad.npz")
+        with open(path, "wb") as f:
+            f.write(content)
+        kind, msg = raised(leuctra.load_npz, path)
+        check("load_npz of a file %s raises InputError" % what, kind == "InputError", (kind, msg))
+    np.save(os.path.join(tmp, "one.npy"), np.zeros(3))
+    for what, p, want_kind in (("a .npy file", os.path.join(tmp, "one.npy"), "InputError"),
+                               ("a missing file", os.path.join(tmp, "missing.npz"), "InputError"),
+                               ("a folder", tmp, "InputError"), ("a NUL in the path", npz + "\0x", "InputError"),
+                               ("None", None, "TypeError")):
+        kind, msg = raised(leuctra.load_npz, p)
+        check("load_npz of %s raises %s" % (what, want_kind), kind == want_kind, (kind, msg))
+    ds = leuctra.Dataset(pathlib.Path(npz))
+    check("Dataset(pathlib.Path) reads the export", rc == 0 and len(ds) == len(want["played"]), err)
+    check("Dataset(bytes path of a records file) reads it", len(leuctra.Dataset(odd)) == len(want["played"]))
+    for what, f, want_kind in (("rows past the end", lambda: ds.batch([len(ds)]), "InputError"),
+                               ("negative rows", lambda: ds.batch([-1]), "InputError"),
+                               ("rows of floats", lambda: ds.batch([0.5]), "TypeError"),
+                               ("batches(0)", lambda: ds.batches(0), "InputError"),
+                               ("a dict without played", lambda: leuctra.Dataset({"meta": {"num_actions": 5}}), "InputError"),
+                               ("legal past num_actions", lambda: leuctra.Dataset(dict(want, legal=want["legal"] + 5000)),
+                                "InputError"),
+                               ("Dataset(5)", lambda: leuctra.Dataset(5), "TypeError")):
+        kind, msg = raised(f)
+        check("Dataset: %s raises %s" % (what, want_kind), kind == want_kind, (kind, msg))
+
+
 def test_fixtures():
     for name in ("sample.npz", "sample-zip64.npz"):
         path = os.path.join(FIXTURES, name)
@@ -401,12 +711,22 @@ def test_pip_install(tmp):
                        capture_output=True, text=True, env=env, cwd=tmp)
     check("pip install ./python (no network): the package and its library", p.returncode == 0 and
           q.stdout.split()[-1:] == ["12996"] and q.stdout.startswith(target), (p.stderr[-300:], q.stdout, q.stderr[-300:]))
+    check("the installed package is typed and its version is the library's (the Makefile's VERSION)",
+          os.path.exists(os.path.join(target, "leuctra", "py.typed")) and
+          os.path.isdir(os.path.join(target, "leuctra-%s.dist-info" % leuctra.__version__)),
+          sorted(os.listdir(target)))
 
 
 def main():
     test_agreement()
     test_game_api()
     test_errors()
+    test_integer_arguments()
+    test_threads_cap()
+    test_threads_share_a_game()
+    test_close_and_with()
+    test_texts()
+    test_package()
     tmp = tempfile.mkdtemp(prefix="leuctra-python-")
     try:
         test_pip_install(tmp)
@@ -418,6 +738,7 @@ def main():
         lrec, sparse = test_export(tmp)
         test_dense_and_shards(tmp, lrec, sparse)
         test_export_failures(tmp, lrec)
+        test_data_paths(tmp, lrec)
         test_wide_visits(tmp)
         test_train_example(tmp)
     finally:

@@ -5,7 +5,10 @@
  */
 #include "test.h"
 #include "api/leuctra_api.h"
+#include "core/threads.h"
 
+#include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 
 static bool one_line(const char *msg) { return msg[0] && !strchr(msg, '\n'); }
@@ -75,8 +78,44 @@ static void test_api_refusals(TestContext *t)
     CHECK(t, lt_api_version() >= 1 && strcmp(lt_version(), LEUCTRA_VERSION) == 0);
 }
 
+/* One cap and one wording for thread counts (core/threads.h): perft with 100000 threads crashed
+ * inside libgomp; a count far past the processors gets a note the caller shows. */
+static void test_api_threads(TestContext *t)
+{
+    char err[256], json[1 << 16], note[200];
+    uint64_t n = 0;
+    LtGame *g = lt_game_new("reversi", NULL, NULL, err, sizeof err);
+    CHECK(t, g != NULL);
+    if (!g)
+        return;
+    CHECK(t, lt_game_perft(g, 3, 100000, &n, err, sizeof err) == LT_ERR_INPUT &&
+             strcmp(err, "threads must be an integer from 0 to 1024, got 100000") == 0);
+    CHECK(t, lt_game_perft(g, 3, -1, &n, err, sizeof err) == LT_ERR_INPUT && strstr(err, "threads") != NULL);
+    CHECK(t, lt_game_perft(g, 31, 1, &n, err, sizeof err) == LT_ERR_INPUT &&
+             strcmp(err, "depth must be an integer from 0 to 30, got 31") == 0);
+    CHECK(t, lt_game_perft(g, 3, 0, &n, err, sizeof err) == LT_OK && n == 56);
+    CHECK(t, lt_game_analyze(g, 5, 0, NULL, 1, 1025, json, sizeof json, err, sizeof err) == LT_ERR_INPUT &&
+             strcmp(err, "threads must be an integer from 0 to 1024, got 1025") == 0);
+    CHECK(t, lt_game_analyze(g, LT_ANALYZE_MAX_VISITS + 1, 0, NULL, 1, 1, json, sizeof json, err, sizeof err) ==
+             LT_ERR_INPUT && strstr(err, "visits must be an integer from 0 to 1000000000000") != NULL);
+    CHECK(t, lt_game_analyze(g, 5, NAN, NULL, 1, 1, json, sizeof json, err, sizeof err) == LT_ERR_INPUT &&
+             strstr(err, "seconds") != NULL);
+    CHECK(t, lt_game_analyze(g, 5, 2e6, NULL, 1, 1, json, sizeof json, err, sizeof err) == LT_ERR_INPUT);
+    lt_game_free(g);
+    Error e;
+    CHECK(t, threads_check(1024, 1, "--threads", &e) && !threads_check(0, 1, "--threads", &e) &&
+             strcmp(e.msg, "--threads must be an integer from 1 to 1024, got 0") == 0);
+    CHECK(t, lt_threads_max() == THREADS_MAX && threads_or_default(100000) == THREADS_MAX);
+    int procs = omp_get_num_procs();
+    CHECK(t, lt_threads_note(1, note, sizeof note) == 0 && note[0] == '\0');
+    CHECK(t, lt_threads_note(4 * procs, note, sizeof note) == 0);
+    CHECK(t, lt_threads_note(4 * procs + 1, note, sizeof note) == 1 && strstr(note, "threads on") != NULL &&
+             one_line(note));
+}
+
 const TestCase api_tests[] = {
     {"api_game", test_api_game},
     {"api_refusals", test_api_refusals},
+    {"api_threads", test_api_threads},
     TEST_END,
 };

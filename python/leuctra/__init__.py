@@ -2,17 +2,24 @@
 (Epaminondas, Crossings, Igfip, Reversi), and its self-play records as arrays, from Python.
 
     import leuctra
-    g = leuctra.Game("crossings")
-    g.legal_moves(); g.play("a2-a3"); g.status(); g.planes(); g.legal_mask()
-    g.analyze(visits=400)["best"]
+    with leuctra.Game("crossings") as g:
+        g.legal_moves(); g.play("a2-a3"); g.status(); g.planes(); g.legal_mask()
+        g.analyze(visits=400)["best"]
     data = leuctra.read_records("run1.lrec")        # or leuctra.load_npz("train.npz")
 
 Standard library only (ctypes over libleuctra.so, which `make` builds); numpy is used for arrays
-where it is installed.  docs/TENSORS.md describes the action index and planes."""
+where it is installed.  Every failure is an exception: InputError (also a ValueError) for bad
+input, LeuctraError for the rest, TypeError for an argument of the wrong type.  A Game may be
+shared between threads (its calls take turns).  docs/PYTHON.md describes the package,
+docs/TENSORS.md the action index and planes.
+
+__version__ is the library's version (lt_version(), the Makefile's VERSION), which the
+package's own metadata carries too."""
 from ._lib import lib as _lib, path as library_path
-from .game import Game, LeuctraError, InputError, PLANE_NAMES, STATUS_NAMES
+from ._errors import LeuctraError, InputError
+from .game import Game, PLANE_NAMES, STATUS_NAMES, THREADS_MAX
 from .data import read_records, load_npz, unpack_planes, Dataset
 
-__version__ = _lib.lt_version().decode()
-__all__ = ["Game", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "read_records", "load_npz", "unpack_planes",
-           "Dataset", "library_path"]
+__version__: str = _lib.lt_version().decode()
+__all__ = ["Game", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "THREADS_MAX", "read_records",
+           "load_npz", "unpack_planes", "Dataset", "library_path", "__version__"]

@@ -7,8 +7,14 @@ import ctypes
 import ctypes.util
 import os
 
-API_VERSION = 1
+API_VERSION = 2            # lt_threads_max, lt_threads_note
 OK, FAILED, INPUT = 0, 1, 2
+# The ranges api/leuctra_api.h gives (LT_PERFT_MAX_DEPTH, LT_ANALYZE_MAX_VISITS,
+# LT_ANALYZE_MAX_SECONDS): checked here first, so that no number is cut to its C type, and by the
+# library again.
+PERFT_MAX_DEPTH = 30
+ANALYZE_MAX_VISITS = 10 ** 12
+ANALYZE_MAX_SECONDS = 1e6
 
 
 def _candidates():
@@ -33,6 +39,8 @@ def _declare(lib):
     table = {
         "lt_api_version": (I, []),
         "lt_version": (S, []),
+        "lt_threads_max": (I, []),
+        "lt_threads_note": (I, [I, S, SZ]),
         "lt_game_new": (P, [S, S, S, S, SZ]),
         "lt_game_clone": (P, [P, S, SZ]),
         "lt_game_free": (None, [P]),

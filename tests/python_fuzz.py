@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+"""python_fuzz.py - random and hostile arguments to every public call of the Python package
+(python/leuctra): Game and each of its methods, read_records, load_npz, unpack_planes, Dataset
+and its batches; with huge and negative integers, floats, NaN, None, bools, bytes, texts with a
+NUL or that are not UTF-8, pathlib paths, missing files, folders, records, weights and .npz files
+damaged at random, objects whose __index__ or __fspath__ misbehave, numpy scalars; then threads
+sharing one Game (searches with different weights files, moves, copies, a close).
+
+Every call must end in a value or in one of the package's documented exceptions (LeuctraError
+and its InputError, TypeError, ValueError; ImportError for the arrays without numpy), and the
+process must live: a crash kills this runner before its summary line, which tests/run.sh counts
+as a failure.  Fixed seed, bounded work (a few seconds).  `make check` runs it under ASan and
+UBSan (LD_PRELOAD of the ASan runtime, LEUCTRA_LIB=build-san/libleuctra.so), where a use after
+free inside the library (two threads on one Game without its lock) is reported and fails it.
+
+    LEUCTRA=build/leuctra LEUCTRA_LIB=$PWD/build/libleuctra.so python3 tests/python_fuzz.py
+    [LEUCTRA_FUZZ_SEED=47] [LEUCTRA_FUZZ_CALLS=2500]
+
+Ends with "N passed, N failed" (tests/run.sh adds it up)."""
+import copy
+import faulthandler
+import math
+import os
+import pathlib
+import pickle
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from checks import check, summary  # noqa: E402
+
+faulthandler.enable()
+try:
+    import leuctra
+except ImportError as e:
+    if "libleuctra.so not found" in str(e):
+        print("skip: %s" % e)
+        sys.exit(summary())
+    raise
+try:
+    import numpy as np
+except ImportError:
+    np = None
+
+LEUCTRA = os.environ.get("LEUCTRA", os.path.join(ROOT, "build", "leuctra"))
+SEED = int(os.environ.get("LEUCTRA_FUZZ_SEED", "47"))
+CALLS = int(os.environ.get("LEUCTRA_FUZZ_CALLS", "2500"))
+VARIANTS = ("epaminondas", "crossings", "igfip", "reversi")
+
+
+class EvilError(Exception):
+    """What the hostile objects below raise: the package must let it through, not crash."""
+
+
+class EvilIndex:
+    def __index__(self):
+        raise EvilError("__index__")
+
+
+class EvilPath:
+    def __fspath__(self):
+        raise EvilError("__fspath__")
+
+
+class IntPath:
+    def __fspath__(self):
+        return 5
+
+
+def shown(value):
+    if isinstance(value, int) and value.bit_length() > 128:
+        return "an int of %d bits" % value.bit_length()
+    return repr(value)[:60]
+
+
+DOCUMENTED = (leuctra.LeuctraError, TypeError, ValueError, EvilError) + (() if np is not None else (ImportError,))
+
+
+class Fuzz:
+    def __init__(self, tmp, rng):
+        self.tmp, self.rng = tmp, rng
+        self.calls, self.raised, self.bad = 0, 0, []
+        self.tally = {}                 # call: [returned, raised]
+        self.files = self.make_files()
+
+    # --- files, good and damaged --------------------------------------------------------------
+    def make_files(self):
+        files = {"missing": os.path.join(self.tmp, "missing.lrec"), "folder": self.tmp}
+        lrec = os.path.join(self.tmp, "small.lrec")
+        p = subprocess.run([LEUCTRA, "selfplay", "--variant", "crossings", "--size", "5x5", "--games", "3",
+                            "--visits", "20", "--threads", "1", "--quiet", "--out", lrec], capture_output=True, text=True)
+        check("selfplay for the fuzz records file", p.returncode == 0, p.stderr)
+        files["lrec"] = lrec
+        for name, extra in (("npz", []), ("packed", ["--packed"]), ("dense", ["--dense"]), ("aug", ["--augment"])):
+            out = os.path.join(self.tmp, name + ".npz")
+            p = subprocess.run([LEUCTRA, "records", "export", lrec, "-o", out, "--quiet"] + extra,
+                               capture_output=True, text=True)
+            check("export --format npz %s for the fuzz" % " ".join(extra), p.returncode == 0, p.stderr)
+            files[name] = out
+        files["weights"] = os.path.join(ROOT, "data", "weights", "crossings.lwt")
+        files["weights-txt"] = os.path.join(ROOT, "data", "weights", "crossings.txt")
+        files["weights-other"] = os.path.join(ROOT, "data", "weights", "reversi.lwt")
+        odd = os.path.join(os.fsencode(self.tmp), b"odd-\xff.lrec")
+        shutil.copy(lrec, odd)
+        files["odd-bytes"] = odd
+        files["odd-str"] = os.fsdecode(odd)
+        for i, source in enumerate(("lrec", "npz", "packed", "weights-txt", "weights") * 4):
+            data = bytearray(open(files[source], "rb").read())
+            self.damage(data)
+            path = os.path.join(self.tmp, "damaged-%d-%s" % (i, os.path.basename(files[source])))
+            with open(path, "wb") as f:
+                f.write(data)
+            files["damaged-%d" % i] = path
+        empty = os.path.join(self.tmp, "empty.lrec")
+        open(empty, "wb").close()
+        files["empty"] = empty
+        return files
+
+    def damage(self, data):
+        r = self.rng
+        kind = r.randrange(4)
+        if kind == 0 and data:                      # flip bytes
+            for _ in range(r.randint(1, 8)):
+                data[r.randrange(len(data))] ^= 1 << r.randrange(8)
+        elif kind == 1:                             # cut
+            del data[r.randrange(len(data) + 1):]
+        elif kind == 2:                             # insert garbage
+            at = r.randrange(len(data) + 1)
+            data[at:at] = bytes(r.randrange(256) for _ in range(r.randint(1, 64)))
+        else:                                       # overwrite a stretch
+            at = r.randrange(max(1, len(data)))
+            data[at:at + 16] = b"\xff" * 16
+
+    # --- values ---------------------------------------------------------------------------------
+    def integer(self, good=()):
+        r = self.rng
+        pool = [0, 1, -1, 2, 2 ** 31 - 1, 2 ** 31, -2 ** 31 - 1, 2 ** 32 + 2, -2 ** 32 + 2, 2 ** 63 - 1, 2 ** 63,
+                2 ** 64 + 5, -2 ** 64, 10 ** 30, 10 ** 5000, True, False, 1.5, 2.0, float("nan"), float("inf"), None,
+                "2", b"2", [2], EvilIndex()]
+        if np is not None:
+            pool += [np.int64(2), np.int32(-1), np.uint64(2 ** 64 - 1), np.bool_(True), np.float64(2.0), np.int8(1)]
+        return r.choice(list(good)) if good and r.random() < 0.5 else r.choice(pool)
+
+    def real(self, good=()):
+        r = self.rng
+        pool = [0, 0.0, -0.0, 0.001, -1, float("nan"), float("inf"), -float("inf"), 1e7, 10 ** 400, True, None, "0.1",
+                b"1", EvilIndex()]
+        if np is not None:
+            pool += [np.float32(0.001), np.float64("nan"), np.int64(0)]
+        return r.choice(list(good)) if good and r.random() < 0.5 else r.choice(pool)
+
+    def text(self, good=()):
+        r = self.rng
+        pool = ["", "start", "a\0b", "\udcff", "\ud800", "x" * 100000, "pass", "a1-a2", "reversi", " ", "\n",
+                "é", b"start", None, 5, pathlib.Path("start")]
+        return r.choice(list(good)) if good and r.random() < 0.6 else r.choice(pool)
+
+    def path(self, good=()):
+        r = self.rng
+        names = list(self.files)
+        pool = [None, 5, 2.5, b"", "", "x\0y", self.files["lrec"] + "\0junk", "\udcff", EvilPath(), IntPath(),
+                pathlib.Path(self.files["missing"]), bytearray(b"x"), ["x"]]
+        if good and r.random() < 0.4:
+            return r.choice(list(good))
+        if r.random() < 0.6:
+            p = self.files[r.choice(names)]
+            return r.choice([p, pathlib.Path(os.fsdecode(p)), os.fsencode(p)])
+        return r.choice(pool)
+
+    def one_hostile(self, valid, hostile):
+        """Keyword arguments: the valid ones, with (most of the time) one made hostile, so that
+        the checks behind the first are reached too."""
+        kw = dict(valid)
+        if self.rng.random() < 0.75:
+            key = self.rng.choice(sorted(hostile))
+            kw[key] = hostile[key]()
+        return kw
+
+    # --- the calls ------------------------------------------------------------------------------
+    def call(self, what, f, *args, allowed=(), **kw):
+        self.calls += 1
+        tally = self.tally.setdefault(what, [0, 0])
+        try:
+            got = f(*args, **kw)
+            tally[0] += 1
+            return got
+        except DOCUMENTED + allowed:
+            self.raised += 1
+            tally[1] += 1
+        except Exception as e:
+            self.bad.append("%s(%s): %s: %s" % (what, ", ".join(shown(a) for a in list(args) + list(kw.values())),
+                                                type(e).__name__, str(e)[:160]))
+        return None
+
+    def new_game(self):
+        r = self.rng
+        variant = r.choice(VARIANTS) if r.random() < 0.8 else self.text()
+        size = r.choice([None, None, "5x5", (6, 6), "8x8", "2x2", (3, 10 ** 20), (5, 5.5), "99x99", [5], "x", b"5x5",
+                         (np.int64(6), np.int64(6)) if np is not None else (6, 6)])
+        position = None if r.random() < 0.8 else self.text(["start"])
+        return self.call("Game", leuctra.Game, variant, size, position)
+
+    def game_call(self, g):
+        r = self.rng
+        try:                                    # what the arguments are drawn from, not counted
+            moves, actions = g.legal_moves(), g.legal_actions()
+        except leuctra.LeuctraError:            # closed
+            moves, actions = [], []
+        op = r.randrange(17)
+        if op == 0:
+            self.call("play", g.play, self.text(moves) if r.random() < 0.5 else self.integer(actions))
+        elif op == 1:
+            self.call("undo", g.undo)
+        elif op == 2:
+            self.call("perft", g.perft, **self.one_hostile({"depth": 2, "threads": r.choice([0, 1, 2, 9])},
+                                                           {"depth": self.integer, "threads": self.integer}))
+        elif op == 3:
+            self.call("action_of", g.action_of, self.text(moves))
+        elif op == 4:
+            self.call("move_of", g.move_of, self.integer(actions))
+        elif op == 5:
+            self.call("set_position", g.set_position, self.text(["start", g.position() if not g.closed else "start"]))
+        elif op == 6:
+            self.call("planes", g.planes)
+            self.call("legal_mask", g.legal_mask)
+        elif op == 7:
+            # valid visit counts stay small (a valid 2**31 would search for hours); the rest is hostile
+            visits = lambda: r.choice([0, -1, 10 ** 12 + 1, 2 ** 63, 2 ** 64 + 5, True, 1.0, None, "5", EvilIndex()] +
+                                      ([np.int64(5), np.uint8(3)] if np is not None else []))
+            weights = lambda: self.path([self.files["weights-txt"], self.files["weights-other"]])
+            valid = {"visits": r.choice([1, 5, 30]), "seconds": r.choice([0, 0.001]),
+                     "weights": r.choice([None, os.path.join(ROOT, "data", "weights", g.variant + ".lwt"),
+                                          pathlib.Path(ROOT, "data", "weights", g.variant + ".txt")]),
+                     "seed": r.choice([0, 1, 2 ** 64 - 1]), "threads": r.choice([0, 1, 2])}
+            kw = self.one_hostile(valid, {"visits": visits, "seconds": self.real, "weights": weights,
+                                          "seed": self.integer, "threads": self.integer})
+            if type(kw["visits"]) is int and kw["visits"] == 0 and kw["seconds"] == 0:
+                kw["seconds"] = 0.002
+            self.call("analyze", g.analyze, **kw)
+        elif op == 8:
+            c = self.call("copy", g.copy)
+            if c is not None:
+                self.call("copy's status", c.status)
+                self.call("copy.copy", copy.copy, c)
+                self.call("copy.deepcopy", copy.deepcopy, c)
+        elif op == 9:
+            self.call("pickle", pickle.dumps, g)
+        elif op == 10:
+            self.call("repr", repr, g)
+            self.call("position", g.position)
+            self.call("side_to_move", g.side_to_move)
+            self.call("status", g.status)
+        elif op == 11 and r.random() < 0.3:
+            self.call("close", g.close)
+        elif op == 12:
+            def use():
+                with g as h:
+                    h.legal_moves()
+            self.call("with", use)
+        elif op == 13:
+            self.call("setattr", setattr, g, r.choice(["num_planes", "width", "variant"]), self.integer(),
+                      allowed=(AttributeError,))       # the shape is read-only
+        else:
+            self.call("play a legal move", g.play, r.choice(moves)) if moves else self.call("undo", g.undo)
+
+    def data_call(self):
+        r = self.rng
+        op = r.randrange(6)
+        good = [self.files["lrec"], self.files["odd-bytes"], self.files["odd-str"]]
+        if op == 0:
+            valid = {"path": r.choice(good), "augment": r.choice([False, True]), "batch_rows": r.choice([1, 7, 65536])}
+            self.call("read_records", leuctra.read_records, **self.one_hostile(valid, {
+                "path": self.path, "augment": lambda: r.choice([1, 2, "yes", None, 0.5]), "batch_rows": self.integer}))
+        elif op == 1:
+            self.call("load_npz", leuctra.load_npz, self.path([self.files["npz"], self.files["packed"]]),
+                      unpack=r.choice([True, False, 0, None, "no"]))
+        elif op == 2:
+            self.call("unpack_planes", leuctra.unpack_planes, **self.planes_args())
+        else:
+            source = self.path([self.files[k] for k in ("npz", "packed", "dense", "aug", "lrec")]) \
+                if r.random() < 0.7 else self.dataset_dict()
+            ds = self.call("Dataset", leuctra.Dataset, source, augment=r.choice([False, True, None]))
+            if ds is not None:
+                n = len(ds)
+                rows = r.choice([[0], list(range(min(n, 7))), [n], [-1], [0.5], [[0]], "0", None, [2 ** 70],
+                                 [True], [], range(n)])
+                self.call("batch", ds.batch, rows)
+                it = self.call("batches", ds.batches, self.integer([1, 3, 100]), rows=r.choice([None, [0, 1], [-5]]),
+                               shuffle=r.choice([True, False, 2]), seed=self.integer([0, 5]))
+                if it is not None:
+                    self.call("next batch", next, iter(it), None)
+
+    def planes_args(self):
+        r = self.rng
+        if np is None:
+            return {"packed": None, "meta": None}
+        packed = lambda: r.choice([np.zeros((2, 29), np.int8), np.zeros(5, np.uint8), np.zeros((0, 28), np.uint8),
+                                   [[1, 2]], None, np.zeros((1, 10 ** 3), np.uint8), "packed"])
+        meta = lambda: r.choice([{"height": 0, "width": 5}, {"height": 10 ** 9, "width": 10 ** 9},
+                                 {"height": "5", "width": 5}, {"height": 5, "width": 5, "planes": 9}, {}, None, [],
+                                 {"height": True, "width": 5}, {"height": 5, "width": 5, "planes": list(range(100))}])
+        valid = {"packed": np.frombuffer(bytes(r.randrange(256) for _ in range(58)), np.uint8).reshape(2, 29),
+                 "meta": r.choice([{"height": 5, "width": 5}, {"height": 5, "width": 5, "planes": list("abcdefghi")}])}
+        return self.one_hostile(valid, {"packed": packed, "meta": meta})
+
+    def dataset_dict(self):
+        r = self.rng
+        if np is None:
+            return {}
+        base = leuctra.read_records(self.files["lrec"])
+        d = dict(base)
+        key = r.choice(["played", "legal", "legal_count", "visits", "planes", "meta", "result", "game"])
+        n = len(base["played"])
+        d[key] = r.choice([None, np.zeros(3, np.int16), np.array(["x"]), {"num_actions": -1}, {"num_actions": 10 ** 9},
+                           {"num_actions": "5"}, np.full(n, 10 ** 4, np.int64), np.full(n, -3, np.int16), "text",
+                           np.zeros((n, 2), np.float32), np.zeros(n, object), [[1], [1, 2]]])
+        if r.random() < 0.2:
+            d.pop(key, None)
+        return d
+
+    def run(self, calls):
+        games = []
+        while self.calls < calls:
+            if not games or self.rng.random() < 0.05:
+                g = self.new_game()
+                if g is not None:
+                    games = (games + [g])[-4:]
+                continue
+            if self.rng.random() < 0.15:
+                self.data_call()
+                continue
+            g = self.rng.choice(games)
+            if g.closed and self.rng.random() < 0.7:        # a closed Game is tried now and then
+                games.remove(g)
+                continue
+            self.game_call(g)
+
+
+def threads_on_one_game(fuzz, rounds):
+    """Threads sharing one Game: searches with different weights files (the swap that freed the
+    weights under another thread's search before each Game had its lock), moves, copies; then a
+    close while they run.  Only documented exceptions, and no crash."""
+    files = fuzz.files
+    g = leuctra.Game("crossings")
+    bad = []
+
+    def worker(k):
+        r = random.Random(SEED + k)
+        for i in range(rounds):
+            try:
+                op = r.randrange(5)
+                if op < 2:
+                    g.analyze(visits=r.choice([1, 3]), weights=r.choice([files["weights"], files["weights-txt"], None]),
+                              threads=r.choice([1, 2]))
+                elif op == 2:
+                    moves = g.legal_moves()
+                    if moves:
+                        g.play(r.choice(moves))
+                    else:
+                        g.undo()
+                elif op == 3:
+                    try:
+                        g.undo()
+                    except leuctra.InputError:
+                        pass
+                else:
+                    g.copy().planes()
+            except leuctra.LeuctraError as e:
+                if "closed" not in str(e) and not isinstance(e, leuctra.InputError):
+                    bad.append(repr(e))
+            except Exception as e:
+                bad.append(repr(e))
+    workers = [threading.Thread(target=worker, args=(k,)) for k in range(3)]
+    for t in workers:
+        t.start()
+    workers[0].join()
+    g.close()                       # the others are still running
+    for t in workers[1:]:
+        t.join()
+    check("threads sharing one Game (searches with two weights files, moves, copies, a close): "
+          "only documented exceptions", not bad, bad[:3])
+
+
+def main():
+    warnings.simplefilter("ignore", RuntimeWarning)     # the many-threads note
+    tmp = tempfile.mkdtemp(prefix="leuctra-pyfuzz-")
+    try:
+        fuzz = Fuzz(tmp, random.Random(SEED))
+        fuzz.run(CALLS)
+        print("calls (returned/raised): " + ", ".join("%s %d/%d" % (k, v[0], v[1]) for k, v in sorted(fuzz.tally.items())))
+        check("%d calls with random and hostile arguments (seed %d): only documented exceptions (%d raised)"
+              % (fuzz.calls, SEED, fuzz.raised), not fuzz.bad, fuzz.bad[:5])
+        check("the hostile calls raised often and returned often", fuzz.raised > fuzz.calls // 10 and
+              fuzz.raised < fuzz.calls, (fuzz.raised, fuzz.calls))
+        threads_on_one_game(fuzz, 60)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
