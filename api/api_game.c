@@ -8,7 +8,8 @@
 #include "core/threads.h"
 #include "core/tensors.h"
 #include "data/weights.h"
-#include "search/mcts.h"
+#include "search/search_json.h"
+#include "search/search_setup.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -18,12 +19,13 @@
 
 struct LtGame {
     Game *game;
-    Position pos;
-    Position *history;      /* the positions before each move played */
-    size_t plies, capacity;
+    GameSoFar played;       /* the game from its start: the position now, and every position before
+                               it for the search's repetition rule, as the engine and self-play keep it */
     char *weights_path;     /* the weights loaded for analyze ("" for the shipped ones), or NULL */
     Weights weights;
 };
+
+static const Position *now(const LtGame *g) { return &g->played.now; }
 
 static int fail(char *err, size_t err_len, int status, const char *msg)
 {
@@ -56,12 +58,13 @@ LtGame *lt_game_new(const char *variant, const char *size, const char *position,
         return NULL;
     }
     const char *name = variant && *variant ? variant : "epaminondas";
+    Position start;
     if (is_start(position)) {
         g->game = game_new(name, w, h, &e);
         if (g->game)
-            game_start(g->game, &g->pos);
+            game_start(g->game, &start);
     } else {
-        g->game = game_new_for_position(name, position, &g->pos, &e);
+        g->game = game_new_for_position(name, position, &start, &e);
         if (g->game && w && (g->game->width != w || g->game->height != h)) {
             snprintf(e.msg, sizeof e.msg, "the position is on a %dx%d board, not %s", g->game->width,
                      g->game->height, size);
@@ -74,26 +77,27 @@ LtGame *lt_game_new(const char *variant, const char *size, const char *position,
         free(g);
         return NULL;
     }
+    if (!game_so_far_begin(&g->played, g->game, &start)) {
+        lt_game_free(g);
+        fail(err, err_len, LT_ERR_FAILED, "out of memory");
+        return NULL;
+    }
     return g;
 }
 
 LtGame *lt_game_clone(const LtGame *src, char *err, size_t err_len)
 {
     char text[400];
-    game_format_position(src->game, &src->pos, text, sizeof text);
+    game_format_position(src->game, &src->played.start, text, sizeof text);
     LtGame *g = lt_game_new(src->game->name, NULL, text, err, err_len);
     if (!g)
         return NULL;
-    if (src->plies) {
-        g->history = malloc(src->plies * sizeof *g->history);
-        if (!g->history) {
+    for (int i = 0; i < src->played.plies; i++)
+        if (!game_so_far_play(&g->played, g->game, src->played.moves[i])) {
             lt_game_free(g);
             fail(err, err_len, LT_ERR_FAILED, "out of memory");
             return NULL;
         }
-        memcpy(g->history, src->history, src->plies * sizeof *g->history);
-        g->plies = g->capacity = src->plies;
-    }
     return g;
 }
 
@@ -104,7 +108,7 @@ void lt_game_free(LtGame *g)
     if (g->weights_path)
         weights_dispose(&g->weights);
     free(g->weights_path);
-    free(g->history);
+    game_so_far_free(&g->played);
     game_free(g->game);
     free(g);
 }
@@ -124,7 +128,7 @@ void lt_game_shape(const LtGame *g, int *width, int *height, int *num_actions, i
 
 int lt_game_position(const LtGame *g, char *buf, size_t len)
 {
-    game_format_position(g->game, &g->pos, buf, len);
+    game_format_position(g->game, now(g), buf, len);
     return LT_OK;
 }
 
@@ -136,16 +140,16 @@ int lt_game_set_position(LtGame *g, const char *position, char *err, size_t err_
         game_start(g->game, &pos);
     else if (!game_parse_position(g->game, position, &pos, &e))
         return fail_error(err, err_len, LT_ERR_INPUT, &e);
-    g->pos = pos;
-    g->plies = 0;
+    if (!game_so_far_begin(&g->played, g->game, &pos))
+        return fail(err, err_len, LT_ERR_FAILED, "out of memory");
     return LT_OK;
 }
 
-int lt_game_side(const LtGame *g) { return game_side_to_move(g->game, &g->pos); }
+int lt_game_side(const LtGame *g) { return game_side_to_move(g->game, now(g)); }
 
 int lt_game_status(const LtGame *g)
 {
-    switch (game_status(g->game, &g->pos)) {
+    switch (game_status(g->game, now(g))) {
     case STATUS_WHITE_WINS: return LT_WHITE_WINS;
     case STATUS_BLACK_WINS: return LT_BLACK_WINS;
     case STATUS_DRAW: return LT_DRAW;
@@ -156,13 +160,13 @@ int lt_game_status(const LtGame *g)
 int lt_game_legal_moves(const LtGame *g, char *buf, size_t len)
 {
     Move moves[MAX_MOVES];
-    int n = game_gen_moves(g->game, &g->pos, moves);
+    int n = game_gen_moves(g->game, now(g), moves);
     size_t at = 0;
     if (len)
         buf[0] = '\0';
     for (int i = 0; i < n; i++) {
         char text[32];
-        game_format_move(g->game, &g->pos, moves[i], text, sizeof text);
+        game_format_move(g->game, now(g), moves[i], text, sizeof text);
         size_t k = strlen(text);
         if (at + k + 2 > len)
             return -1;
@@ -178,7 +182,7 @@ int lt_game_legal_actions(const LtGame *g, int32_t *out, int cap)
 {
     Move moves[MAX_MOVES];
     int actions[MAX_MOVES];
-    int n = game_legal_actions(g->game, &g->pos, moves, actions);
+    int n = game_legal_actions(g->game, now(g), moves, actions);
     if (n > cap)
         return -1;
     for (int i = 0; i < n; i++) {     /* insertion sort: moves come a line at a time, nearly in order */
@@ -192,17 +196,8 @@ int lt_game_legal_actions(const LtGame *g, int32_t *out, int cap)
 
 static int play_move(LtGame *g, Move m, char *err, size_t err_len)
 {
-    if (g->plies == g->capacity) {
-        size_t cap = g->capacity ? 2 * g->capacity : 64;
-        Position *h = realloc(g->history, cap * sizeof *h);
-        if (!h)
-            return fail(err, err_len, LT_ERR_FAILED, "out of memory");
-        g->history = h;
-        g->capacity = cap;
-    }
-    g->history[g->plies++] = g->pos;
-    Undo u;
-    game_make(g->game, &g->pos, m, &u);
+    if (!game_so_far_play(&g->played, g->game, m))
+        return fail(err, err_len, LT_ERR_FAILED, "out of memory");
     return LT_OK;
 }
 
@@ -210,7 +205,7 @@ int lt_game_play(LtGame *g, const char *move, char *err, size_t err_len)
 {
     Move m;
     Error e;
-    if (!move || !game_parse_move(g->game, &g->pos, move, &m, &e))
+    if (!move || !game_parse_move(g->game, now(g), move, &m, &e))
         return move ? fail_error(err, err_len, LT_ERR_INPUT, &e) : fail(err, err_len, LT_ERR_INPUT, "no move");
     return play_move(g, m, err, err_len);
 }
@@ -219,16 +214,16 @@ int lt_game_play_action(LtGame *g, int action, char *err, size_t err_len)
 {
     Move m;
     Error e;
-    if (!game_move_of(g->game, &g->pos, action, &m, &e))
+    if (!game_move_of(g->game, now(g), action, &m, &e))
         return fail_error(err, err_len, LT_ERR_INPUT, &e);
     return play_move(g, m, err, err_len);
 }
 
 int lt_game_undo(LtGame *g, char *err, size_t err_len)
 {
-    if (g->plies == 0)
+    if (g->played.plies == 0)
         return fail(err, err_len, LT_ERR_INPUT, "no move to take back");
-    g->pos = g->history[--g->plies];
+    game_so_far_truncate(&g->played, g->game, g->played.plies - 1);
     return LT_OK;
 }
 
@@ -236,9 +231,9 @@ int lt_game_action_of(const LtGame *g, const char *move, int32_t *action, char *
 {
     Move m;
     Error e;
-    if (!move || !game_parse_move(g->game, &g->pos, move, &m, &e))
+    if (!move || !game_parse_move(g->game, now(g), move, &m, &e))
         return move ? fail_error(err, err_len, LT_ERR_INPUT, &e) : fail(err, err_len, LT_ERR_INPUT, "no move");
-    *action = game_action_of(g->game, &g->pos, m);
+    *action = game_action_of(g->game, now(g), m);
     return LT_OK;
 }
 
@@ -246,9 +241,9 @@ int lt_game_move_of(const LtGame *g, int action, char *buf, size_t len, char *er
 {
     Move m;
     Error e;
-    if (!game_move_of(g->game, &g->pos, action, &m, &e))
+    if (!game_move_of(g->game, now(g), action, &m, &e))
         return fail_error(err, err_len, LT_ERR_INPUT, &e);
-    game_format_move(g->game, &g->pos, m, buf, len);
+    game_format_move(g->game, now(g), m, buf, len);
     return LT_OK;
 }
 
@@ -257,7 +252,7 @@ int lt_game_planes(const LtGame *g, unsigned char *out, size_t len, char *err, s
     size_t need = (size_t)PLANES_COUNT * (size_t)g->game->width * (size_t)g->game->height;
     if (len < need)
         return fail(err, err_len, LT_ERR_INPUT, "the planes buffer is too small");
-    game_planes(g->game, &g->pos, out);
+    game_planes(g->game, now(g), out);
     return LT_OK;
 }
 
@@ -270,7 +265,7 @@ int lt_game_perft(const LtGame *g, int depth, int threads, uint64_t *count, char
     }
     if (!threads_check(threads, 0, "threads", &e))
         return fail_error(err, err_len, LT_ERR_INPUT, &e);
-    if (!perft_parallel(g->game, &g->pos, depth, threads, count, NULL, NULL, &e))
+    if (!perft_parallel(g->game, now(g), depth, threads, count, NULL, NULL, &e))
         return fail_error(err, err_len, LT_ERR_FAILED, &e);
     return LT_OK;
 }
@@ -284,7 +279,7 @@ int lt_threads_note(int threads, char *note, size_t note_len)
     return threads_too_many(threads, note, note_len) ? 1 : 0;
 }
 
-/* The weights for analyze, kept while the same path is asked for. */
+/* The weights for a search, kept while the same path is asked for. */
 static int load_weights(LtGame *g, const char *path, char *err, size_t err_len)
 {
     const char *want = path ? path : "";
@@ -296,9 +291,8 @@ static int load_weights(LtGame *g, const char *path, char *err, size_t err_len)
         g->weights_path = NULL;
     }
     Error e;
-    if (*want ? !weights_load(g->game, want, &g->weights, &e) : !weights_default(g->game, &g->weights))
-        return *want ? fail_error(err, err_len, LT_ERR_INPUT, &e)
-                     : fail(err, err_len, LT_ERR_FAILED, "no shipped weights for this game");
+    if (!search_load_evaluation(g->game, want, &g->weights, &e))
+        return fail_error(err, err_len, LT_ERR_INPUT, &e);
     g->weights_path = strdup(want);
     if (!g->weights_path) {
         weights_dispose(&g->weights);
@@ -307,108 +301,125 @@ static int load_weights(LtGame *g, const char *path, char *err, size_t err_len)
     return LT_OK;
 }
 
-typedef struct {
-    char *buf;
-    size_t len, at;
-    bool full;
-} Json;
-
-static void json_put(Json *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void json_put(Json *j, const char *fmt, ...)
+/* A search of the game so far (its positions before now count for the repetition rule, as the
+ * engine's and self-play's do) with set-up s; the result as search_json.h's JSON.  A search
+ * limited by visits alone gets the tree search_node_budget sizes, where the set-up keeps the
+ * default: a small search needs no 128 MiB tree. */
+static int run_search(LtGame *g, SearchSetup *s, char *json, size_t json_len, char *err, size_t err_len)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(j->buf + j->at, j->at < j->len ? j->len - j->at : 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || j->at + (size_t)n >= j->len)
-        j->full = true;
-    else
-        j->at += (size_t)n;
-}
-
-/* JSON has no NaN: an unknown value (a move never visited) is null. */
-static void json_number(Json *j, double v)
-{
-    if (isfinite(v))
-        json_put(j, "%.6f", v);
-    else
-        json_put(j, "null");
-}
-
-static const char *proven_name(Proven p)
-{
-    return p == PROVEN_WIN ? "win" : p == PROVEN_LOSS ? "loss" : p == PROVEN_DRAW ? "draw" : "none";
-}
-
-static void write_result(const LtGame *g, const MctsResult *r, Json *j)
-{
-    char text[32] = "";
-    if (r->best != MOVE_NONE)
-        game_format_move(g->game, &g->pos, r->best, text, sizeof text);
-    json_put(j, "{\"best\": %s%s%s, \"value\": ", *text ? "\"" : "", *text ? text : "null", *text ? "\"" : "");
-    json_number(j, r->value);
-    json_put(j, ", \"proven\": \"%s\", \"visits\": %ld, \"seconds\": %.6f, \"pv\": [", proven_name(r->proven),
-             r->tree_visits, r->seconds);
-    Position pos = g->pos;
-    for (int i = 0; i < r->pv_length; i++) {
-        game_format_move(g->game, &pos, r->pv[i], text, sizeof text);
-        json_put(j, "%s\"%s\"", i ? ", " : "", text);
-        Undo u;
-        game_make(g->game, &pos, r->pv[i], &u);
+    int status = load_weights(g, s->eval_path, err, err_len);
+    if (status != LT_OK)
+        return status;
+    MctsConfig defaults;
+    mcts_default_config(&defaults);
+    if (s->limits.visits && !s->limits.seconds && s->mcts.max_nodes == defaults.max_nodes &&
+        search_node_budget(s->limits.visits) < defaults.max_nodes)
+        s->mcts.max_nodes = search_node_budget(s->limits.visits);
+    Mcts *m = mcts_new(g->game, &g->weights, &s->mcts);
+    MctsResult *r = m ? malloc(sizeof *r) : NULL;
+    if (!r) {
+        mcts_free(m);
+        return fail(err, err_len, LT_ERR_FAILED, m ? "out of memory" : "cannot allocate the search tree");
     }
-    json_put(j, "], \"moves\": [");
-    for (int i = 0; i < r->num_stats; i++) {
-        const MoveStat *s = &r->stats[i];
-        game_format_move(g->game, &g->pos, s->move, text, sizeof text);
-        json_put(j, "%s{\"move\": \"%s\", \"action\": %d, \"visits\": %ld, \"prior\": %.6f, \"value\": ",
-                 i ? ", " : "", text, game_action_of(g->game, &g->pos, s->move), s->visits, s->prior);
-        json_number(j, s->value);
-        json_put(j, "}");
-    }
-    json_put(j, "]}");
+    mcts_set_game(m, &g->played);
+    double setup_seconds = mcts_setup_seconds(m);
+    *r = mcts_search(m, &s->limits, NULL, NULL, 0, NULL);
+    mcts_free(m);
+    size_t need = search_result_json(g->game, now(g), r, setup_seconds, 0, json, json_len);
+    free(r);
+    if (need >= json_len)
+        return fail(err, err_len, LT_ERR_INPUT, "analyze: the JSON buffer is too small");
+    return LT_OK;
+}
+
+/* Sets one option of s from the C API; LT_OK or LT_ERR_INPUT with the table's message. */
+static int set_number(SearchSetup *s, const char *name, double value, const char *context, char *err, size_t err_len)
+{
+    Error e;
+    return search_setup_set_number(s, name, value, SEARCH_IN_API, context, &e)
+               ? LT_OK : fail_error(err, err_len, LT_ERR_INPUT, &e);
 }
 
 int lt_game_analyze(LtGame *g, long visits, double seconds, const char *weights, uint64_t seed, int threads,
                     char *json, size_t json_len, char *err, size_t err_len)
 {
+    SearchSetup s;
+    search_setup_default(&s);
+    s.limits.visits = visits == 0 && !(seconds > 0) ? 1000 : 0;    /* 0: no visit limit, or 1,000 */
+    char seed_text[32];
+    snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
     Error e;
-    if (visits < 0 || visits > LT_ANALYZE_MAX_VISITS) {
-        snprintf(e.msg, sizeof e.msg, "visits must be an integer from 0 to %lld, got %ld", LT_ANALYZE_MAX_VISITS, visits);
-        return fail_error(err, err_len, LT_ERR_INPUT, &e);
-    }
-    if (!(seconds >= 0 && seconds <= LT_ANALYZE_MAX_SECONDS)) {     /* NaN too */
-        snprintf(e.msg, sizeof e.msg, "seconds must be a number from 0 to %g, got %g", LT_ANALYZE_MAX_SECONDS, seconds);
-        return fail_error(err, err_len, LT_ERR_INPUT, &e);
-    }
+    /* 0 means a default for visits and threads here, so their ranges start at 0 */
+    if (visits < 0 || visits > LT_ANALYZE_MAX_VISITS)
+        return error_set(&e, "visits must be an integer from 0 to %lld, got %ld", LT_ANALYZE_MAX_VISITS, visits),
+               fail_error(err, err_len, LT_ERR_INPUT, &e);
     if (!threads_check(threads, 0, "threads", &e))
         return fail_error(err, err_len, LT_ERR_INPUT, &e);
-    int status = load_weights(g, weights, err, err_len);
-    if (status != LT_OK)
-        return status;
-    MctsConfig cfg;
-    mcts_default_config(&cfg);
-    cfg.seed = seed;
-    cfg.threads = threads ? threads : 1;         /* 0: one thread, as the header says */
-    MctsLimits limits = {visits, seconds};
-    if (visits == 0 && seconds == 0)
-        limits.visits = 1000;
-    if (limits.visits && !limits.seconds && (size_t)limits.visits * 2 + 4096 < cfg.max_nodes)
-        cfg.max_nodes = (size_t)limits.visits * 2 + 4096;   /* a small search needs no 128 MiB tree */
-    Mcts *m = mcts_new(g->game, &g->weights, &cfg);
-    if (!m)
-        return fail(err, err_len, LT_ERR_FAILED, "cannot allocate the search tree");
-    mcts_set_position(m, &g->pos);
-    MctsResult *r = malloc(sizeof *r);
-    if (!r) {
-        mcts_free(m);
-        return fail(err, err_len, LT_ERR_FAILED, "out of memory");
+    int status = visits ? set_number(&s, "visits", (double)visits, "", err, err_len) : LT_OK;
+    if (status == LT_OK)
+        status = set_number(&s, "time", seconds, "seconds: ", err, err_len);
+    if (status == LT_OK)
+        status = set_number(&s, "threads", threads ? threads : 1, "", err, err_len);   /* 0: one thread */
+    if (status == LT_OK && !search_setup_set(&s, "seed", seed_text, SEARCH_IN_API, "", &e))
+        status = fail_error(err, err_len, LT_ERR_INPUT, &e);
+    if (status == LT_OK && weights && !search_setup_set(&s, "weights", weights, SEARCH_IN_API, "", &e))
+        status = fail_error(err, err_len, LT_ERR_INPUT, &e);
+    return status == LT_OK ? run_search(g, &s, json, json_len, err, err_len) : status;
+}
+
+static bool has_name(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (names[i] && strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+int lt_game_search(LtGame *g, int n, const char *const *names, const char *const *values, char *json,
+                   size_t json_len, char *err, size_t err_len)
+{
+    SearchSetup s;
+    search_setup_default(&s);
+    s.limits.visits = 1000;
+    Error e;
+    for (int i = 0; i < n; i++) {
+        if (!names[i] || !values[i])
+            return fail(err, err_len, LT_ERR_INPUT, "search: an option without a name or a value");
+        if (!search_setup_set(&s, names[i], values[i], SEARCH_IN_API, "", &e))
+            return fail_error(err, err_len, LT_ERR_INPUT, &e);
+        if (strcmp(names[i], "time") == 0 && s.limits.seconds > 0 && !has_name(names, n, "visits"))
+            s.limits.visits = 0;        /* a time limit alone means no visit limit */
     }
-    *r = mcts_search(m, &limits, NULL, NULL, 0, NULL);
-    mcts_free(m);
-    Json j = {json, json_len, 0, false};
-    write_result(g, r, &j);
-    free(r);
-    if (j.full)
-        return fail(err, err_len, LT_ERR_INPUT, "analyze: the JSON buffer is too small");
-    return LT_OK;
+    return run_search(g, &s, json, json_len, err, err_len);
+}
+
+int lt_search_options(char *json, size_t json_len)
+{
+    SearchSetup defaults;
+    search_setup_default(&defaults);
+    defaults.limits.visits = 1000;          /* a C API search's own default */
+    int count;
+    const SearchOption *table = search_options(&count);
+    size_t at = 0;
+    at += (size_t)snprintf(json, json_len, "[");
+    for (int i = 0, listed = 0; i < count; i++) {
+        const SearchOption *o = &table[i];
+        if (!(o->where & SEARCH_IN_API))
+            continue;
+        char value[64], range[96];
+        search_option_value_text(o, &defaults, value, sizeof value);
+        search_option_range_text(o, range, sizeof range);
+        const char *type = o->kind == SEARCH_REAL ? "float" : o->kind == SEARCH_BOOL ? "bool"
+                           : o->kind == SEARCH_PATH ? "path" : "int";
+        char bounds[96] = "";
+        if (o->kind == SEARCH_SEED)
+            snprintf(bounds, sizeof bounds, "\"min\": 0, \"max\": %lld, ", (long long)INT64_MAX);
+        else if (o->kind != SEARCH_PATH && o->kind != SEARCH_CLOCK)
+            snprintf(bounds, sizeof bounds, "\"min\": %.17g, \"max\": %.17g, ", o->min, o->max);
+        at += (size_t)snprintf(at < json_len ? json + at : NULL, at < json_len ? json_len - at : 0,
+                               "%s{\"name\": \"%s\", \"type\": \"%s\", \"default\": \"%s\", %s\"range\": \"%s\", "
+                               "\"help\": \"%s\"}", listed++ ? ", " : "", o->name, type, value, bounds, range, o->help);
+    }
+    at += (size_t)snprintf(at < json_len ? json + at : NULL, at < json_len ? json_len - at : 0, "]");
+    return at < json_len ? LT_OK : LT_ERR_INPUT;
 }

@@ -33,7 +33,7 @@
 #define LT_API
 #endif
 
-enum { LT_API_VERSION = 2 };
+enum { LT_API_VERSION = 3 };
 enum { LT_OK = 0, LT_ERR_FAILED = 1, LT_ERR_INPUT = 2 };
 /* Game status, as lt_game_status returns it. */
 enum { LT_ONGOING = 0, LT_WHITE_WINS = 1, LT_BLACK_WINS = 2, LT_DRAW = 3 };
@@ -98,7 +98,8 @@ LT_API int lt_game_planes(const LtGame *g, unsigned char *out, size_t len, char 
 enum { LT_PERFT_MAX_DEPTH = 30 };
 LT_API int lt_game_perft(const LtGame *g, int depth, int threads, uint64_t *count, char *err, size_t err_len);
 
-/* Searches the position with the engine's MCTS: `visits` visits (0 to LT_ANALYZE_MAX_VISITS)
+/* Searches the game with the engine's MCTS (its positions before the current one count for the
+ * repetition rule, as in the engine and self-play): `visits` visits (0 to LT_ANALYZE_MAX_VISITS)
  * and/or `seconds` (0 to LT_ANALYZE_MAX_SECONDS; 0: no such limit; both 0: 1,000 visits), the
  * weights file `weights` (NULL or "": the shipped ones; kept in the handle for the next search),
  * `seed`, `threads` (0 or 1: one thread; at most lt_threads_max()).  The result as one JSON
@@ -108,6 +109,15 @@ LT_API int lt_game_perft(const LtGame *g, int depth, int threads, uint64_t *coun
 #define LT_ANALYZE_MAX_SECONDS 1e6
 LT_API int lt_game_analyze(LtGame *g, long visits, double seconds, const char *weights, uint64_t seed, int threads,
                            char *json, size_t json_len, char *err, size_t err_len);
+
+/* The same search with any of the search options every leuctra search reads (the engine's
+ * setoption, player specs, analyze's flags: docs/ENGINE.md), n names and their values as text
+ * ("visits" "400", "cpuct" "1.2", "weights" PATH): checked against the one table, refused with
+ * its message.  Defaults: 1,000 visits (none with time alone), the table's for the rest. */
+LT_API int lt_game_search(LtGame *g, int n, const char *const *names, const char *const *values, char *json,
+                          size_t json_len, char *err, size_t err_len);
+/* The options lt_game_search takes, as a JSON list of {name, type, default, range, help}. */
+LT_API int lt_search_options(char *json, size_t json_len);
 
 /* ---------------------------------------------------------------- records files as arrays */
 

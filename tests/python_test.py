@@ -14,6 +14,7 @@ files into arrays, failures that leave no file; `pip install ./python` into a fo
     LEUCTRA=build/leuctra LEUCTRA_LIB=build/libleuctra.so python3 tests/python_test.py [FIXTURE_DIR]
 
 Ends with "N passed, N failed" (tests/run.sh adds it up)."""
+import json
 import os
 import shutil
 import subprocess
@@ -301,6 +302,47 @@ def test_threads_share_a_game():
         "print('seen', seen)\n")
     check("a Game closed while another thread uses it: that thread gets LeuctraError, no crash",
           rc == 0 and "seen ['this leuctra.Game is closed']" in out, (rc, out))
+
+
+def engine_json(position_moves, visits):
+    """The engine protocol's json line for `go visits N` after `position start moves ...`."""
+    lines = "setoption name json value true\nposition start moves %s\ngo visits %d\nwait\nquit\n" % (
+        " ".join(position_moves), visits)
+    p = subprocess.run([LEUCTRA, "engine", "--variant", "crossings"], input=lines, capture_output=True, text=True,
+                       timeout=120)
+    found = [l[5:] for l in p.stdout.splitlines() if l.startswith("json ")]
+    return json.loads(found[0]) if found else None
+
+
+def test_search_sees_the_game():
+    """analyze searches the game, not a bare position: a move that repeats an earlier position is
+    scored as the engine scores it (a draw, worth a loss to the root at the default contempt), and
+    the whole result equals the engine protocol's json line (one schema, one thread, one seed);
+    the same position set without its past scores the move as any other."""
+    cycle = ["a2-a3", "h7-h6", "a3-a2", "h6-h7", "a2-a3", "h7-h6", "a3-a2"]
+    g = leuctra.Game("crossings")
+    for m in cycle:
+        g.play(m)
+    ours = g.analyze(visits=300, seed=1)
+    theirs = engine_json(cycle, 300)
+    check("analyze equals the engine's json line after a repetition cycle",
+          theirs is not None and {k: ours[k] for k in theirs if k not in ("seconds", "setup_seconds")} ==
+          {k: v for k, v in theirs.items() if k not in ("seconds", "setup_seconds")}, (ours.get("moves", [])[:2], theirs))
+    back = {m["move"]: m for m in ours["moves"]}.get("h6-h7")
+    bare = leuctra.Game("crossings", position=g.position())
+    fresh = {m["move"]: m for m in bare.analyze(visits=300, seed=1)["moves"]}.get("h6-h7")
+    check("the repeating move is scored as a draw at contempt 0.5 (value 0), not so without the game's past",
+          back is not None and back["value"] == 0 and fresh is not None and fresh["value"] != 0, (back, fresh))
+    options = leuctra.search_options()
+    names = {o["name"] for o in options}
+    check("search_options lists the table's options", {"visits", "cpuct", "nodes", "weights"} <= names, names)
+    tuned = g.analyze(visits=50, cpuct=3.0, nodes=4096, playouts=False)
+    check("analyze takes any search option", tuned["visits"] == 50, tuned["visits"])
+    cpuct_max = {o["name"]: o for o in options}["cpuct"]["max"]
+    err = raised(g.analyze, visits=10, cpuct=cpuct_max * 2)
+    check("a search option past the table's range is refused with its words",
+          err[0] == "InputError" and "cpuct must be a number from 0 to %g" % cpuct_max in err[1], err)
+    check("an unknown search option is refused", raised(g.analyze, frobnicate=1)[0] == "InputError")
 
 
 def test_close_and_with():
@@ -724,6 +766,7 @@ def main():
     test_integer_arguments()
     test_threads_cap()
     test_threads_share_a_game()
+    test_search_sees_the_game()
     test_close_and_with()
     test_texts()
     test_package()

@@ -17,9 +17,9 @@ __version__ is the library's version (lt_version(), the Makefile's VERSION), whi
 package's own metadata carries too."""
 from ._lib import lib as _lib, path as library_path
 from ._errors import LeuctraError, InputError
-from .game import Game, PLANE_NAMES, STATUS_NAMES, THREADS_MAX
+from .game import Game, PLANE_NAMES, STATUS_NAMES, THREADS_MAX, search_options
 from .data import read_records, load_npz, unpack_planes, Dataset
 
 __version__: str = _lib.lt_version().decode()
-__all__ = ["Game", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "THREADS_MAX", "read_records",
+__all__ = ["Game", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "THREADS_MAX", "search_options", "read_records",
            "load_npz", "unpack_planes", "Dataset", "library_path", "__version__"]

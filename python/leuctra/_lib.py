@@ -7,14 +7,12 @@ import ctypes
 import ctypes.util
 import os
 
-API_VERSION = 2            # lt_threads_max, lt_threads_note
+API_VERSION = 3            # lt_game_search, lt_search_options
 OK, FAILED, INPUT = 0, 1, 2
-# The ranges api/leuctra_api.h gives (LT_PERFT_MAX_DEPTH, LT_ANALYZE_MAX_VISITS,
-# LT_ANALYZE_MAX_SECONDS): checked here first, so that no number is cut to its C type, and by the
-# library again.
+# api/leuctra_api.h's LT_PERFT_MAX_DEPTH: checked here first, so that no number is cut to its C
+# type, and by the library again.  The search's ranges come from the library's one table
+# (lt_search_options; game.py).
 PERFT_MAX_DEPTH = 30
-ANALYZE_MAX_VISITS = 10 ** 12
-ANALYZE_MAX_SECONDS = 1e6
 
 
 def _candidates():
@@ -60,6 +58,8 @@ def _declare(lib):
         "lt_game_planes": (I, [P, P, SZ, S, SZ]),
         "lt_game_perft": (I, [P, I, I, c.POINTER(U64), S, SZ]),
         "lt_game_analyze": (I, [P, L, D, S, U64, I, S, SZ, S, SZ]),
+        "lt_game_search": (I, [P, I, c.POINTER(S), c.POINTER(S), S, SZ, S, SZ]),
+        "lt_search_options": (I, [S, SZ]),
         "lt_records_open": (P, [S, I, S, SZ]),
         "lt_records_variant": (S, [P]),
         "lt_records_shape": (None, [P, PI, PI, PI, PI, PI]),

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _args
 from ._errors import InputError, LeuctraError
-from ._lib import ANALYZE_MAX_SECONDS, ANALYZE_MAX_VISITS, INPUT, OK, PERFT_MAX_DEPTH, lib
+from ._lib import INPUT, OK, PERFT_MAX_DEPTH, lib
 
 try:
     import numpy
@@ -34,8 +34,35 @@ _ERR_LEN = 512
 _MOVES_TEXT = 8192 * 8 + 1
 _MAX_ACTIONS_LISTED = 8192
 _INT_MAX = 2 ** 31 - 1
-_U64_MAX = 2 ** 64 - 1
 THREADS_MAX = lib.lt_threads_max()
+
+
+def search_options() -> List[Dict[str, Any]]:
+    """The search options Game.analyze takes, from the library's one table (the engine's
+    setoption, player specs and `leuctra analyze` read the same): each a dict of name, type
+    (int, float, bool, path), default, min and max (numbers), range (in words) and help."""
+    buf = ctypes.create_string_buffer(1 << 16)
+    if lib.lt_search_options(buf, 1 << 16) != OK:
+        raise LeuctraError("the library's search options do not fit in 64 KiB")
+    return json.loads(buf.value.decode())
+
+
+_SEARCH_OPTIONS = {o["name"]: o for o in search_options()}
+
+
+def _option_text(name: str, value: Any) -> bytes:
+    """A search option's value as the text the library reads, its type and range checked here
+    from the library's table, so that nothing is cut to a C type on the way."""
+    o = _SEARCH_OPTIONS.get(name)
+    if o is None:
+        raise InputError("unknown search option '%s' (options: %s)" % (name, ", ".join(_SEARCH_OPTIONS)))
+    if o["type"] == "path":
+        return _args.path(value, name)
+    if o["type"] == "bool":
+        return b"true" if _args.flag(value, name) else b"false"
+    if o["type"] == "int":
+        return str(_args.integer(value, name, int(o["min"]), int(o["max"]))).encode()
+    return repr(_args.real(value, name, float(o["min"]), float(o["max"]))).encode()
 
 Size = Union[str, Tuple[int, int], Sequence[int]]
 PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -326,25 +353,39 @@ class Game:
 
     # --- search ----------------------------------------------------------------------------------
     def analyze(self, visits: int = 1000, seconds: float = 0.0, weights: Optional[PathArg] = None, seed: int = 1,
-                threads: int = 1) -> Dict[str, Any]:
-        """Searches the position with the engine's MCTS.
+                threads: int = 1, **options: Any) -> Dict[str, Any]:
+        """Searches the game with the engine's MCTS; the positions before the current one count
+        for the repetition rule, as in the engine and self-play.
 
-        visits: 0 to 10**12; seconds: 0 to 1e6 (0: no such limit; both 0: 1,000 visits);
-        weights: a weights file's path (str, bytes or os.PathLike; None: the shipped weights; the
-        Game keeps the file loaded for its next search); seed: 0 to 2**64 - 1; threads: 0 or 1
-        for one thread, at most 1024 (a RuntimeWarning where far more than the processors).
+        visits: 0 (none; with seconds 0 too, 1,000) or 1 to 10**12; seconds: 0 to 1e6 (0: no
+        time limit); weights: a weights file's path (str, bytes or os.PathLike; None: the shipped
+        weights; the Game keeps the file loaded for its next search); seed: 0 to 2**63 - 1;
+        threads: 0 or 1 for one thread, at most 1024 (a RuntimeWarning where far more than the
+        processors).  options: any other search option (cpuct=1.2, nodes=, fpu=, contempt=,
+        playouts=True, solve=, rootsolve=, coarse=): leuctra.search_options() lists them with
+        their ranges, the same as the engine's setoption and `leuctra analyze`'s flags.
 
-        Returns a dict: best (move), value (the side to move's win probability), proven, visits,
-        seconds, pv (moves), moves (each root move's move, action, visits, prior, value), and
-        visit_counts {move: visits}."""
-        v = _args.integer(visits, "visits", 0, ANALYZE_MAX_VISITS)
-        s = _args.real(seconds, "seconds", 0.0, ANALYZE_MAX_SECONDS)
-        w = _args.optional_path(weights, "weights")
-        sd = _args.integer(seed, "seed", 0, _U64_MAX)
-        t = _threads(threads)
+        Returns docs/ENGINE.md's result object as a dict: best (move), value (the side to move's
+        win probability), proven, proven_plies, visits, tree_visits, nodes, seconds, pv (moves),
+        moves (each root move's move, action, visits, prior, value, proven), plus visit_counts
+        {move: visits}."""
+        v = _args.integer(visits, "visits", 0, int(_SEARCH_OPTIONS["visits"]["max"]))
+        s = _args.real(seconds, "seconds", 0.0, float(_SEARCH_OPTIONS["time"]["max"]))
+        given = {"time": s, "threads": _threads(threads) or 1, "seed": seed}
+        if v or not s:
+            given["visits"] = v or 1000
+        if weights is not None:
+            given["weights"] = weights
+        for name, value in options.items():
+            if name in ("visits", "time", "threads", "seed", "weights"):
+                raise TypeError("analyze: give %s as its own argument" % name)
+            given[name] = value
+        names = (ctypes.c_char_p * len(given))(*(n.encode() for n in given))
+        values = (ctypes.c_char_p * len(given))(*(_option_text(n, x) for n, x in given.items()))
         buf = ctypes.create_string_buffer(1 << 20)
         with self._lock:
-            self._check(lib.lt_game_analyze(self._live(), v, s, w, sd, t, buf, 1 << 20, self._err, _ERR_LEN))
+            self._check(lib.lt_game_search(self._live(), len(given), names, values, buf, 1 << 20, self._err,
+                                           _ERR_LEN))
         result = json.loads(buf.value.decode())
         result["visit_counts"] = {m["move"]: m["visits"] for m in result["moves"]}
         return result
