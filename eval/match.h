@@ -18,7 +18,7 @@
 #include "eval/results.h"
 #include "eval/sprt.h"
 #include "selfplay/driver.h"
-#include "selfplay/engine_process.h"
+#include "selfplay/external_process.h"
 #include "search/time_control.h"
 
 #include <stdbool.h>

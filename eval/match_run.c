@@ -74,8 +74,8 @@ bool match_run(const Game *g, const Position *start, const MatchOptions *o, cons
         MatchRun run = {.game = g, .start = start, .options = o, .suite = suite, .matchup = matchups,
                         .num_matchups = num, .total = num * o->games, .games = games,
                         .sprt = o->sprt_on ? &sprt : NULL, .io_log = o->debug_path ? &io_log : NULL};
-        ok = (!o->debug_path || engine_process_log_open(&io_log, o->debug_path, err)) && run_steps(&run, report, report_ctx, err);
-        engine_process_log_close(&io_log);
+        ok = (!o->debug_path || external_process_log_open(&io_log, o->debug_path, err)) && run_steps(&run, report, report_ctx, err);
+        external_process_log_close(&io_log);
     }
     free(games);
     free(matchups);

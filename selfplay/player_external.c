@@ -11,7 +11,7 @@
 #include "player_external.h"
 
 #include "core/number.h"
-#include "selfplay/engine_process.h"
+#include "selfplay/external_process.h"
 
 #include <limits.h>
 #include <math.h>
@@ -52,7 +52,7 @@ typedef struct {
     TimeControl tc;                 /* tc=: the game clock, sent with every go */
     GameClock own[2];               /* the clocks it keeps itself when the driver hands it none */
     int threads;                    /* option.threads, for the match's check against the cores */
-    EngineProcess *proc;
+    ExternalProcess *proc;
     bool lost;                      /* this game is lost already (an incident happened) */
     long move_number;               /* the engine's moves in this game */
     char *history;                  /* "position fen START moves ..." of this game */
@@ -227,7 +227,7 @@ static void trouble(Trouble *t, IncidentKind kind, const char *what, const char 
  * garbles a line or answers `error`. */
 static bool next_line(ExternalState *s, double deadline, const char *waiting_for, Trouble *t)
 {
-    ProcessRead r = engine_process_read_line(s->proc, deadline, s->line, sizeof s->line);
+    ProcessRead r = external_process_read_line(s->proc, deadline, s->line, sizeof s->line);
     if (r == PROCESS_EOF) {
         trouble(t, INCIDENT_CRASH, "end of output while waiting for", waiting_for);
         return false;
@@ -264,7 +264,7 @@ static bool wait_for(ExternalState *s, const char *word, double deadline, Troubl
 
 static bool send_or_trouble(ExternalState *s, const char *text, double deadline, Trouble *t)
 {
-    if (engine_process_send(s->proc, text, deadline))
+    if (external_process_send(s->proc, text, deadline))
         return true;
     trouble(t, INCIDENT_CRASH, "cannot write to the engine (it has exited or stopped reading)", NULL);
     return false;
@@ -274,7 +274,7 @@ static bool send_or_trouble(ExternalState *s, const char *text, double deadline,
 static bool start_engine(ExternalState *s, Trouble *t)
 {
     Error err;
-    if (!engine_process_start(s->proc, s->argv, s->log[0] ? s->log : NULL, &err)) {
+    if (!external_process_start(s->proc, s->argv, s->log[0] ? s->log : NULL, &err)) {
         trouble(t, INCIDENT_CRASH, err.msg, NULL);
         return false;
     }
@@ -290,7 +290,7 @@ static void count_and_log(Player *p, const Trouble *t)
     ExternalState *s = p->ctx;
     char how[64] = "not running";
     long pid = (long)s->proc->pid;
-    engine_process_stop(s->proc, NULL, t->kind == INCIDENT_CRASH ? CRASH_GRACE : 0, how, sizeof how);
+    external_process_stop(s->proc, NULL, t->kind == INCIDENT_CRASH ? CRASH_GRACE : 0, how, sizeof how);
     s->counts.incidents[t->kind]++;
     s->lost = true;
     /* One whole line per incident, so a match log can be grepped and counted. */
@@ -569,7 +569,7 @@ static void external_new_game(Player *p, uint64_t seed)
     if (s->proc->pid == 0) {
         s->counts.restarts++;
         /* A start can fail for a passing reason (no memory, no process slot): once more first. */
-        if (!start_engine(s, &t) && (engine_process_stop(s->proc, NULL, 0, NULL, 0), !start_engine(s, &t))) {
+        if (!start_engine(s, &t) && (external_process_stop(s->proc, NULL, 0, NULL, 0), !start_engine(s, &t))) {
             count_and_log(p, &t);
             return;
         }
@@ -605,7 +605,7 @@ static void free_state(ExternalState *s)
 static void external_destroy(Player *p)
 {
     ExternalState *s = p->ctx;
-    engine_process_stop(s->proc, "quit\n", QUIT_GRACE, NULL, 0);
+    external_process_stop(s->proc, "quit\n", QUIT_GRACE, NULL, 0);
     if (s->counts.games > 0)
         print_summary(s);
     free_state(s);
@@ -656,13 +656,13 @@ Player *player_external_create(const Game *g, const char *spec, const PlayerOutp
     Trouble t;
     if (!start_engine(s, &t)) {
         error_set(err, "player '%.60s': the engine did not start: %.110s", spec, t.detail);
-        engine_process_stop(s->proc, NULL, 0, NULL, 0);
+        external_process_stop(s->proc, NULL, 0, NULL, 0);
         free_state(s);
         return NULL;
     }
     Player *p = calloc(1, sizeof *p);
     if (!p) {
-        engine_process_stop(s->proc, NULL, 0, NULL, 0);
+        external_process_stop(s->proc, NULL, 0, NULL, 0);
         free_state(s);
         error_set(err, "out of memory");
         return NULL;

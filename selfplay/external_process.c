@@ -1,5 +1,5 @@
 /*
- * engine_process.c - a line-speaking child process with deadlines (see engine_process.h).
+ * external_process.c - a line-speaking child process with deadlines (see external_process.h).
  *
  * Why the details below: the pipes are made close-on-exec, because match threads start engines
  * concurrently and a pipe end leaked into another thread's child would keep an end-of-file from
@@ -7,7 +7,7 @@
  * past a deadline; SIGPIPE is blocked in the writing thread only and a pending one is consumed,
  * so a crashed engine does not kill the match and no process-wide signal setting changes.
  */
-#include "engine_process.h"
+#include "external_process.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +22,7 @@
 
 extern char **environ;
 
-bool engine_process_log_open(IoLog *log, const char *path, Error *err)
+bool external_process_log_open(IoLog *log, const char *path, Error *err)
 {
     log->start = clock_seconds();
     log->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
@@ -31,7 +31,7 @@ bool engine_process_log_open(IoLog *log, const char *path, Error *err)
     return log->fd >= 0;
 }
 
-void engine_process_log_close(IoLog *log)
+void external_process_log_close(IoLog *log)
 {
     if (log->fd >= 0)
         close(log->fd);
@@ -39,7 +39,7 @@ void engine_process_log_close(IoLog *log)
 }
 
 /* One line of the transcript: n bytes of text (no newline), sent ('>') or read ('<'). */
-static void log_line(const EngineProcess *ep, char direction, const char *text, size_t n)
+static void log_line(const ExternalProcess *ep, char direction, const char *text, size_t n)
 {
     if (!ep->log || ep->log->fd < 0)
         return;
@@ -56,7 +56,7 @@ static void log_line(const EngineProcess *ep, char direction, const char *text, 
 }
 
 /* Each line of text, for the transcript. */
-static void log_lines(const EngineProcess *ep, char direction, const char *text)
+static void log_lines(const ExternalProcess *ep, char direction, const char *text)
 {
     while (ep->log && *text) {
         size_t n = strcspn(text, "\n");
@@ -81,7 +81,7 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
-static bool spawn_child(EngineProcess *ep, char *const argv[], const char *log, int child_in, int child_out,
+static bool spawn_child(ExternalProcess *ep, char *const argv[], const char *log, int child_in, int child_out,
                         Error *err)
 {
     posix_spawn_file_actions_t actions;
@@ -103,7 +103,7 @@ static bool spawn_child(EngineProcess *ep, char *const argv[], const char *log, 
     return true;
 }
 
-bool engine_process_start(EngineProcess *ep, char *const argv[], const char *log, Error *err)
+bool external_process_start(ExternalProcess *ep, char *const argv[], const char *log, Error *err)
 {
     int in[2], out[2];
     ep->pid = 0;
@@ -155,7 +155,7 @@ static ssize_t write_without_sigpipe(int fd, const char *data, size_t n)
     return written;
 }
 
-bool engine_process_send(EngineProcess *ep, const char *text, double deadline)
+bool external_process_send(ExternalProcess *ep, const char *text, double deadline)
 {
     size_t n = strlen(text), done = 0;
     if (ep->pid == 0 || ep->to_child < 0)
@@ -183,7 +183,7 @@ static bool is_garbage_byte(unsigned char c)
 }
 
 /* Takes the first buffered line, if there is one, into line[len]. */
-static bool take_line(EngineProcess *ep, char *line, size_t len, ProcessRead *status)
+static bool take_line(ExternalProcess *ep, char *line, size_t len, ProcessRead *status)
 {
     char *newline = memchr(ep->pending, '\n', ep->have);
     if (!newline)
@@ -206,7 +206,7 @@ static bool take_line(EngineProcess *ep, char *line, size_t len, ProcessRead *st
     return true;
 }
 
-ProcessRead engine_process_read_line(EngineProcess *ep, double deadline, char *line, size_t len)
+ProcessRead external_process_read_line(ExternalProcess *ep, double deadline, char *line, size_t len)
 {
     ProcessRead status;
     line[0] = '\0';
@@ -215,7 +215,7 @@ ProcessRead engine_process_read_line(EngineProcess *ep, double deadline, char *l
             log_line(ep, '<', line, strlen(line));
             return status;
         }
-        if (ep->have == ENGINE_PROCESS_MAX_LINE)
+        if (ep->have == EXTERNAL_PROCESS_MAX_LINE)
             return PROCESS_GARBLED;     /* a line longer than the protocol allows */
         if (ep->from_child < 0)
             return PROCESS_EOF;
@@ -225,7 +225,7 @@ ProcessRead engine_process_read_line(EngineProcess *ep, double deadline, char *l
             continue;
         if (ready == 0)
             return PROCESS_TIMEOUT;
-        ssize_t got = read(ep->from_child, ep->pending + ep->have, ENGINE_PROCESS_MAX_LINE - ep->have);
+        ssize_t got = read(ep->from_child, ep->pending + ep->have, EXTERNAL_PROCESS_MAX_LINE - ep->have);
         if (got < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
         if (got <= 0)
@@ -260,13 +260,13 @@ static bool reaped_before(pid_t pid, double deadline, int *status)
     }
 }
 
-void engine_process_stop(EngineProcess *ep, const char *quit_line, double grace, char *how, size_t how_len)
+void external_process_stop(ExternalProcess *ep, const char *quit_line, double grace, char *how, size_t how_len)
 {
     if (ep->pid == 0)
         return;
     double deadline = clock_seconds() + grace;
     if (quit_line && grace > 0)
-        engine_process_send(ep, quit_line, deadline);
+        external_process_send(ep, quit_line, deadline);
     close_fd(&ep->to_child);    /* end of input asks a protocol engine to exit too */
     int status = 0;
     if (!reaped_before(ep->pid, deadline, &status)) {
