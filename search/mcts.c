@@ -443,7 +443,7 @@ static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos, int dept
         atomic_store_explicit(&node->state, NODE_FULL, memory_order_release);
         return false;
     }
-    value_move_priors(m->game, m->weights, pos, w->moves, n, w->priors);
+    value_move_priors_cached(m->game, m->weights, w->features, pos, w->moves, n, w->priors);
     if (depth == 1 && !m->game->ops->never_repeats)
         raise_repeating_replies(m, pos, w->moves, n, w->priors);
     Node *children = &m->tree.nodes[first];
