@@ -32,10 +32,28 @@ static _Noreturn void export_fail(Export *x, int status, const char *msg)
     fail_exit("records export", status, "%s", msg);
 }
 
-static void write_row(Export *x, const GameRecord *r, int ply, const char *position, int side)
+/* A ply's visited move, as written: it must be a move of pos exactly as the rules write it, as the
+ * played move must (game_parse_move: legal, and with '-' or 'x' as the move is), or the export
+ * stops.  The text is the row's own, so checking it costs a parse. */
+static void check_visit(Export *x, const Game *g, const Position *pos, const GameRecord *r, int ply, const char *move,
+                        const char *path)
+{
+    Move m;
+    Error err;
+    if (game_parse_move(g, pos, move, &m, &err))
+        return;
+    char msg[ERROR_LEN + 400];
+    snprintf(msg, sizeof msg, "%s: game %llu ply %d: the visit list: %s", path, (unsigned long long)r->index, ply + 1,
+             err.msg);
+    export_fail(x, EXIT_FAILURE_RUN, msg);
+}
+
+static void write_row(Export *x, const Game *g, const Position *pos, const GameRecord *r, int ply, const char *path)
 {
     const RecordPly *p = &r->ply[ply];
-    char move[RECORD_MOVE_TEXT];
+    char move[RECORD_MOVE_TEXT], position[RECORD_MAX_POSITION];
+    int side = game_side_to_move(g, pos);
+    game_format_position(g, pos, position, sizeof position);
     record_move_format(p->move, move, sizeof move);
     fprintf(x->out, "%llu,%d,%s,%c,%s,%s,", (unsigned long long)r->index, ply, position, side == WHITE ? 'w' : 'b',
             move, result_for(r->result, side));
@@ -45,25 +63,26 @@ static void write_row(Export *x, const GameRecord *r, int ply, const char *posit
     for (uint32_t k = 0; k < p->num_visits; k++) {
         const RecordVisit *v = &r->visit[p->first_visit + k];
         record_move_format(v->move, move, sizeof move);
+        check_visit(x, g, pos, r, ply, move, path);
         fprintf(x->out, "%s%s:%lu", k ? ";" : "", move, (unsigned long)v->visits);
     }
     fputc('\n', x->out);
     x->rows++;
 }
 
-/* Replays one game with the rules, a row per position before each move. */
+/* Replays one game with the rules, a row per position before each move; every stored move, played
+ * or visited, is checked against the rules on the way. */
 static void export_game(Export *x, const Game *g, const GameRecord *r, const char *path)
 {
     Position pos;
     Error err;
-    char msg[ERROR_LEN + 400], position[RECORD_MAX_POSITION];
+    char msg[ERROR_LEN + 400];
     if (!game_parse_position(g, r->start, &pos, &err)) {
         snprintf(msg, sizeof msg, "%s: game %llu: bad start position: %s", path, (unsigned long long)r->index, err.msg);
         export_fail(x, EXIT_FAILURE_RUN, msg);
     }
     for (int i = 0; i < r->plies; i++) {
-        game_format_position(g, &pos, position, sizeof position);
-        write_row(x, r, i, position, game_side_to_move(g, &pos));
+        write_row(x, g, &pos, r, i, path);
         Move m;
         if (!record_move_to_move(g, &pos, r->ply[i].move, &m, &err)) {
             snprintf(msg, sizeof msg, "%s: game %llu ply %d: %s", path, (unsigned long long)r->index, i + 1, err.msg);
@@ -203,7 +222,8 @@ const Command records_export_command = {
     "fixed action index with the visit share of each (legal_count [N]; legal, policy: the lists\n"
     "one after the other), the action played, the result and the root value for the side to move\n"
     "(value: NaN where the record has none), game index, ply, side and symmetry; meta: JSON text.\n"
-    "Every visited move must be a legal move of its position, or the export stops.\n\n"
+    "Every stored move, played or visited, must be a legal move of its position exactly as\n"
+    "stored (a capture written with 'x'), in CSV and npz alike, or the export stops.\n\n"
     "  -o, --output OUT       the file to write ('-o -': stdout)\n"
     "  --format csv|npz       (default: npz when OUT ends in .npz, else csv)\n"
     "  --augment              npz: each position once more under every board symmetry the rules\n"

@@ -351,6 +351,31 @@ def test_export_failures(tmp, lrec):
           raises(leuctra.InputError, leuctra.read_records, "/nonexistent.lrec") is not False)
 
 
+def test_wrong_capture_visit(tmp):
+    """Issue 47: a visit list naming a2-b2 where the rules write a2xb2 (the unit tests' crafted
+    wrong-capture-visit.lrec, game 7 ply 1) is damage for verify, both exports and read_records:
+    one line naming the file, game and ply; no output."""
+    path = os.path.join(FIXTURES, "wrong-capture-visit.lrec")
+    if not os.path.exists(path):
+        check("the unit tests left wrong-capture-visit.lrec", False, path)
+        return
+    where = "%s: game 7 ply 1: " % path
+    rc, out, err = run("records", "verify", path)
+    lines = out.splitlines()
+    check("records verify: a visit move with the wrong capture mark is damage, named by game and ply",
+          rc == 1 and len(lines) == 2 and lines[0].startswith(where) and "a2-b2" in lines[0] and
+          "1 game the rules refuse" in lines[1], (rc, out, err))
+    for fmt in ("csv", "npz"):
+        out_path = os.path.join(tmp, "wrong-capture." + fmt)
+        rc, _, err = run("records", "export", path, "-o", out_path, *(["--quiet"] if fmt == "npz" else []))
+        check("records export --format %s refuses it: exit 1, one line, no output" % fmt,
+              rc == 1 and len(err.splitlines()) == 1 and where in err and "a2-b2" in err and
+              not os.path.exists(out_path), (rc, err))
+    if np is not None:
+        got = raises(leuctra.LeuctraError, leuctra.read_records, path)
+        check("read_records refuses it, naming game 7 ply 1", got is not False and "game 7 ply 1" in str(got), got)
+
+
 def test_fixtures():
     for name in ("sample.npz", "sample-zip64.npz"):
         path = os.path.join(FIXTURES, name)
@@ -410,6 +435,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="leuctra-python-")
     try:
         test_pip_install(tmp)
+        if FIXTURES:
+            test_wrong_capture_visit(tmp)
         if np is None:
             print("skip: numpy not installed for %s (apt-get install python3-numpy), so no tensor tests" % sys.executable)
             return summary()

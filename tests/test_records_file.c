@@ -753,6 +753,59 @@ static void write_fixture(TestContext *t, const char *dir, const char *variant, 
     game_free(g);
 }
 
+/* Issue 47's record (record_sample.h): game 7 names a2-b2 in its visit list where the rules
+ * write a2xb2.  Whole as a file: only a replay with the rules tells. */
+static void write_wrong_capture_fixture(TestContext *t, const char *path)
+{
+    unlink(path);
+    Error err = {0};
+    Game *g = game_new("epaminondas", 3, 5, &err);
+    RecordsHeader h;
+    bool ok = g && records_header_init(&h, g, "crafted=issue 47\n", &err);
+    CHECK(t, ok);
+    if (!ok) {
+        game_free(g);
+        return;
+    }
+    RecordsWriter *w = records_create(path, &h, &err);
+    GameRecord r;
+    game_record_init(&r);
+    ok = w != NULL;
+    for (int k = 0; ok && k < SAMPLE_WRONG_CAPTURE_GAMES; k++)
+        ok = sample_wrong_capture_visit(k, &r) && records_append(w, &r, &err);
+    CHECK(t, records_writer_close(w, &err) && ok);
+    game_record_free(&r);
+    records_header_free(&h);
+    game_free(g);
+}
+
+/* Issue 47: a visit move with the wrong capture mark passed verify, which checked the bytes only.
+ * records_verify_games replays every game: game 7 is refused, by name and ply, its chunk
+ * counted good; records_verify (merge's check of what it wrote) still looks at bytes alone. */
+static void test_verify_replays_visits(TestContext *t)
+{
+    TempDir d;
+    if (!temp_dir(t, &d))
+        return;
+    char path[PATH_LEN], want[PATH_LEN + 200];
+    temp_path(&d, "crafted.lrec", path);
+    write_wrong_capture_fixture(t, path);
+    RecordsVerifyReport rep;
+    Error err = {0};
+    CHECK(t, records_verify(path, &rep, &err) && rep.num_damaged == 0 && rep.games == 2);
+    records_verify_report_free(&rep);
+    CHECK(t, records_verify_games(path, &rep, &err));
+    CHECK(t, rep.num_damaged == 1 && rep.num_refused == 1 && rep.games == 2 && rep.chunks == 2);
+    if (rep.num_damaged == 1) {
+        snprintf(want, sizeof want, "%s: game 7 ply 1: the visit list's notation is not the rules': a2-b2 (the rules "
+                 "write a2xb2), in the chunk at offset %llu", path, (unsigned long long)rep.damaged[0].offset);
+        CHECK_STR(t, rep.damaged[0].msg, want);
+        CHECK(t, rep.damaged[0].kind == RECORDS_ERR_RULES && rep.damaged[0].offset > 0);
+    }
+    records_verify_report_free(&rep);
+    remove_dir(&d);
+}
+
 static void test_fixtures(TestContext *t)
 {
     const char *dir = getenv("LEUCTRA_RECORDS_FIXTURES");
@@ -764,6 +817,8 @@ static void test_fixtures(TestContext *t)
     write_fixture(t, dir, "reversi", "reversi.lrec", &FULL, 12);
     write_fixture(t, dir, "crossings", "moves-only.lrec", &moves_only, 20);
     char path[PATH_LEN];
+    snprintf(path, sizeof path, "%s/wrong-capture-visit.lrec", dir);
+    write_wrong_capture_fixture(t, path);
     snprintf(path, sizeof path, "%s/crossings.lrec", dir);
     Error err = {0};
     CHECK(t, records_canonicalize(path, &err));
@@ -860,6 +915,7 @@ const TestCase records_file_tests[] = {
     {"merge", test_merge},
     {"signal_removes_temp", test_signal_removes_temp},
     {"resume_removes_stale_temps", test_resume_removes_stale_temps},
+    {"verify_replays_visits", test_verify_replays_visits},
     {"fixtures", test_fixtures},
     TEST_END,
 };
