@@ -118,6 +118,19 @@ static void export_file(Export *x, const char *path)
     records_close(rd);
 }
 
+/* The temporary files (and folders of shards) "OUT.tmp.XXXXXX" that exports killed while writing
+ * OUT left: removed before this one writes, those of a live export excepted
+ * (output_temp_remove_stale tells them by their locks). */
+static void remove_stale_temps(const char *out, bool quiet)
+{
+    if (cli_output_is_stdout(out))
+        return;
+    int removed = output_temp_remove_stale(out);
+    if (removed > 0 && !quiet)
+        fprintf(stderr, "removed %d temporary file%s (%s.tmp.*) that a stopped export left\n", removed,
+                removed == 1 ? "" : "s", out);
+}
+
 typedef enum { FORMAT_GUESS, FORMAT_CSV, FORMAT_NPZ } Format;
 
 static Format parse_format(const char *text)
@@ -142,6 +155,7 @@ static void export_csv(Export *x, char **paths, int n)
 {
     cli_output_check("records export", "-o", x->out_path);
     cli_output_apart("records export", "-o", x->out_path, paths, n);
+    remove_stale_temps(x->out_path, false);
     x->out = cli_output_open("records export", x->out_path, &x->output);
     fputs("game,ply,position,side,move,result,value,visits\n", x->out);
     for (int i = 0; i < n; i++)
@@ -200,6 +214,7 @@ static int run_export(int argc, char **argv)
         fail_exit("records export", EXIT_USAGE, "--shard-positions writes several files: -o cannot be '-'");
     cli_output_check("records export", "-o", x.out_path);
     cli_output_apart("records export", "-o", x.out_path, argv, n);
+    remove_stale_temps(x.out_path, npz.quiet);
     export_npz(&npz, argv, n);
     return 0;
 }
@@ -240,8 +255,10 @@ const Command records_export_command = {
     "  -q, --quiet            npz: no progress line and no summary\n\n"
     "OUT is written to a temporary file and renamed into place (through a symlink, the file it\n"
     "names); a device or FIFO is written directly.  A damaged file or a stored move that the\n"
-    "rules reject stops with exit status 1, and no output is left (no shard either).  npz shows\n"
-    "a progress line on a terminal; memory stays bounded however large the input.\n\n"
+    "rules reject stops with exit status 1, and no output is left (no shard either).  The\n"
+    "temporary files OUT.tmp.* that a killed export left are removed first (a running export's\n"
+    "are not).  npz shows a progress line on a terminal; memory stays bounded however large the\n"
+    "input.\n\n"
     "example: leuctra records export run1.lrec run2.lrec -o train.csv\n"
     "         leuctra records export run1.lrec -o train.npz --augment --shard-positions 1000000\n",
 };

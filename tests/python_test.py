@@ -376,6 +376,55 @@ def test_wrong_capture_visit(tmp):
         check("read_records refuses it, naming game 7 ply 1", got is not False and "game 7 ply 1" in str(got), got)
 
 
+def temps_of(folder, name):
+    return sorted(p for p in os.listdir(folder) if p.startswith(name + ".tmp."))
+
+
+def test_stale_temps(tmp, lrec):
+    """Issue 47: an export killed while writing OUT leaves OUT.tmp.XXXXXX (a file, or a folder of
+    shards); the next export to OUT removes them, but never a running export's (its lock)."""
+    import fcntl
+    folder = os.path.join(tmp, "stale")
+    os.mkdir(folder)
+    for name in ("out.npz", "out.csv"):
+        out = os.path.join(folder, name)
+        open(out + ".tmp.AbC123", "w").close()
+        os.mkdir(out + ".tmp.Fo1der")
+        open(os.path.join(out + ".tmp.Fo1der", "out-00000.npz"), "w").close()
+        live = open(out + ".tmp.LiVe12", "w")
+        fcntl.flock(live, fcntl.LOCK_EX)
+        rc, _, err = run("records", "export", lrec, "-o", out)
+        left = temps_of(folder, name)
+        check("export -o %s removes the temporary file and folder a killed export left, not a live one's" % name,
+              rc == 0 and left == [name + ".tmp.LiVe12"] and "removed 2 temporary files" in err, (rc, err, left))
+        live.close()
+    out = os.path.join(folder, "both.npz")
+    first = subprocess.Popen([LEUCTRA, "records", "export"] + [lrec] * 300 + ["-o", out, "--quiet"])
+    waited = 0
+    while not temps_of(folder, "both.npz") and first.poll() is None and waited < 2000:
+        subprocess.run(["sleep", "0.005"])
+        waited += 1
+    seen = temps_of(folder, "both.npz")
+    rc, _, err = run("records", "export", lrec, "-o", out, "--quiet")
+    check("two exports to one -o at once: the second leaves the first's temporary file, both succeed",
+          seen and rc == 0 and first.wait() == 0 and not temps_of(folder, "both.npz"), (seen, rc, err))
+    out = os.path.join(folder, "killed.npz")
+    for shards in ([],):
+        p = subprocess.Popen([LEUCTRA, "records", "export"] + [lrec] * 300 + ["-o", out, "--quiet"] +
+                             [str(a) for a in shards])
+        waited = 0
+        while not temps_of(folder, "killed.npz") and p.poll() is None and waited < 2000:
+            subprocess.run(["sleep", "0.005"])
+            waited += 1
+        p.kill()
+        p.wait()
+        left = temps_of(folder, "killed.npz")
+        rc, _, err = run("records", "export", lrec, "-o", out, "--quiet", *shards)
+        check("an export killed %s left %s; the next export to its -o removed it" %
+              ("with shards" if shards else "whole", left), rc == 0 and left and not temps_of(folder, "killed.npz"),
+              (rc, err, left, temps_of(folder, "killed.npz")))
+
+
 def test_fixtures():
     for name in ("sample.npz", "sample-zip64.npz"):
         path = os.path.join(FIXTURES, name)
@@ -445,6 +494,7 @@ def main():
         lrec, sparse = test_export(tmp)
         test_dense_and_shards(tmp, lrec, sparse)
         test_export_failures(tmp, lrec)
+        test_stale_temps(tmp, lrec)
         test_wide_visits(tmp)
         test_train_example(tmp)
     finally:

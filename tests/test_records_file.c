@@ -901,6 +901,45 @@ static void test_resume_removes_stale_temps(TestContext *t)
     remove_dir(&d);
 }
 
+/* Issue 47: temporary files and folders that a killed process left ("OUT.tmp.XXXXXX") are what
+ * a later run removes; a live writer's stay, whichever process it is (here this one: the locks of
+ * two opens of one file exclude each other within a process too).  A writer that ended without
+ * removing its own (a child's _exit, as SIGKILL) leaves them to the next. */
+static void test_remove_stale_spares_live_temps(TestContext *t)
+{
+    TempDir d;
+    if (!temp_dir(t, &d))
+        return;
+    char path[PATH_LEN], live[PATH_LEN + 16], folder[PATH_LEN + 16], stale[PATH_LEN], stale_folder[PATH_LEN],
+        inside[PATH_LEN + 16];
+    temp_path(&d, "out.npz", path);
+    int fd = output_temp_create(path, live, sizeof live, 0644);
+    int folder_fd = output_temp_folder_create(path, folder, sizeof folder);
+    CHECK(t, fd >= 0 && folder_fd >= 0);
+    temp_path(&d, "out.npz.tmp.AbC123", stale);
+    temp_path(&d, "out.npz.tmp.Fo1der", stale_folder);
+    snprintf(inside, sizeof inside, "%s/out-00000.npz", stale_folder);
+    CHECK(t, mkdir(stale_folder, 0755) == 0 && write_file(stale, (const unsigned char *)"x", 1) &&
+             write_file(inside, (const unsigned char *)"x", 1));
+    CHECK(t, output_temp_remove_stale(path) == 2);
+    CHECK(t, access(live, F_OK) == 0 && access(folder, F_OK) == 0);
+    CHECK(t, access(stale, F_OK) != 0 && access(stale_folder, F_OK) != 0);
+    pid_t child = fork();
+    if (child == 0) {
+        char mine[PATH_LEN + 16];
+        _exit(output_temp_create(path, mine, sizeof mine, 0644) >= 0 ? 0 : 1);
+    }
+    int status = 0;
+    CHECK(t, child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(t, count_files(&d, "out.npz.tmp.") == 3);
+    CHECK(t, output_temp_remove_stale(path) == 1);
+    close(fd);
+    output_temp_done(live);
+    close(folder_fd);
+    CHECK(t, output_temp_remove_stale(path) == 2 && count_files(&d, ".tmp.") == 0);
+    remove_dir(&d);
+}
+
 const TestCase records_file_tests[] = {
     {"write_read", test_write_read},
     {"create_refuses_existing", test_create_refuses_existing},
@@ -915,6 +954,7 @@ const TestCase records_file_tests[] = {
     {"merge", test_merge},
     {"signal_removes_temp", test_signal_removes_temp},
     {"resume_removes_stale_temps", test_resume_removes_stale_temps},
+    {"remove_stale_spares_live_temps", test_remove_stale_spares_live_temps},
     {"verify_replays_visits", test_verify_replays_visits},
     {"fixtures", test_fixtures},
     TEST_END,
