@@ -293,6 +293,12 @@ static bool remove_folder(int fd, const char *name)
     return rmdir(name) == 0;
 }
 
+void output_temp_folder_remove(int fd, const char *temp)
+{
+    remove_folder(fd, temp);
+    close(fd);
+}
+
 /* Removes the temporary file or folder `name` unless a live process holds its lock. */
 static bool remove_if_stale(const char *name, bool folder)
 {

@@ -106,6 +106,8 @@ void output_temp_done(const char *temp);
  * its lock, as output_temp_create's does, until closed (no signal removes it: a later
  * output_temp_remove_stale does).  -1 with errno set. */
 int output_temp_folder_create(const char *target, char *temp, size_t len);
+/* Removes such a folder of this process with the regular files in it, and closes fd. */
+void output_temp_folder_remove(int fd, const char *temp);
 /* Removes the temporary files and folders "PATH.tmp.XXXXXX" beside where path's links lead that
  * a process killed while writing (SIGKILL, a crash) left: those whose lock no live process holds
  * (a folder with the regular files in it); a live writer's, another process's included, stay.

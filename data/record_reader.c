@@ -89,7 +89,7 @@ void records_seek(RecordsReader *r, uint64_t offset)
 
 /* ---------------------------------------------------------------- chunk list */
 
-static bool add_chunk(RecordsChunk **list, size_t *n, size_t *cap, uint64_t offset, uint32_t games)
+static bool add_chunk(RecordsChunk **list, size_t *n, size_t *cap, uint64_t offset, const ChunkHeader *h)
 {
     if (*n == *cap) {
         size_t c = *cap ? 2 * *cap : 256;
@@ -99,7 +99,7 @@ static bool add_chunk(RecordsChunk **list, size_t *n, size_t *cap, uint64_t offs
         *list = p;
         *cap = c;
     }
-    (*list)[(*n)++] = (RecordsChunk){offset, games};
+    (*list)[(*n)++] = (RecordsChunk){offset, h->games, h->payload_crc};
     return true;
 }
 
@@ -117,7 +117,7 @@ bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Erro
     bool ok = true;
     while (ok && (s = record_scanner_next_header(&scan, err)) != SCAN_END) {
         ok = s == SCAN_CHUNK;
-        if (ok && !(ok = add_chunk(chunks, count, &cap, scan.offset, scan.header.games)))
+        if (ok && !(ok = add_chunk(chunks, count, &cap, scan.offset, &scan.header)))
             records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
     }
     record_scanner_free(&scan);

@@ -199,11 +199,13 @@ uint64_t records_reader_chunk_offset(const RecordsReader *r);
 void records_close(RecordsReader *r);
 
 /* The chunks of a file from their headers alone (no payload read or inflated): where each
- * starts and how many games it holds, in file order, so that several readers can each take a
- * part of one file (the tuner under MPI).  A damaged or truncated header fails with its offset. */
+ * starts, how many games it holds and its payload's CRC-32, in file order, so that several
+ * readers can each take a part of one file (the tuner under MPI) and an export can name what it
+ * read (data/tensor_shards.h).  A damaged or truncated header fails with its offset. */
 typedef struct {
     uint64_t offset;
     uint32_t games;
+    uint32_t crc;
 } RecordsChunk;
 
 bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Error *err);
