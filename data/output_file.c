@@ -199,8 +199,8 @@ static bool lock_fresh(int fd)
 /* A new file (mkstemp) or folder (mkdtemp, and a descriptor of it) named after temp's XXXXXX. */
 static int make_one(char *temp, bool folder)
 {
-    if (!folder)
-        return mkstemp(temp);
+    if (!folder)        /* close-on-exec: a child of this process would hold its lock */
+        return mkostemp(temp, O_CLOEXEC);
     if (!mkdtemp(temp))
         return -1;
     int fd = open(temp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -282,7 +282,10 @@ int output_temp_folder_create(const char *target, char *temp, size_t len)
  * then the folder; anything else in it keeps it there. */
 static bool remove_folder(int fd, const char *name)
 {
-    DIR *d = fdopendir(dup(fd));
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
+    if (!d && copy >= 0)
+        close(copy);
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
         struct stat st;
         if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
@@ -441,7 +444,7 @@ bool output_file_commit(OutputFile *o, Error *err)
     }
     /* the temporary file's lock (see lock_fresh) is held through the rename, so that no remover
        of stale ones takes the finished file between close and rename */
-    int lock = o->kind == OUTPUT_REPLACE ? dup(o->fd) : -1;
+    int lock = o->kind == OUTPUT_REPLACE ? fcntl(o->fd, F_DUPFD_CLOEXEC, 0) : -1;
     int closed = o->stream ? fclose(o->stream) : close(o->fd);
     if (closed != 0 && ok) {
         ok = false;
@@ -454,15 +457,15 @@ bool output_file_commit(OutputFile *o, Error *err)
             ok = false;
             saved = errno;
         }
+        if (!ok)
+            unlink(o->temp);
+        if (lock >= 0)      /* the temporary name is gone: its lock has nothing more to guard */
+            close(lock);
         if (ok)
             output_file_sync_folder(o->target);
-        else
-            unlink(o->temp);
         output_temp_done(o->temp);
         o->temp[0] = '\0';
     }
-    if (lock >= 0)
-        close(lock);
     if (!ok)
         error_failed(err, "cannot write %s: %s", o->name, strerror(saved));
     return ok;
