@@ -88,25 +88,35 @@ static void fnv(uint64_t *h, const void *bytes, size_t n)
         *h = (*h ^ p[i]) * 0x100000001B3ull;
 }
 
+/* A number as 8 bytes, least significant first: the id is the same on every machine. */
+static void fnv_number(uint64_t *h, uint64_t v)
+{
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    fnv(h, b, sizeof b);
+}
+
 static bool hash_input(uint64_t *h, const char *path, Error *err)
 {
     RecordsReader *rd = records_open(path, err);
     if (!rd)
         return false;
     const RecordsHeader *head = records_reader_header(rd);
-    int size[2] = {head->width, head->height};
     fnv(h, head->variant, strlen(head->variant) + 1);
-    fnv(h, size, sizeof size);
+    fnv_number(h, (uint64_t)head->width);
+    fnv_number(h, (uint64_t)head->height);
     fnv(h, head->board, strlen(head->board) + 1);
     records_close(rd);
     RecordsChunk *chunks;
     size_t count;
     if (!records_chunks(path, &chunks, &count, err))
         return false;
-    fnv(h, &count, sizeof count);
+    fnv_number(h, count);
     for (size_t i = 0; i < count; i++) {
-        uint64_t fields[3] = {chunks[i].offset, chunks[i].games, chunks[i].crc};
-        fnv(h, fields, sizeof fields);
+        fnv_number(h, chunks[i].offset);
+        fnv_number(h, chunks[i].games);
+        fnv_number(h, chunks[i].crc);
     }
     free(chunks);
     return true;

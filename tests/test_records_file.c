@@ -8,6 +8,7 @@
  */
 #include "data/output_file.h"
 #include "data/record_internal.h"
+#include "data/tensor_shards.h"
 #include "record_sample.h"
 #include "test.h"
 
@@ -806,6 +807,61 @@ static void test_verify_replays_visits(TestContext *t)
     remove_dir(&d);
 }
 
+/* A set of shards (data/tensor_shards.h): its id is the content's and the options' (a copy of
+ * an input under another name gives the same id, another file or option another), and a commit
+ * leaves exactly the new set, manifest last; a folder among the old set's names is refused. */
+static void test_shard_set(TestContext *t)
+{
+    TempDir d;
+    Game *g = new_game(t, "crossings");
+    if (!g || !temp_dir(t, &d)) {
+        game_free(g);
+        return;
+    }
+    char a[PATH_LEN], copy[PATH_LEN], b[PATH_LEN], out[PATH_LEN], old[PATH_LEN], path[TENSOR_SHARDS_PATH];
+    temp_path(&d, "a.lrec", a);
+    temp_path(&d, "copy.lrec", copy);
+    temp_path(&d, "b.lrec", b);
+    uint64_t first[2] = {0, 1}, other[2] = {0, 2};
+    write_games(t, g, a, first, 2, &FULL);
+    write_games(t, g, copy, first, 2, &FULL);
+    write_games(t, g, b, other, 2, &FULL);
+    char id[4][TENSOR_SHARDS_ID];
+    Error err = {0};
+    char *in[4] = {a, copy, b, a};
+    for (int i = 0; i < 4; i++)
+        CHECK(t, tensor_shards_set_id(in + i, 1, i == 3 ? "level=6" : "level=4", id[i], &err));
+    CHECK(t, strcmp(id[0], id[1]) == 0 && strcmp(id[0], id[2]) != 0 && strcmp(id[0], id[3]) != 0);
+    temp_path(&d, "x.npz", out);
+    temp_path(&d, "x-00005.npz", old);
+    CHECK(t, write_file(old, (const unsigned char *)"old", 3));
+    TensorShards *set = tensor_shards_begin(out, &err);
+    CHECK(t, set != NULL);
+    for (int k = 0; set && k < 2; k++) {
+        tensor_shards_path(set, k, path, sizeof path);
+        CHECK(t, write_file(path, (const unsigned char *)"new", 3));
+    }
+    CHECK(t, set && count_files(&d, "x-") == 1 && tensor_shards_commit(set, 2, id[0], "\"games\": 2", &err));
+    CHECK(t, count_files(&d, "x-0000") == 2 && count_files(&d, "x-shards.json") == 1 && count_files(&d, ".tmp.") == 0);
+    temp_path(&d, "x-shards.json", path);
+    size_t len = 0;
+    unsigned char *manifest = read_file(path, &len);
+    CHECK(t, manifest && strstr((char *)manifest, id[0]) && strstr((char *)manifest, "\"shards\": 2") &&
+             strstr((char *)manifest, "[\"x-00000.npz\", \"x-00001.npz\"]") && strstr((char *)manifest, "\"games\": 2"));
+    free(manifest);
+    char **names = NULL;
+    int count = 0;
+    CHECK(t, tensor_shards_existing(out, &names, &count, &err) && count == 3);
+    for (int i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    CHECK(t, mkdir(old, 0755) == 0 && !tensor_shards_existing(out, &names, &count, &err) &&
+             strstr(err.msg, "is a folder") != NULL);
+    rmdir(old);
+    game_free(g);
+    remove_dir(&d);
+}
+
 static void test_fixtures(TestContext *t)
 {
     const char *dir = getenv("LEUCTRA_RECORDS_FIXTURES");
@@ -956,6 +1012,7 @@ const TestCase records_file_tests[] = {
     {"resume_removes_stale_temps", test_resume_removes_stale_temps},
     {"remove_stale_spares_live_temps", test_remove_stale_spares_live_temps},
     {"verify_replays_visits", test_verify_replays_visits},
+    {"shard_set", test_shard_set},
     {"fixtures", test_fixtures},
     TEST_END,
 };
