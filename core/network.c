@@ -334,6 +334,14 @@ static float head_scale(const float *w, size_t n)
     return m > 127.0f / 4096.0f ? 127.0f / m : 4096.0f;
 }
 
+bool network_quantize_as(Network *net, int shift1, float scale_v, float scale_e)
+{
+    net->shift1 = shift1;
+    net->scale_v = scale_v;
+    net->scale_e = scale_e;
+    return fill_quantized(net);
+}
+
 bool network_quantize(Network *net, const Game *g, const Position *positions, int n)
 {
     net->shift1 = choose_shift(largest_sum(net, g, positions, n));

@@ -81,6 +81,10 @@ bool network_fits(const Network *net, const Game *g, Error *err);
  * runs out. */
 bool network_quantize(Network *net, const Game *g, const Position *positions, int n);
 
+/* The integers from the float weights with a given first-layer shift (0-8) and head scales (the
+ * file's: a file's network evaluates the same wherever it is read); false when memory runs out. */
+bool network_quantize_as(Network *net, int shift1, float scale_v, float scale_e);
+
 /* The inputs of p that are on, ascending; returns how many (at most NETWORK_MAX_ACTIVE). */
 int network_active_inputs(const Network *net, const Game *g, const Position *p, uint32_t *out);
 
