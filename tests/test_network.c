@@ -6,7 +6,11 @@
  */
 #include "core/network.h"
 #include "core/tensors.h"
+#include "core/value.h"
+#include "data/weights.h"
 #include "test.h"
+
+#include <unistd.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -178,7 +182,56 @@ static void test_zero_network_adds_nothing(TestContext *t)
     game_free(g);
 }
 
+/* A file with a network reads back to the same network (identity and values), and one made for
+ * another board, or damaged, is refused with one line that says why. */
+static void test_file_round_trip(TestContext *t)
+{
+    Error err;
+    Game *g = game_new("crossings", 0, 0, &err), *other = game_new("crossings", 6, 6, &err);
+    Weights w, back;
+    CHECK(t, g && other && weights_default(g, &w));
+    if (!g || !other)
+        return;
+    w.net = calloc(1, sizeof *w.net);
+    CHECK(t, w.net && network_init(w.net, g, NETWORK_PATTERNS | NETWORK_SQUARES, 0, 32, &err));
+    randomize(w.net, 9);
+    Position positions[60];
+    random_positions(g, 3, positions, 60);
+    CHECK(t, network_quantize(w.net, g, positions, 60));
+    char path[] = "/tmp/leuctra-network-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(t, fd >= 0);
+    close(fd);
+    CHECK(t, weights_save(g, &w, "a test network", path, &err));
+    CHECK(t, weights_load(g, path, &back, &err) && back.net != NULL);
+    if (back.net) {
+        CHECK(t, weights_id(&back) == weights_id(&w) && back.net->shift1 == w.net->shift1);
+        int differ = 0;
+        for (int i = 0; i < 60; i++)
+            differ += value_win_probability(g, &w, &positions[i]) != value_win_probability(g, &back, &positions[i]);
+        CHECK(t, differ == 0);
+        weights_dispose(&back);
+    }
+    Weights none;
+    weights_zero(g, &none);
+    none.net = w.net;       /* borrowed: a file with a network and nothing else */
+    CHECK(t, weights_save(g, &none, NULL, path, &err));
+    CHECK(t, !weights_load(other, path, &back, &err) && strstr(err.msg, "network") && !strchr(err.msg, '\n'));
+    FILE *f = fopen(path, "r+b");
+    if (f) {
+        fseek(f, -40, SEEK_END);      /* inside the network's compressed weights */
+        fputc(0x5a, f);
+        fclose(f);
+    }
+    CHECK(t, !weights_load(g, path, &back, &err) && strstr(err.msg, "damaged"));
+    unlink(path);
+    weights_dispose(&w);
+    game_free(g);
+    game_free(other);
+}
+
 const TestCase network_tests[] = {
+    {"file_round_trip", test_file_round_trip},
     {"simd_equals_plain", test_simd_equals_plain},
     {"incremental_equals_fresh", test_incremental_equals_fresh},
     {"quantized_near_float", test_quantized_near_float},
