@@ -7,6 +7,7 @@
 #include "network_simd.h"
 
 #include "pattern.h"
+#include "rng.h"
 #include "tensors.h"
 
 #include <math.h>
@@ -21,7 +22,6 @@ static const int square_planes[] = {PLANE_OWN, PLANE_OPPONENT, PLANE_OBSTACLE, P
 static const int flag_planes[] = {PLANE_MUST_ANSWER, PLANE_SYMMETRY_RULE, PLANE_WHITE_TO_MOVE};
 enum { SQUARE_PLANES = 5, FLAG_PLANES = 3 };
 
-#define W2_SCALE ((double)(1 << NETWORK_W2_SHIFT))
 
 struct NetworkScratch {
     const Network *net;         /* the network the accumulator was summed for */
@@ -159,6 +159,22 @@ bool network_copy(Network *dst, const Network *src)
     return true;
 }
 
+void network_randomize(Network *net, uint64_t seed, bool heads)
+{
+    /* uniform in [-range, range] array by array: w1 small enough that a sum over a few hundred
+     * inputs stays near the clipped ReLU's [0, 1], the biases in its middle */
+    static const float range[NETWORK_ARRAYS] = {0.02f, 0.1f, 0.3f, 0.1f, 1.0f, 0.2f, 1.0f, 0.2f};
+    static const float centre[NETWORK_ARRAYS] = {0, 0.5f, 0, 0.5f, 0, 0, 0, 0};
+    float **arrays[NETWORK_ARRAYS];
+    size_t lengths[NETWORK_ARRAYS];
+    Rng rng = rng_seed(seed, 0x6e6574);
+    for (int a = 0, n = network_arrays(net, arrays, lengths); a < n; a++) {
+        const bool head = a >= 4;
+        for (size_t i = 0; i < lengths[a]; i++)
+            (*arrays[a])[i] = head && !heads ? 0.0f : centre[a] + (float)((rng_double(&rng) * 2 - 1) * range[a]);
+    }
+}
+
 bool network_fits(const Network *net, const Game *g, Error *err)
 {
     const PatternSet *ps = input_patterns(net, g);
@@ -274,11 +290,11 @@ static double largest_sum(const Network *net, const Game *g, const Position *pos
     return worst;
 }
 
-/* The largest shift (finest first layer) that keeps the sums at most half the int16 range. */
-static int choose_shift(double largest)
+/* The largest shift (finest layer) that keeps `largest` times scale << shift within `limit`. */
+static int choose_shift(double largest, double scale, double limit)
 {
     int shift = 0;
-    while (shift < 8 && largest * 127.0 * (double)(1 << (shift + 1)) <= 16383.0)
+    while (shift < NETWORK_MAX_SHIFT && largest * scale * (double)(1 << (shift + 1)) <= limit)
         shift++;
     return shift;
 }
@@ -312,9 +328,9 @@ static bool fill_quantized(Network *net)
     /* W2 output-major for the dense layer: q_w2[k * h + j] */
     for (size_t j = 0; j < h; j++)
         for (size_t k = 0; k < NETWORK_L2; k++)
-            net->q_w2[k * h + j] = to_int8(net->w2[j * NETWORK_L2 + k] * W2_SCALE);
+            net->q_w2[k * h + j] = to_int8(net->w2[j * NETWORK_L2 + k] * (double)(1 << net->shift2));
     for (size_t k = 0; k < NETWORK_L2; k++)
-        net->q_b2[k] = to_int32(net->b2[k] * 127.0 * W2_SCALE);
+        net->q_b2[k] = to_int32(net->b2[k] * 127.0 * (double)(1 << net->shift2));
     for (size_t i = 0; i < (size_t)net->buckets * NETWORK_L2; i++)
         net->q_wv[i] = to_int8(net->wv[i] * net->scale_v);
     for (int b = 0; b < net->buckets; b++)
@@ -334,9 +350,10 @@ static float head_scale(const float *w, size_t n)
     return m > 127.0f / 4096.0f ? 127.0f / m : 4096.0f;
 }
 
-bool network_quantize_as(Network *net, int shift1, float scale_v, float scale_e)
+bool network_quantize_as(Network *net, int shift1, int shift2, float scale_v, float scale_e)
 {
     net->shift1 = shift1;
+    net->shift2 = shift2;
     net->scale_v = scale_v;
     net->scale_e = scale_e;
     return fill_quantized(net);
@@ -344,7 +361,8 @@ bool network_quantize_as(Network *net, int shift1, float scale_v, float scale_e)
 
 bool network_quantize(Network *net, const Game *g, const Position *positions, int n)
 {
-    net->shift1 = choose_shift(largest_sum(net, g, positions, n));
+    net->shift1 = choose_shift(largest_sum(net, g, positions, n), 127.0, 16383.0);
+    net->shift2 = choose_shift(largest_magnitude(net->w2, (size_t)net->h * NETWORK_L2), 1.0, 127.0);
     net->scale_v = head_scale(net->wv, (size_t)net->buckets * NETWORK_L2);
     net->scale_e = head_scale(net->we, (size_t)net->num_actions * NETWORK_L2);
     return fill_quantized(net);
@@ -397,7 +415,7 @@ static void dense_plain(const Network *net, const int16_t *acc, uint8_t *h2)
         const int8_t *w = net->q_w2 + (size_t)k * (size_t)h;
         for (int j = 0; j < h; j++)
             sum += (int32_t)h1[j] * w[j];
-        const int32_t v = sum <= 0 ? 0 : sum >> NETWORK_W2_SHIFT;
+        const int32_t v = sum <= 0 ? 0 : sum >> net->shift2;
         h2[k] = (uint8_t)(v > 127 ? 127 : v);
     }
 }

@@ -25,8 +25,8 @@
 
 /* Input sets (bits): pattern instances, input-plane squares. */
 enum { NETWORK_PATTERNS = 1, NETWORK_SQUARES = 2 };
-/* The second layer's width, and the range of H; the second layer's weights are int8 of w * 2^6. */
-enum { NETWORK_L2 = 32, NETWORK_MIN_H = 16, NETWORK_MAX_H = 256, NETWORK_MAX_BUCKETS = 64, NETWORK_W2_SHIFT = 6 };
+/* The second layer's width, the range of H, and of the shifts. */
+enum { NETWORK_L2 = 32, NETWORK_MIN_H = 16, NETWORK_MAX_H = 256, NETWORK_MAX_BUCKETS = 64, NETWORK_MAX_SHIFT = 10 };
 /* The most inputs one position switches on (every pattern instance and every set plane bit of a
  * 16x16 board would be fewer). */
 enum { NETWORK_MAX_ACTIVE = 4096 };
@@ -51,6 +51,7 @@ typedef struct Network {
     float *be;                  /* num_actions */
     /* the integers the search reads, from network_quantize */
     int shift1;                 /* h1 = clamp(acc >> shift1, 0, 127); W1 scale 127 << shift1 */
+    int shift2;                 /* h2 = clamp(sum >> shift2, 0, 127); W2 scale 1 << shift2 */
     float scale_v, scale_e;     /* int8 scales of the heads (value = int / (127 * scale)) */
     int16_t *q_w1, *q_b1;
     int8_t *q_w2;               /* h x 32, laid out for the dense layer (see network.c) */
@@ -71,19 +72,24 @@ bool network_copy(Network *dst, const Network *src);
 enum { NETWORK_ARRAYS = 8 };
 int network_arrays(Network *net, float **arrays[NETWORK_ARRAYS], size_t lengths[NETWORK_ARRAYS]);
 
+/* Fills the hidden layers with small random weights from `seed` (the start of a fit: hidden
+ * units that differ, so that their gradients do) and the heads with random ones too where
+ * `heads`, else zeros (a network that still adds nothing).  Call network_quantize after. */
+void network_randomize(Network *net, uint64_t seed, bool heads);
+
 /* Whether net was made for game g as it is now (board, actions, pattern set); if not, err names
  * the mismatch. */
 bool network_fits(const Network *net, const Game *g, Error *err);
 
 /* Makes the integers from the float weights: the first layer's shift the largest that keeps
  * every unit's accumulator for `positions` (n of them; NULL: the worst case of the weights) at
- * most half the int16 range, the heads' scales from their largest weights.  False when memory
- * runs out. */
+ * most half the int16 range, the second layer's the largest that keeps its weights within int8,
+ * the heads' scales from their largest weights.  False when memory runs out. */
 bool network_quantize(Network *net, const Game *g, const Position *positions, int n);
 
-/* The integers from the float weights with a given first-layer shift (0-8) and head scales (the
- * file's: a file's network evaluates the same wherever it is read); false when memory runs out. */
-bool network_quantize_as(Network *net, int shift1, float scale_v, float scale_e);
+/* The integers from the float weights with given shifts (0-10) and head scales (the file's: a
+ * file's network evaluates the same wherever it is read); false when memory runs out. */
+bool network_quantize_as(Network *net, int shift1, int shift2, float scale_v, float scale_e);
 
 /* The inputs of p that are on, ascending; returns how many (at most NETWORK_MAX_ACTIVE). */
 int network_active_inputs(const Network *net, const Game *g, const Position *p, uint32_t *out);

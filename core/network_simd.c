@@ -92,7 +92,7 @@ AVX2 void network_dense_avx2(const Network *net, const int16_t *acc, uint8_t *h2
         int32_t total = net->q_b2[k] + horizontal_sum(sum);
         for (; j < h; j++)          /* an H of 16 mod 32 leaves 16 units */
             total += (int32_t)h1[j] * w[j];
-        const int32_t v = total <= 0 ? 0 : total >> NETWORK_W2_SHIFT;
+        const int32_t v = total <= 0 ? 0 : total >> net->shift2;
         h2[k] = (uint8_t)(v > 127 ? 127 : v);
     }
 }

@@ -35,8 +35,8 @@
  *   28-31   inputs
  *   32-35   actions
  *   36-39   the second layer's width (32)
- *   40-43   the second layer's weight shift (6)
- *   44-47   the first layer's shift (0-8)
+ *   40-43   the second layer's shift (0-10)
+ *   44-47   the first layer's shift (0-10)
  *   48-51   the value head's scale, float32
  *   52-55   the policy head's scale, float32
  *   56-59   bytes of the compressed weights that follow
@@ -321,12 +321,13 @@ static bool read_network_header(const unsigned char *b, size_t size, const char 
     if (n->packed_bytes != size - NETWORK_HEADER)
         return error_set(err, "%s: damaged weights file (the network section has %zu bytes of weights, its header "
                          "says %u)", source, size - NETWORK_HEADER, n->packed_bytes);
-    if (n->l2 != NETWORK_L2 || n->w2_shift != NETWORK_W2_SHIFT)
-        return error_set(err, "%s: the network's second layer is %u wide with shift %u; this build's is %d with %d",
-                         source, n->l2, n->w2_shift, NETWORK_L2, NETWORK_W2_SHIFT);
-    if (n->shift1 > 8 || !(n->scale_v > 0 && n->scale_v <= 4096) || !(n->scale_e > 0 && n->scale_e <= 4096))
-        return error_set(err, "%s: damaged weights file (the network's quantization: shift %u, scales %g and %g)",
-                         source, n->shift1, (double)n->scale_v, (double)n->scale_e);
+    if (n->l2 != NETWORK_L2)
+        return error_set(err, "%s: the network's second layer is %u wide; this build's is %d", source, n->l2,
+                         NETWORK_L2);
+    if (n->shift1 > NETWORK_MAX_SHIFT || n->w2_shift > NETWORK_MAX_SHIFT || !(n->scale_v > 0 && n->scale_v <= 4096) ||
+        !(n->scale_e > 0 && n->scale_e <= 4096))
+        return error_set(err, "%s: damaged weights file (the network's quantization: shifts %u and %u, scales %g and "
+                         "%g)", source, n->shift1, n->w2_shift, (double)n->scale_v, (double)n->scale_e);
     return true;
 }
 
@@ -368,7 +369,7 @@ static bool read_network(const Game *g, const unsigned char *b, size_t size, con
     for (size_t at = 0, i = 0; ok && i < (size_t)parts; at += lengths[i], i++)
         memcpy(*arrays[i], values + at, lengths[i] * sizeof *values);
     free(values);
-    if (ok && !network_quantize_as(net, (int)n.shift1, n.scale_v, n.scale_e))
+    if (ok && !network_quantize_as(net, (int)n.shift1, (int)n.w2_shift, n.scale_v, n.scale_e))
         ok = error_set(err, "%s: out of memory for the network", source);
     if (!ok) {
         network_free(net);
@@ -414,7 +415,7 @@ static unsigned char *encode_network(Network *net, size_t *size)
     put_u32(out + 28, (uint32_t)net->num_inputs);
     put_u32(out + 32, (uint32_t)net->num_actions);
     put_u32(out + 36, NETWORK_L2);
-    put_u32(out + 40, NETWORK_W2_SHIFT);
+    put_u32(out + 40, (uint32_t)net->shift2);
     put_u32(out + 44, (uint32_t)net->shift1);
     uint32_t bits;
     memcpy(&bits, &net->scale_v, sizeof bits);

@@ -15,17 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Fills the float weights with small random numbers (uniform in [-scale, scale] by array). */
-static void randomize(Network *net, uint64_t seed)
-{
-    static const float scale[NETWORK_ARRAYS] = {0.02f, 0.1f, 0.3f, 0.1f, 1.0f, 0.2f, 1.0f, 0.2f};
-    float **arrays[NETWORK_ARRAYS];
-    size_t lengths[NETWORK_ARRAYS];
-    Rng rng = rng_seed(seed, 7);
-    for (int a = 0, n = network_arrays(net, arrays, lengths); a < n; a++)
-        for (size_t i = 0; i < lengths[a]; i++)
-            (*arrays[a])[i] = (float)((rng_double(&rng) * 2 - 1) * scale[a]);
-}
+static void randomize(Network *net, uint64_t seed) { network_randomize(net, seed, true); }
 
 /* Positions of random games: the start and every ply after it, to `count`. */
 static int random_positions(const Game *g, uint64_t seed, Position *out, int count)
