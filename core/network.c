@@ -25,8 +25,8 @@ enum { SQUARE_PLANES = 5, FLAG_PLANES = 3 };
 
 struct NetworkScratch {
     const Network *net;         /* the network the accumulator was summed for */
-    int count;                  /* active inputs of the previous position (-1: none yet) */
-    uint32_t active[NETWORK_MAX_ACTIVE];
+    int count;                  /* input slots of the previous position (-1: none yet) */
+    int32_t slot[NETWORK_MAX_ACTIVE];
     int16_t acc[NETWORK_MAX_H];
     uint8_t h2[NETWORK_L2];     /* the previous position's second layer */
     uint64_t hash;              /* ... and which position that was */
@@ -199,36 +199,41 @@ static int compare_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int add_square_inputs(const Network *net, const Game *g, const Position *p, int offset, uint32_t *out, int n)
-{
-    unsigned char planes[PLANES_COUNT * 256];
-    game_planes(g, p, planes);
-    const int area = g->width * g->height;
-    for (int k = 0; k < SQUARE_PLANES; k++) {
-        const unsigned char *plane = planes + square_planes[k] * area;
-        for (int sq = 0; sq < area && n < NETWORK_MAX_ACTIVE; sq++)
-            if (plane[sq])
-                out[n++] = (uint32_t)(offset + k * area + sq);
-    }
-    for (int k = 0; k < FLAG_PLANES && n < NETWORK_MAX_ACTIVE; k++)
-        if (planes[flag_planes[k] * area])
-            out[n++] = (uint32_t)(offset + SQUARE_PLANES * area + k);
-    (void)net;
-    return n;
-}
-
-int network_active_inputs(const Network *net, const Game *g, const Position *p, uint32_t *out)
+/* A position's inputs as slots: one per pattern instance (its input) and one per square of each
+ * square plane and per flag plane (its input, or -1 when the bit is off).  The slots of any two
+ * positions of a game line up, so the difference of two positions is a walk over them. */
+static int input_slots(const Network *net, const Game *g, const Position *p, int32_t *slot)
 {
     int n = 0;
     const PatternSet *ps = input_patterns(net, g);
     if (ps) {
         uint32_t entries[PATTERN_MAX_INSTANCES];
-        int count = pattern_canonical_entries(ps, g, p, entries);
-        for (int i = 0; i < count && n < NETWORK_MAX_ACTIVE; i++)
-            out[n++] = entries[i] % ps->canonical_phase_size;  /* every phase reads the same inputs */
+        const int count = pattern_canonical_entries(ps, g, p, entries);
+        for (int i = 0; i < count; i++)
+            slot[n++] = (int32_t)(entries[i] % ps->canonical_phase_size);  /* every phase reads the same inputs */
     }
-    if (net->input_set & NETWORK_SQUARES)
-        n = add_square_inputs(net, g, p, pattern_inputs(net, g), out, n);
+    if (!(net->input_set & NETWORK_SQUARES))
+        return n;
+    unsigned char planes[PLANES_COUNT * 256];
+    game_planes(g, p, planes);
+    const int area = g->width * g->height, offset = pattern_inputs(net, g);
+    for (int k = 0; k < SQUARE_PLANES; k++) {
+        const unsigned char *plane = planes + square_planes[k] * area;
+        for (int sq = 0; sq < area; sq++)
+            slot[n++] = plane[sq] ? offset + k * area + sq : -1;
+    }
+    for (int k = 0; k < FLAG_PLANES; k++)
+        slot[n++] = planes[flag_planes[k] * area] ? offset + SQUARE_PLANES * area + k : -1;
+    return n;
+}
+
+int network_active_inputs(const Network *net, const Game *g, const Position *p, uint32_t *out)
+{
+    int32_t slot[NETWORK_MAX_ACTIVE];
+    int n = 0;
+    for (int k = 0, count = input_slots(net, g, p, slot); k < count; k++)
+        if (slot[k] >= 0)
+            out[n++] = (uint32_t)slot[k];
     qsort(out, (size_t)n, sizeof *out, compare_u32);
     return n;
 }
@@ -420,42 +425,47 @@ static void dense_plain(const Network *net, const int16_t *acc, uint8_t *h2)
     }
 }
 
-/* The sorted multisets' difference: what `now` has more of than `before`, and less. */
-static void difference(const uint32_t *before, int nb, const uint32_t *now, int nn, uint32_t *added, int *na,
-                       uint32_t *removed, int *nr)
+/* The columns to add and to take away between two positions' slots. */
+static void difference(const int32_t *before, const int32_t *now, int n, uint32_t *added, int *na, uint32_t *removed,
+                       int *nr)
 {
-    int i = 0, j = 0;
     *na = *nr = 0;
-    while (i < nb || j < nn) {
-        if (j == nn || (i < nb && before[i] < now[j]))
-            removed[(*nr)++] = before[i++];
-        else if (i == nb || now[j] < before[i])
-            added[(*na)++] = now[j++];
-        else
-            i++, j++;
-    }
+    for (int k = 0; k < n; k++)
+        if (before[k] != now[k]) {
+            if (before[k] >= 0)
+                removed[(*nr)++] = (uint32_t)before[k];
+            if (now[k] >= 0)
+                added[(*na)++] = (uint32_t)now[k];
+        }
 }
 
-/* The accumulator of p's active inputs into s->acc: a fresh sum, or the previous position's
- * corrected where fewer columns differ than p has. */
-static void accumulate(const Network *net, NetworkScratch *s, const uint32_t *active, int n)
+/* The accumulator of p's slots into s->acc: the previous position's corrected where the scratch
+ * has one for this network and fewer columns differ than p has, else a fresh sum. */
+static void accumulate(const Network *net, NetworkScratch *s, const int32_t *slot, int n)
 {
     uint32_t added[NETWORK_MAX_ACTIVE], removed[NETWORK_MAX_ACTIVE];
     int na = 0, nr = 0;
-    const bool reuse = s->net == net && s->count >= 0;
+    const bool reuse = s->net == net && s->count == n;
     if (reuse)
-        difference(s->active, s->count, active, n, added, &na, removed, &nr);
-    if (reuse && na + nr < n) {
+        difference(s->slot, slot, n, added, &na, removed, &nr);
+    int active = 0;
+    for (int k = 0; k < n; k++)
+        active += slot[k] >= 0;
+    if (reuse && na + nr < active) {
         if (net->simd)
             network_update_avx2(net, added, na, removed, nr, s->acc);
         else
             update_plain(net, added, na, removed, nr, s->acc);
-    } else if (net->simd) {
-        network_accumulate_avx2(net, active, n, s->acc);
     } else {
-        accumulate_plain(net, active, n, s->acc);
+        for (int k = 0, m = 0; k < n; k++)
+            if (slot[k] >= 0)
+                added[m++] = (uint32_t)slot[k];
+        if (net->simd)
+            network_accumulate_avx2(net, added, active, s->acc);
+        else
+            accumulate_plain(net, added, active, s->acc);
     }
-    memcpy(s->active, active, (size_t)n * sizeof *active);
+    memcpy(s->slot, slot, (size_t)n * sizeof *slot);
     s->count = n;
     s->net = net;
 }
@@ -466,9 +476,9 @@ static const uint8_t *second_layer(const Network *net, const Game *g, NetworkScr
     const uint64_t hash = game_hash(g, p);
     if (s->net == net && s->have_h2 && s->hash == hash)
         return s->h2;
-    uint32_t active[NETWORK_MAX_ACTIVE];
-    int n = network_active_inputs(net, g, p, active);
-    accumulate(net, s, active, n);
+    int32_t slot[NETWORK_MAX_ACTIVE];
+    const int n = input_slots(net, g, p, slot);
+    accumulate(net, s, slot, n);
     if (net->simd)
         network_dense_avx2(net, s->acc, s->h2);
     else
