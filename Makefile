@@ -35,7 +35,7 @@ endif
 
 LIB_DIRS := core data search selfplay tuner eval engine pictures api
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
-CLI_SRC  := $(wildcard cli/*.c)
+CLI_SRC  := $(wildcard cli/*.c) $(wildcard training/*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/reversi_reference_solve.c tests/unit_main.c
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)

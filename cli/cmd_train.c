@@ -6,7 +6,7 @@
  * (a resumed run must have the settings it was started with), and runs the generations.
  */
 #include "match_cli.h"
-#include "train_cli.h"
+#include "training/train_run.h"
 
 #include "core/pattern.h"
 #include "core/threads.h"

@@ -8,7 +8,7 @@
 #include "data/mpi_env.h"
 #include "data/weights.h"
 #include "records_cli.h"
-#include "tune_cli.h"
+#include "training/tune_run.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdlib.h>

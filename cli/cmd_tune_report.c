@@ -2,7 +2,7 @@
  * cmd_tune_report.c - what `leuctra tune` prints: the report as a table for people or as one
  * JSON object for scripts (the same content; docs/TUNING.md describes it).
  */
-#include "tune_cli.h"
+#include "training/tune_run.h"
 #include "core/pattern.h"
 #include "core/utf8.h"
 

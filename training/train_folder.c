@@ -3,7 +3,7 @@
  * say a step is done (the same answer on every rank), files written whole, the log, which weights
  * file a generation has, the time the run has taken, and the run's command line for its weights.
  */
-#include "train_cli.h"
+#include "train_run.h"
 
 #include "core/pattern.h"
 #include "eval/elo.h"

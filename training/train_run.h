@@ -32,10 +32,10 @@
  *   DIR/train.log              a line per step, appended
  *   DIR/elapsed                seconds the run has taken so far, over all its resumptions
  */
-#ifndef LEUCTRA_TRAIN_CLI_H
-#define LEUCTRA_TRAIN_CLI_H
+#ifndef LEUCTRA_TRAIN_RUN_H
+#define LEUCTRA_TRAIN_RUN_H
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "data/mpi_env.h"
 #include "eval/match.h"
 #include "eval/sprt.h"

@@ -4,10 +4,10 @@
  * (cli/cmd_tune_report.c) and that the weights file's provenance comments record
  * (cli/cmd_tune_provenance.c).
  */
-#ifndef LEUCTRA_TUNE_CLI_H
-#define LEUCTRA_TUNE_CLI_H
+#ifndef LEUCTRA_TUNE_RUN_H
+#define LEUCTRA_TUNE_RUN_H
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "data/mpi_env.h"
 #include "tuner/tune.h"
 

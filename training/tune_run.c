@@ -12,7 +12,7 @@
  */
 #include "core/pattern.h"
 #include "data/weights.h"
-#include "tune_cli.h"
+#include "tune_run.h"
 
 #include <omp.h>
 #include <stdlib.h>

@@ -5,16 +5,16 @@
  * self-play and the gate append their games crash-safely) or is run again (the fit, which is
  * deterministic).
  */
-#include "train_cli.h"
+#include "train_run.h"
 
 #include "core/pattern.h"
 #include "data/weights.h"
 #include "eval/elo.h"
 #include "eval/match.h"
-#include "match_cli.h"
-#include "records_cli.h"
+#include "cli/match_cli.h"
+#include "cli/records_cli.h"
 #include "selfplay/selfplay.h"
-#include "tune_cli.h"
+#include "tune_run.h"
 
 #include <errno.h>
 #include <math.h>

@@ -6,7 +6,7 @@
  */
 #include "core/pattern.h"
 #include "data/weights.h"
-#include "tune_cli.h"
+#include "tune_run.h"
 
 #include <math.h>
 #include <stdarg.h>

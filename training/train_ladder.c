@@ -6,12 +6,12 @@
  * against each anchor, with the 95% interval), the ratings of every generation from all the
  * games of the run (DIR/ratings.svg) and the chart of the fits and gates (DIR/training.svg).
  */
-#include "train_cli.h"
+#include "train_run.h"
 
 #include "eval/elo.h"
 #include "eval/ratings.h"
 #include "pictures/charts.h"
-#include "ratings_cli.h"
+#include "cli/ratings_cli.h"
 
 #include <math.h>
 #include <stdio.h>
