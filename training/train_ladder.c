@@ -34,16 +34,17 @@ static int anchors(const TrainRun *run, const char *names[MAX_ANCHORS])
     return n;
 }
 
-static void anchor_spec(const TrainRun *run, const char *anchor, char *spec, size_t len)
+/* An anchor as a player of the ladder: the shipped weights, or gen0's. */
+static void anchor_player(const TrainRun *run, const char *anchor, SearchSetup *setup)
 {
     if (strcmp(anchor, "shipped") == 0) {
-        snprintf(spec, len, "mcts:visits=%ld", run->o->ladder_visits);
+        train_player(run->o->ladder_visits, NULL, setup);
         return;
     }
     char rel[64], path[TRAIN_PATH];
     train_weights_of(run, 0, rel, sizeof rel);
     train_path(run, path, "%s", rel);
-    snprintf(spec, len, "mcts:visits=%ld,weights=%s", run->o->ladder_visits, path);
+    train_player(run->o->ladder_visits, path, setup);
 }
 
 /* Generation k against one anchor, unless its results are in the folder. */
@@ -57,17 +58,19 @@ static void ladder_match(TrainRun *run, int k, const char *anchor, int index)
     train_path(run, records, "ladder/gen%d-%s.lrec", k, anchor);
     train_weights_of(run, k, weights, sizeof weights);
     train_path(run, path, "%s", weights);
-    char spec_k[TRAIN_PATH + 64], spec_a[TRAIN_PATH + 64], name_k[32];
-    snprintf(spec_k, sizeof spec_k, "mcts:visits=%ld,weights=%s", run->o->ladder_visits, path);
-    anchor_spec(run, anchor, spec_a, sizeof spec_a);
+    SearchSetup setup_k, setup_a;
+    train_player(run->o->ladder_visits, path, &setup_k);
+    anchor_player(run, anchor, &setup_a);
+    char name_k[32];
     snprintf(name_k, sizeof name_k, "gen%d", k);
     train_log(run, "ladder: gen%d against %s, %ld games at %ld visits", k, anchor, run->o->ladder_games,
               run->o->ladder_visits);
     if (run->env->rank == 0) {
-        const char *const spec[2] = {spec_k, spec_a}, *const name[2] = {name_k, anchor};
+        const SearchSetup *const setup[2] = {&setup_k, &setup_a};
+        const char *const name[2] = {name_k, anchor};
         TrainMatchResult r;
         /* The seeds of the gates are seed + K; the ladder's are apart from them. */
-        train_match(run, spec, name, run->o->ladder_games, run->o->seed + 100003 * (uint64_t)(index + 1) + (uint64_t)k,
+        train_match(run, setup, name, run->o->ladder_games, run->o->seed + 100003 * (uint64_t)(index + 1) + (uint64_t)k,
                     NULL, records, results, &r);
     }
     mpi_env_all(run->env, true);

@@ -39,6 +39,7 @@
 #include "data/mpi_env.h"
 #include "eval/match.h"
 #include "eval/sprt.h"
+#include "search/search_setup.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -142,10 +143,13 @@ typedef struct {
     bool reported;
 } TrainMatchResult;
 
+/* A player of the run's matches: a search of `visits` visits a move with the weights file at
+ * `weights` (NULL: the shipped weights), the rest as players' defaults. */
+void train_player(long visits, const char *weights, SearchSetup *setup);
 /* A match of two players of the run (rank 0): the folder's suite, the run's threads, crash-safe
  * records (resumed where a killed run left them) and a results file for the ratings; sprt may
  * be NULL.  Fails with one line. */
-void train_match(const TrainRun *run, const char *const spec[2], const char *const name[2], long games,
+void train_match(const TrainRun *run, const SearchSetup *const setup[2], const char *const name[2], long games,
                  uint64_t seed, const SprtTest *sprt, const char *records, const char *results,
                  TrainMatchResult *out);
 

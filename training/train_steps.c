@@ -272,6 +272,13 @@ static void step_tune(TrainRun *run, int k)
 
 /* --- the gate ----------------------------------------------------------------------------------- */
 
+void train_player(long visits, const char *weights, SearchSetup *setup)
+{
+    search_setup_default(setup);
+    setup->limits.visits = visits;
+    snprintf(setup->eval_path, sizeof setup->eval_path, "%s", weights ? weights : "");
+}
+
 static void gate_report(const MatchRun *m, double seconds, void *ctx)
 {
     (void)seconds;
@@ -287,8 +294,8 @@ static const char *decision_word(SprtDecision d)
     return d == SPRT_ACCEPT_H1 ? "H1" : d == SPRT_ACCEPT_H0 ? "H0" : "none";
 }
 
-void train_match(const TrainRun *run, const char *const spec[2], const char *const name[2], long games, uint64_t seed,
-                 const SprtTest *sprt, const char *records, const char *results, TrainMatchResult *out)
+void train_match(const TrainRun *run, const SearchSetup *const setup[2], const char *const name[2], long games,
+                 uint64_t seed, const SprtTest *sprt, const char *records, const char *results, TrainMatchResult *out)
 {
     MatchOptions mo = {.games = (int)games, .concurrency = run->o->threads, .max_plies = 600, .opening_plies = 4,
                        .repetition = true, .seed = seed, .openings_path = run->openings_path, .out_path = records,
@@ -297,7 +304,7 @@ void train_match(const TrainRun *run, const char *const spec[2], const char *con
     if (sprt)
         mo.sprt = *sprt;
     for (int i = 0; i < 2; i++) {
-        mo.spec[i] = spec[i];
+        mo.setup[i] = setup[i];
         snprintf(mo.name[i], sizeof mo.name[i], "%s", name[i]);
     }
     mo.players = 2;
@@ -330,17 +337,19 @@ static void step_gate(TrainRun *run, int k)
     train_path(run, best, "%s", best_rel);
     train_path(run, records, "gen%d/match.lrec", k);
     train_path(run, results, "gen%d/match.txt", k);
-    char spec_a[TRAIN_PATH + 64], spec_b[TRAIN_PATH + 64], name_a[32], name_b[32];
-    snprintf(spec_a, sizeof spec_a, "mcts:visits=%ld,weights=%s", o->gate_visits, cand);
-    snprintf(spec_b, sizeof spec_b, "mcts:visits=%ld,weights=%s", o->gate_visits, best);
+    SearchSetup setup_a, setup_b;
+    train_player(o->gate_visits, cand, &setup_a);
+    train_player(o->gate_visits, best, &setup_b);
+    char name_a[32], name_b[32];
     snprintf(name_a, sizeof name_a, "gen%d", k);
     snprintf(name_b, sizeof name_b, "gen%d", run->best);
     train_log(run, "gen %d: gate against gen%d, SPRT elo0=%g elo1=%g, at most %ld games at %ld visits", k, run->best,
               o->sprt.elo0, o->sprt.elo1, o->gate_games, o->gate_visits);
     TrainMatchResult g = {0};
     if (run->env->rank == 0) {
-        const char *const spec[2] = {spec_a, spec_b}, *const name[2] = {name_a, name_b};
-        train_match(run, spec, name, o->gate_games, o->seed + (uint64_t)k, &o->sprt, records, results, &g);
+        const SearchSetup *const setup[2] = {&setup_a, &setup_b};
+        const char *const name[2] = {name_a, name_b};
+        train_match(run, setup, name, o->gate_games, o->seed + (uint64_t)k, &o->sprt, records, results, &g);
     }
     EloEstimate e;
     bool have_elo = elo_trinomial(&g.totals.games, 0.95, &e);
