@@ -15,7 +15,6 @@
 ResultTable *ratings_read_files(const char *command, const char *const *files, int n);
 /* ratings_fit, or exit status 1 with its message. */
 void ratings_fit_or_fail(const char *command, const ResultTable *t, const RatingsOptions *o, Ratings *r);
-ChartRating ratings_chart_entry(const ResultTable *t, const Ratings *r, int player, int anchor);
 /* The ratings as the SVG chart of `ratings --svg`, players in rank order, written whole to path. */
 void ratings_write_svg(const char *command, const char *path, const ResultTable *t, const Ratings *r, int anchor,
                        double confidence);
