@@ -125,30 +125,6 @@ static void step_selfplay(TrainRun *run, int k)
 
 /* --- the fit ------------------------------------------------------------------------------------ */
 
-/* The fit's command line as `leuctra tune` would take it, paths relative to DIR, for the
- * weights file's provenance (the same words in every run of the folder): a data file for each
- * generation at most, and room for every option beside them. */
-typedef struct {
-    char *argv[TRAIN_MAX_GENERATIONS + 24];
-    char text[TRAIN_MAX_GENERATIONS + 24][80];
-    int argc;
-} TuneArgs;
-
-static void add_arg(TuneArgs *a, const char *word)
-{
-    snprintf(a->text[a->argc], sizeof a->text[0], "%s", word);
-    a->argv[a->argc] = a->text[a->argc];
-    a->argc++;
-}
-
-static void add_number_arg(TuneArgs *a, const char *option, double value)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%g", value);
-    add_arg(a, option);
-    add_arg(a, text);
-}
-
 /* The first generation whose self-play the fit of generation k reads: the last --window ones, and
  * further back, up to --window-max in all, every one that the best so far played (all those
  * since its promotion).  While no candidate beats the best its games pile up, and a fit on more
@@ -181,60 +157,36 @@ static void step_tune(TrainRun *run, int k)
     train_path(run, out, "%s", out_rel);
     char (*paths)[TRAIN_PATH] = malloc((size_t)count * sizeof *paths);
     const char **data = malloc((size_t)count * sizeof *data);
-    TuneArgs *args = calloc(1, sizeof *args);
-    if (!paths || !data || !args)
+    if (!paths || !data)
         fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
-    add_arg(args, "tune");
-    add_arg(args, "--data");
     for (int j = first; j <= k; j++) {
         train_path(run, paths[j - first], "gen%d/selfplay.lrec", j);
         data[j - first] = paths[j - first];
-        char rel[64];
-        snprintf(rel, sizeof rel, "gen%d/selfplay.lrec", j);
-        add_arg(args, rel);
     }
-    add_arg(args, "--init");
-    add_arg(args, best_rel);
-    add_arg(args, "--out");
-    add_arg(args, out_rel);
+    /* the provenance's command is the options' (training_tune_command), paths relative to DIR:
+     * the same words in every run of the folder */
     TuneOptions t = {.data = data, .num_data = count, .out = out, .init = init,
                      .data_opts = tune_data_defaults(), .fit_opts = tune_fit_defaults(),
-                     .policy_opts = tune_policy_defaults(), .argc = args->argc, .argv = args->argv,
+                     .policy_opts = tune_policy_defaults(), .folder = o->dir,
                      .linear_only = o->linear_only, .date = ""};
     t.data_opts.threads = t.fit_opts.threads = o->threads;
     t.data_opts.lambda = o->lambda;
-    add_number_arg(args, "--lambda", o->lambda);    /* named even where it is tune's default */
     if (!o->linear_only) {
         /* tables and priors from start weights without them; priors only where their fit can
          * run (one process, searches of enough visits) */
         t.tables = true;
         t.priors = run->env->size == 1 && o->visits >= t.policy_opts.min_visits;
-        add_arg(args, "--tables");
-        if (o->shapes) {
-            char shapes[64];
-            pattern_families_format(o->shapes, shapes, sizeof shapes);
-            t.shapes = o->shapes;
-            add_arg(args, "--shapes");
-            add_arg(args, shapes);
-        }
-        if (o->l2_tables) {
+        t.shapes = o->shapes;
+        if (o->l2_tables)
             t.fit_opts.l2_tables = o->l2_tables;
-            add_number_arg(args, "--l2-tables", o->l2_tables);
-        }
         /* after --priors-generations the best's priors are kept: refitted to the visits of
          * searches they steer, they came to agree with themselves and the searches explored
          * less (docs/TRAINING.md); a best without any still has them fitted */
         if (o->priors_generations && k > o->priors_generations && best_has_priors(run, best_rel)) {
             t.priors = false;
             t.no_priors = true;
-            add_arg(args, "--no-priors");
-        } else if (t.priors) {
-            add_arg(args, "--priors");
         }
-    } else {
-        add_arg(args, "--linear-only");
     }
-    t.argc = args->argc;
     char command[TRAIN_PATH + 512];
     train_command_text(run, command, sizeof command);
     snprintf(note, sizeof note, "generation %d of leuctra train, on the self-play of generations %d-%d\nrun: %s", k,
@@ -244,20 +196,19 @@ static void step_tune(TrainRun *run, int k)
               o->linear_only ? "linear" : "whole", first, k);
     TuneWork work;
     Error err = {0};
-    bool ok = tune_run(&t, run->env, &work, &err);
+    bool ok = training_tune_run(&t, run->env, &work, &err);
     if (ok && run->env->rank == 0) {
         char path[TRAIN_PATH];
         train_path(run, path, "%s", mark);
         CliOutput report;
-        tune_print_json(&work.summary, cli_output_open(NAME, path, &report));
+        training_tune_json(&work.summary, cli_output_open(NAME, path, &report));
         cli_output_commit(NAME, &report);
         char before[32], after[32];
         train_log(run, "gen %d: fit done: validation log-loss %s before, %s after", k,
                   tune_loss_text(work.summary.valid_before.target, before),
                   tune_loss_text(work.summary.valid_after.target, after));
     }
-    tune_work_free(&work);
-    free(args);
+    training_tune_free(&work);
     free(data);
     free(paths);
     if (!ok) {

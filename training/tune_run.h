@@ -1,13 +1,13 @@
 /*
- * tune_cli.h - what the files of `leuctra tune` share, and what `leuctra train` runs of it: the
- * options, the run's steps (cli/tune_run.c), the summary of a run that the report prints
- * (cli/cmd_tune_report.c) and that the weights file's provenance comments record
- * (cli/cmd_tune_provenance.c).
+ * tune_run.h - a tune run as the library runs it, for `leuctra tune` and for every fit of
+ * `leuctra train`: the options, the run's steps (tune_run.c), the summary of a run that the
+ * command's report prints (cli/cmd_tune_report.c) and that the weights file's provenance
+ * comments record (tune_provenance.c), the fit's command line built from the options
+ * (tune_command.c) and the report as JSON (tune_json.c).
  */
 #ifndef LEUCTRA_TUNE_RUN_H
 #define LEUCTRA_TUNE_RUN_H
 
-#include "cli/cli.h"
 #include "data/mpi_env.h"
 #include "tuner/tune.h"
 
@@ -27,8 +27,12 @@ typedef struct {
     unsigned shapes;            /* --shapes: the tables' families (core/pattern.h); 0: the start's */
     TunePolicyOptions policy_opts;
     bool json;
-    int argc;                   /* the command line, for the provenance */
+    /* The command line the provenance records: the one typed (`leuctra tune`), or with argv NULL
+     * (a program's fit: train) the one the options make (training_tune_command), its paths
+     * under `folder` relative to it (NULL: as given). */
+    int argc;
     char **argv;
+    const char *folder;
     const char *date;           /* the provenance's date; NULL: now, "": none (train: the same bytes
                                    in every run) */
     const char *note;           /* a line for the provenance (NULL: none) */
@@ -78,13 +82,13 @@ typedef struct {
     Game *game;
 } TuneWork;
 
-/* The steps of `leuctra tune` (cli/tune_run.c): the game of the data, the start weights, the
- * games (each process its share under mpirun), the positions, the fit, the priors, and the
- * weights file written by rank 0.  False with *err at the first step that fails; under mpirun
- * every rank returns false, err->elsewhere on all but the one whose error it is.  w is valid
- * either way (the summary for the report) until tune_work_free. */
-bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err);
-void tune_work_free(TuneWork *w);
+/* The steps of a tune run (tune_run.c): the game of the data, the start weights, the games (each
+ * process its share under mpirun), the positions, the fit, the priors, and the weights file
+ * written by rank 0.  False with *err at the first step that fails; under mpirun every rank
+ * returns false, err->elsewhere on all but the one whose error it is.  w is valid either way
+ * (the summary for the report) until training_tune_free. */
+bool training_tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err);
+void training_tune_free(TuneWork *w);
 
 /* Why a run that holds learned priors did not refit them (s->fit_priors false). */
 static inline const char *tune_priors_kept(const TuneSummary *s)
@@ -93,13 +97,21 @@ static inline const char *tune_priors_kept(const TuneSummary *s)
            : "--linear-only or --no-priors";
 }
 
-/* The report on stdout: a table for people, or one JSON object (--json). */
-void tune_print_text(const TuneSummary *s, FILE *out);
-void tune_print_json(const TuneSummary *s, FILE *out);
+/* The report as one JSON object (tune --json, and train's DIR/genK/tune.json). */
+void training_tune_json(const TuneSummary *s, FILE *out);
 
 /* The provenance comments for the weights file (malloc'd; NULL when memory runs out): data,
  * positions, losses before and after, standard errors, the date and the whole command line,
  * in lines short enough for the weights format (docs/WEIGHTS.md: 1024 characters). */
-char *tune_provenance(const TuneSummary *s);
+char *training_tune_provenance(const TuneSummary *s);
+
+/* The fit's command line as `leuctra tune` would take it, word by word, from the options (not
+ * from a second list of words kept beside them): "tune --data FILE... --init W --out W --lambda
+ * X", then --linear-only, or --tables, --shapes, --l2-tables (where not tune's default),
+ * --no-priors or --priors as the options ask; paths under o->folder relative to it.  The words
+ * are malloc'd (NULL when memory runs out), *argc of them; training_tune_command_free frees
+ * them. */
+char **training_tune_command(const TuneOptions *o, int *argc);
+void training_tune_command_free(char **words, int argc);
 
 #endif
