@@ -33,9 +33,9 @@ BUILD   := build-mpi
 override CFLAGS += -DLEUCTRA_MPI
 endif
 
-LIB_DIRS := core data search selfplay tuner eval engine pictures api
+LIB_DIRS := core data search selfplay tuner eval engine pictures training api
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
-CLI_SRC  := $(wildcard cli/*.c) $(wildcard training/*.c)
+CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/reversi_reference_solve.c tests/unit_main.c
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -2,12 +2,12 @@
  * cmd_ratings.c - `leuctra ratings`: Elo ratings of many players (engine versions) from a file
  * of game results (docs/RATINGS.md), by maximum likelihood with one player anchored, printed
  * as a table or as JSON, and optionally as a chart (--svg).  The statistics live in
- * eval/ratings.h; this file reads the arguments and the files and formats the answer.  It also
- * lends its reading and fitting to `leuctra chart training` (ratings_cli.h).
+ * eval/ratings.h; this file reads the arguments and the files and formats the answer.
  */
+#include "cli.h"
 #include "core/utf8.h"
+#include "eval/ratings.h"
 #include "pictures/charts.h"
-#include "ratings_cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -64,7 +64,8 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
     }
 }
 
-ResultTable *ratings_read_files(const char *command, const char *const *files, int n)
+/* Every game of the files ("-": standard input), or fail with exit 2 (1 when memory runs out). */
+static ResultTable *read_files(const char *command, const char *const *files, int n)
 {
     Error err;
     ResultTable *t = results_read_files(files, n, &err);
@@ -73,7 +74,8 @@ ResultTable *ratings_read_files(const char *command, const char *const *files, i
     return t;
 }
 
-void ratings_fit_or_fail(const char *command, const ResultTable *t, const RatingsOptions *o, Ratings *r)
+/* ratings_fit, or exit status 1 with its message. */
+static void fit_or_fail(const char *command, const ResultTable *t, const RatingsOptions *o, Ratings *r)
 {
     Error err;
     if (!ratings_fit(t, o, r, &err))
@@ -191,7 +193,8 @@ static void print_json(const ResultTable *t, const Ratings *r, const Row *rows, 
 
 /* --- the command ------------------------------------------------------------------------------ */
 
-void ratings_write_svg(const char *command, const char *path, const ResultTable *t, const Ratings *r, int anchor,
+/* The ratings as an SVG chart, players in rank order, written whole to path. */
+static void write_svg(const char *command, const char *path, const ResultTable *t, const Ratings *r, int anchor,
                        double confidence)
 {
     CliOutput out;
@@ -206,16 +209,16 @@ static int run_ratings(int argc, char **argv)
 {
     RatingsArgs a = {.confidence = 0.95};
     parse_args(argc, argv, &a);
-    ResultTable *t = ratings_read_files("ratings", a.files, a.num_files);
+    ResultTable *t = read_files("ratings", a.files, a.num_files);
     int anchor = a.anchor ? results_find(t, a.anchor) : 0;
     if (anchor < 0)
         fail_exit("ratings", EXIT_USAGE, "--anchor '%s' is not a player in the results", a.anchor);
     RatingsOptions o = {anchor, a.anchor_elo, a.confidence, a.prior};
     Ratings r;
-    ratings_fit_or_fail("ratings", t, &o, &r);
+    fit_or_fail("ratings", t, &o, &r);
     Row *rows = ranked_rows(&r);
     if (a.svg)
-        ratings_write_svg("ratings", a.svg, t, &r, anchor, a.confidence);
+        write_svg("ratings", a.svg, t, &r, anchor, a.confidence);
     if (a.json)
         print_json(t, &r, rows, &a, anchor);
     else

@@ -1,5 +1,5 @@
 /*
- * train_ladder.c - the ladder of `leuctra train` (train_cli.h): every promoted generation plays
+ * train_ladder.c - the ladder of a training run (train_run.h): every promoted generation plays
  * the fixed anchors, gen0 and the shipped weights, so that its strength is measured against
  * the same players from the first generation to the last (a gate only says that a generation
  * beat the one before it).  Then the table (DIR/ladder.txt: each generation's score and Elo
@@ -7,19 +7,19 @@
  * games of the run (DIR/ratings.svg) and the chart of the fits and gates (DIR/training.svg).
  */
 #include "train_run.h"
+#include "train_chart.h"
+#include "train_output.h"
 
 #include "eval/elo.h"
 #include "eval/ratings.h"
 #include "pictures/charts.h"
-#include "cli/ratings_cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *const NAME = "train";
 
 enum { MAX_ANCHORS = 2 };
 
@@ -38,66 +38,78 @@ static int anchors(const TrainRun *run, const char *names[MAX_ANCHORS])
 static void anchor_player(const TrainRun *run, const char *anchor, SearchSetup *setup)
 {
     if (strcmp(anchor, "shipped") == 0) {
-        train_player(run->o->ladder_visits, NULL, setup);
+        training_player(run->o->ladder_visits, NULL, setup);
         return;
     }
     char rel[64], path[TRAIN_PATH];
-    train_weights_of(run, 0, rel, sizeof rel);
-    train_path(run, path, "%s", rel);
-    train_player(run->o->ladder_visits, path, setup);
+    training_weights_of(run, 0, rel, sizeof rel);
+    training_path(run, path, "%s", rel);
+    training_player(run->o->ladder_visits, path, setup);
 }
 
 /* Generation k against one anchor, unless its results are in the folder. */
-static void ladder_match(TrainRun *run, int k, const char *anchor, int index)
+static bool ladder_match(TrainRun *run, int k, const char *anchor, int index, Error *err)
 {
     char rel[128], records[TRAIN_PATH], results[TRAIN_PATH], weights[64], path[TRAIN_PATH];
     snprintf(rel, sizeof rel, "ladder/gen%d-%s.txt", k, anchor);
-    if (train_exists(run, rel))
-        return;
-    train_path(run, results, "%s", rel);
-    train_path(run, records, "ladder/gen%d-%s.lrec", k, anchor);
-    train_weights_of(run, k, weights, sizeof weights);
-    train_path(run, path, "%s", weights);
+    if (training_exists(run, rel))
+        return true;
+    training_path(run, results, "%s", rel);
+    training_path(run, records, "ladder/gen%d-%s.lrec", k, anchor);
+    training_weights_of(run, k, weights, sizeof weights);
+    training_path(run, path, "%s", weights);
     SearchSetup setup_k, setup_a;
-    train_player(run->o->ladder_visits, path, &setup_k);
+    training_player(run->o->ladder_visits, path, &setup_k);
     anchor_player(run, anchor, &setup_a);
     char name_k[32];
     snprintf(name_k, sizeof name_k, "gen%d", k);
-    train_log(run, "ladder: gen%d against %s, %ld games at %ld visits", k, anchor, run->o->ladder_games,
-              run->o->ladder_visits);
+    if (!training_log(run, err, "ladder: gen%d against %s, %ld games at %ld visits", k, anchor, run->o->ladder_games,
+                      run->o->ladder_visits))
+        return false;
     if (run->env->rank == 0) {
         const SearchSetup *const setup[2] = {&setup_k, &setup_a};
         const char *const name[2] = {name_k, anchor};
         TrainMatchResult r;
         /* The seeds of the gates are seed + K; the ladder's are apart from them. */
-        train_match(run, setup, name, run->o->ladder_games, run->o->seed + 100003 * (uint64_t)(index + 1) + (uint64_t)k,
-                    NULL, records, results, &r);
+        if (!training_match(run, setup, name, run->o->ladder_games,
+                            run->o->seed + 100003 * (uint64_t)(index + 1) + (uint64_t)k, NULL, records, results, &r,
+                            err))
+            return false;
     }
     mpi_env_all(run->env, true);
+    return true;
 }
 
-/* The results files of the run in a fixed order: the ladder's, and with gates the gates' too. */
-static int result_files(const TrainRun *run, bool gates, char ***out)
+/* The results files of the run in a fixed order: the ladder's, and with gates the gates' too;
+ * *out holds *count of them, malloc'd (free_files). */
+static bool result_files(const TrainRun *run, bool gates, char ***out, int *count, Error *err)
 {
     const char *names[MAX_ANCHORS];
     const int num_anchors = anchors(run, names);
     char **files = calloc((size_t)(run->done * (1 + num_anchors) + 1), sizeof *files);
-    if (!files)
-        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+    bool ok = files != NULL;
     int n = 0;
     char path[TRAIN_PATH];
-    for (int k = 1; k <= run->done; k++) {
-        train_path(run, path, "gen%d/match.txt", k);
-        if (gates && access(path, F_OK) == 0 && !(files[n++] = strdup(path)))
-            fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
-        for (int a = 0; a < num_anchors; a++) {
-            train_path(run, path, "ladder/gen%d-%s.txt", k, names[a]);
-            if (access(path, F_OK) == 0 && !(files[n++] = strdup(path)))
-                fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+    for (int k = 1; ok && k <= run->done; k++) {
+        training_path(run, path, "gen%d/match.txt", k);
+        if (gates && access(path, F_OK) == 0)
+            ok = (files[n++] = strdup(path)) != NULL;
+        for (int a = 0; ok && a < num_anchors; a++) {
+            training_path(run, path, "ladder/gen%d-%s.txt", k, names[a]);
+            if (access(path, F_OK) == 0)
+                ok = (files[n++] = strdup(path)) != NULL;
         }
     }
     *out = files;
-    return n;
+    *count = n;
+    return ok || error_failed(err, "out of memory");
+}
+
+static void free_files(char **files, int n)
+{
+    for (int i = 0; files && i < n; i++)
+        free(files[i]);
+    free(files);
 }
 
 /* The games of generation k against one anchor, from the anchor's side turned to k's. */
@@ -132,18 +144,37 @@ static void rating_text(const ResultTable *all, const Ratings *r, int k, char *c
                  r->rating[i].elo + r->rating[i].error);
 }
 
+/* The table's row of generation k, appended at text + *n. */
+static void table_row(const TrainRun *run, int k, const ResultTable *ladder, const ResultTable *all, const Ratings *r,
+                      char *text, size_t cap, size_t *n)
+{
+    const char *names[MAX_ANCHORS];
+    const int num_anchors = anchors(run, names);
+    *n += (size_t)snprintf(text + *n, cap - *n, "gen%-5d %-9s", k, "promoted");
+    for (int a = 0; a < num_anchors; a++) {
+        Trinomial c;
+        char cell[64] = "-";
+        if (ladder && score_against(ladder, k, names[a], &c))
+            training_score_text(&c, cell, sizeof cell);
+        *n += (size_t)snprintf(text + *n, cap - *n, "  %-36s", cell);
+    }
+    char rating[64];
+    rating_text(all, r, k, rating, sizeof rating);
+    *n += (size_t)snprintf(text + *n, cap - *n, "  %s\n", rating);
+}
+
 /* DIR/ladder.txt: per promoted generation, against each anchor, the games' score and Elo; and
  * its rating from every game of the run (gates and ladder), which a run from zero needs: its
  * generations soon win every game against gen0, while the gates' games chain each one to the
- * one before it. */
-static void write_table(TrainRun *run, const ResultTable *ladder, const ResultTable *all, const Ratings *r)
+ * one before it.  The table goes to the output's print too. */
+static bool write_table(TrainRun *run, const ResultTable *ladder, const ResultTable *all, const Ratings *r, Error *err)
 {
     const char *names[MAX_ANCHORS];
     const int num_anchors = anchors(run, names);
     size_t cap = 4096 + (size_t)run->done * 256;
     char *text = malloc(cap);
     if (!text)
-        fail_exit(NAME, EXIT_FAILURE_RUN, "out of memory");
+        return error_failed(err, "out of memory");
     size_t n = (size_t)snprintf(text, cap, "# the ladder of %s: each promoted generation against the fixed anchors, "
                                 "%ld games at %ld visits each; Elo with its 95%% interval\n", run->o->dir,
                                 run->o->ladder_games, run->o->ladder_visits);
@@ -151,99 +182,119 @@ static void write_table(TrainRun *run, const ResultTable *ladder, const ResultTa
     for (int a = 0; a < num_anchors; a++)
         n += (size_t)snprintf(text + n, cap - n, "  %-36s", names[a]);
     n += (size_t)snprintf(text + n, cap - n, "  %s\n", "all games, gen0 at 0");
-    for (int k = 1; k <= run->done; k++) {
-        const char *verdict = train_verdict(run, k);
-        if (!verdict || strcmp(verdict, "promoted") != 0)
-            continue;
-        n += (size_t)snprintf(text + n, cap - n, "gen%-5d %-9s", k, verdict);
-        for (int a = 0; a < num_anchors; a++) {
-            Trinomial c;
-            char cell[64] = "-";
-            if (ladder && score_against(ladder, k, names[a], &c))
-                train_score_text(&c, cell, sizeof cell);
-            n += (size_t)snprintf(text + n, cap - n, "  %-36s", cell);
-        }
-        char rating[64];
-        rating_text(all, r, k, rating, sizeof rating);
-        n += (size_t)snprintf(text + n, cap - n, "  %s\n", rating);
+    bool ok = true;
+    for (int k = 1; ok && k <= run->done; k++) {
+        const char *verdict;
+        ok = training_verdict(run, k, &verdict, err);
+        if (ok && verdict && strcmp(verdict, "promoted") == 0)
+            table_row(run, k, ladder, all, r, text, cap, &n);
     }
-    train_write_text(run, "ladder.txt", text);
-    if (!run->o->quiet && run->env->rank == 0)
-        fputs(text, stdout);
+    ok = ok && training_write_text(run, "ladder.txt", text, err);
+    if (ok && run->out->print && run->env->rank == 0)
+        run->out->print(text, run->out->ctx);
     free(text);
+    return ok;
 }
 
-/* Every generation rated from all the games, anchored at gen0 (false: no games with gen0). */
-static bool rate_all(const TrainRun *run, const ResultTable *t, Ratings *r)
+/* Every generation rated from all the games, anchored at gen0 (*rated false: no games with gen0,
+ * or not rank 0). */
+static bool rate_all(const TrainRun *run, const ResultTable *t, Ratings *r, bool *rated, Error *err)
 {
     const int anchor = t ? results_find(t, "gen0") : -1;
+    *rated = false;
     if (anchor < 0 || run->env->rank != 0)
-        return false;
+        return true;
     RatingsOptions o = {.anchor = anchor, .confidence = 0.95, .prior_draws = 2};
-    ratings_fit_or_fail(NAME, t, &o, r);
+    Error e;
+    if (!ratings_fit(t, &o, r, &e))
+        return error_failed(err, "%s", e.msg);
+    *rated = true;
     return true;
 }
 
 /* DIR/ratings.svg: those ratings drawn. */
-static void write_ratings(TrainRun *run, const ResultTable *t, const Ratings *r)
+static bool write_ratings(TrainRun *run, const ResultTable *t, const Ratings *r, Error *err)
 {
     char path[TRAIN_PATH];
-    train_path(run, path, "ratings.svg");
-    ratings_write_svg(NAME, path, t, r, results_find(t, "gen0"), 0.95);
+    training_path(run, path, "ratings.svg");
+    OutputFile out;
+    FILE *f = training_output_open(&out, path, err);
+    if (!f)
+        return false;
+    if (!chart_ratings_fit(f, t, r, results_find(t, "gen0"), 0.95)) {
+        output_file_discard(&out);
+        return error_failed(err, "cannot write %s: %s", path, strerror(errno));
+    }
+    return training_output_commit(&out, err);
 }
 
-/* DIR/training.svg, as `leuctra chart training DIR` draws it. */
-static void write_training_chart(TrainRun *run)
+/* DIR/training.svg, as `leuctra chart training DIR --prior 2` draws it. */
+static bool write_training_chart(TrainRun *run, Error *err)
 {
     if (run->env->rank != 0 || run->done == 0)
-        return;
+        return true;
     char out[TRAIN_PATH];
-    train_path(run, out, "training.svg");
-    char *argv[] = {"chart", "training", (char *)run->o->dir, "-o", out, "--prior", "2", NULL};
-    command_chart.run(7, argv);
+    training_path(run, out, "training.svg");
+    TrainingChartOptions chart = {.dir = run->o->dir, .out = out, .confidence = 0.95, .prior = 2};
+    return training_chart(&chart, err);
 }
 
-void train_ladder(TrainRun *run)
+/* tables[0]: the ladder's games alone (the same anchors, the same budget); [1] every game; NULL
+ * where there are none. */
+static bool read_tables(const TrainRun *run, ResultTable *tables[2], Error *err)
+{
+    tables[0] = tables[1] = NULL;
+    for (int gates = 0; gates < 2; gates++) {
+        char **files;
+        int n;
+        bool ok = result_files(run, gates, &files, &n, err) &&
+                  (n == 0 || (tables[gates] = results_read_files((const char *const *)files, n, err)) != NULL);
+        free_files(files, n);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* The ladder games of every promoted generation that lacks them. */
+static bool play_ladder(TrainRun *run, Error *err)
 {
     const char *names[MAX_ANCHORS];
     const int num_anchors = anchors(run, names);
-    if (run->o->ladder_games > 0)
-        for (int k = 1; k <= run->done; k++) {
-            const char *verdict = train_verdict(run, k);
-            for (int a = 0; verdict && strcmp(verdict, "promoted") == 0 && a < num_anchors; a++)
-                ladder_match(run, k, names[a], a);
-        }
-    /* tables[0]: the ladder's games alone (the same anchors, the same budget); [1] every game */
-    ResultTable *tables[2];
-    for (int gates = 0; gates < 2; gates++) {
-        char **files;
-        const int n = result_files(run, gates, &files);
-        tables[gates] = n > 0 ? ratings_read_files(NAME, (const char *const *)files, n) : NULL;
-        for (int i = 0; i < n; i++)
-            free(files[i]);
-        free(files);
+    for (int k = 1; run->o->ladder_games > 0 && k <= run->done; k++) {
+        const char *verdict;
+        if (!training_verdict(run, k, &verdict, err))
+            return false;
+        for (int a = 0; verdict && strcmp(verdict, "promoted") == 0 && a < num_anchors; a++)
+            if (!ladder_match(run, k, names[a], a, err))
+                return false;
     }
-    Ratings r;
-    const bool rated = rate_all(run, tables[1], &r);
-    write_table(run, tables[0], tables[1], rated ? &r : NULL);
-    if (rated) {
-        write_ratings(run, tables[1], &r);
-        ratings_free(&r);
-    }
-    results_free(tables[0]);
-    results_free(tables[1]);
-    write_training_chart(run);
+    return true;
 }
 
-void train_ladder_step(TrainRun *run)
+bool training_ladder(TrainRun *run, Error *err)
+{
+    ResultTable *tables[2] = {NULL, NULL};
+    Ratings r;
+    bool rated = false;
+    bool ok = play_ladder(run, err) && read_tables(run, tables, err) && rate_all(run, tables[1], &r, &rated, err) &&
+              write_table(run, tables[0], tables[1], rated ? &r : NULL, err) &&
+              (!rated || write_ratings(run, tables[1], &r, err));
+    if (rated)
+        ratings_free(&r);
+    results_free(tables[0]);
+    results_free(tables[1]);
+    return ok && write_training_chart(run, err);
+}
+
+bool training_ladder_step(TrainRun *run, Error *err)
 {
     char mark[64], text[160];
     snprintf(mark, sizeof mark, "gen%d/ladder.done", run->done);
-    if (train_exists(run, mark))
-        return;
-    train_ladder(run);
-    /* written after the games, ladder.txt and the charts: without it a resumed run does them
-     * again (ladder.txt alone cannot say so: the generation before wrote it) */
+    if (training_exists(run, mark))
+        return true;
+    /* the mark is written after the games, ladder.txt and the charts: without it a resumed run
+     * does them again (ladder.txt alone cannot say so: the generation before wrote it) */
     snprintf(text, sizeof text, "ladder.txt, ratings.svg and training.svg hold generation %d\n", run->done);
-    train_write_text(run, mark, text);
+    return training_ladder(run, err) && training_write_text(run, mark, text, err);
 }
