@@ -2,7 +2,8 @@
  * player.h - anything that chooses moves, behind one interface: `random`, `greedy` (best move by
  * a one-ply evaluation), `mcts` (search/mcts.h), and other programs over the engine protocol
  * (player_external.h).  A player is made from a spec string such as
- * "mcts:visits=800,weights=a.txt,threads=2".  Players are handed the game so far (its start,
+ * "mcts:visits=800,weights=a.txt,threads=2", or an mcts one from the search set-up a program
+ * filled (search/search_setup.h).  Players are handed the game so far (its start,
  * moves and position hashes), never a bare position, so a search sees every repetition the
  * driver would score and an engine is sent the whole game.
  */
