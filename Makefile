@@ -129,7 +129,7 @@ fuzz: $(BUILD)/gen/default_weights.c
 	build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=build-fuzz/ build-fuzz/corpus
 	@mkdir -p build-fuzz/files-corpus
 	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -fsanitize=fuzzer,address,undefined -fopenmp \
-	    tests/fuzz_files.c $(filter core/% data/% selfplay/% eval/%,$(LIB_SRC)) $(BUILD)/gen/default_weights.c \
+	    tests/fuzz_files.c $(filter core/% data/% search/% selfplay/% eval/%,$(LIB_SRC)) $(BUILD)/gen/default_weights.c \
 	    -lz -lm -lgsl -lgslcblas -o build-fuzz/fuzz_files
 	cp tests/fuzz_files_corpus/seed_* build-fuzz/files-corpus/
 	build-fuzz/fuzz_files -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=build-fuzz/files- build-fuzz/files-corpus
