@@ -24,7 +24,8 @@ ALLOWED = {
     'eval': {'core', 'data', 'search', 'selfplay', 'eval'},
     'engine': {'core', 'data', 'search', 'engine'},
     'pictures': {'core', 'data', 'eval', 'pictures'},
-    'cli': {'core', 'data', 'search', 'selfplay', 'tuner', 'eval', 'engine', 'pictures', 'cli'},
+    'training': {'core', 'data', 'search', 'selfplay', 'tuner', 'eval', 'pictures', 'training'},
+    'cli': {'core', 'data', 'search', 'selfplay', 'tuner', 'eval', 'engine', 'pictures', 'training', 'cli'},
     'api': {'core', 'data', 'search', 'selfplay', 'api'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')

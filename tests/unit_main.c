@@ -31,6 +31,7 @@ extern const TestCase npz_tests[];
 extern const TestCase api_tests[];
 extern const TestCase match_tests[];
 extern const TestCase time_control_tests[];
+extern const TestCase training_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
@@ -57,6 +58,7 @@ static const TestSuite suites[] = {
     {"api", api_tests},
     {"match", match_tests},
     {"time_control", time_control_tests},
+    {"training", training_tests},
 };
 
 Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos)
