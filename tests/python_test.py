@@ -943,7 +943,7 @@ def test_train_example(tmp):
         backends = [[]]
         print("skip: PyTorch not installed (apt-get install python3-torch), so only the numpy example runs")
     for extra in backends:
-        p = subprocess.run([sys.executable, script, out, "--epochs", "3"] + extra, capture_output=True, text=True)
+        p = subprocess.run([sys.executable, script, out, "--epochs", "6"] + extra, capture_output=True, text=True)
         line = [l for l in p.stdout.splitlines() if l.startswith("held out:")]
         words = line[0].replace("(", " ").replace(")", " ").split() if line else []
         top1 = float(words[words.index("top-1") + 1]) if "top-1" in words else 0
