@@ -94,6 +94,9 @@ bool network_quantize_as(Network *net, int shift1, int shift2, float scale_v, fl
 /* The inputs of p that are on, ascending; returns how many (at most NETWORK_MAX_ACTIVE). */
 int network_active_inputs(const Network *net, const Game *g, const Position *p, uint32_t *out);
 
+/* The value head's bucket of p (its phase; 0 with one bucket). */
+int network_bucket(const Network *net, const Game *g, const Position *p);
+
 /* One evaluation: the value logit's correction and, for the n moves given (may be 0), each
  * move's prior logit correction.  scratch may be NULL (a position met one after another reuses
  * the work of the previous one when it is not: network_scratch_new). */

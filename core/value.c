@@ -95,6 +95,13 @@ double value_logit(const Game *g, const Weights *w, const Position *p)
     return weighted_sum(w, f) + table_sum(g, w, p) + network_sum(g, w, NULL, p);
 }
 
+double value_logit_cached(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p)
+{
+    float f[MAX_FEATURES];
+    value_features_cached(g, cache, p, f);
+    return weighted_sum(w, f) + table_sum(g, w, p) + network_sum(g, w, cache, p);
+}
+
 double value_win_probability(const Game *g, const Weights *w, const Position *p)
 {
     return value_sigmoid(value_logit(g, w, p));
