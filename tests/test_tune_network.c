@@ -2,13 +2,16 @@
  * test_tune_network.c - the network's fit (tuner/tune_network_data.h, tuner/tune_network.h).
  * The positions equal a plain sequential reading (replay, skip, first occurrences, the split by
  * game, inputs, bucket, skip logits, targets, visit shares), with any thread count; a set read
- * for both input sets gives each part by selection.
+ * for both input sets gives each part by selection; every gradient of one position's pass
+ * agrees with a finite difference of its loss; a fit is the same bits on 1, 2 and 3 threads, and
+ * learns a teacher network's predictions; a network fitted from zero changes nothing until its
+ * heads move (the skip path evaluates as the weights file alone).
  */
 #include "core/pattern.h"
 #include "data/weights.h"
 #include "record_sample.h"
 #include "test.h"
-#include "tuner/tune_network_data.h"
+#include "tuner/tune_network_pass.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,7 +19,8 @@
 enum { NUM_GAMES = 30 };
 
 static const SampleOptions SAMPLE = {true, true, 60, true};
-
+/* Long games: captures enough to reach every value bucket (the phase is the stones left). */
+static const SampleOptions LONG = {true, true, 400, true};
 
 typedef struct {
     Game *g;
@@ -246,6 +250,339 @@ static void test_select_equals_reading(TestContext *t)
     data_close(&d);
 }
 
+/* ---------------------------------------------------------------- the pass's gradients */
+
+static double loss_at(const Network *net, const TuneNetworkSet *s, size_t i)
+{
+    float h1[NETWORK_MAX_H];
+    double dl[MAX_MOVES];
+    NetworkPass p = {.h1 = h1, .dl = dl};
+    tune_network_pass(net, s, i, 0.7, false, &p);
+    return p.value_loss + 0.7 * p.policy_loss;
+}
+
+/* d loss / d w by a central difference. */
+static double numeric(const Network *net, const TuneNetworkSet *s, size_t i, float *w)
+{
+    const float keep = *w, eps = 1e-2f;
+    *w = keep + eps;
+    const double up = loss_at(net, s, i);
+    *w = keep - eps;
+    const double down = loss_at(net, s, i);
+    *w = keep;
+    return (up - down) / (2.0 * eps);
+}
+
+static bool near(double a, double b) { return fabs(a - b) <= 2e-3 + 2e-2 * fabs(b); }
+
+static void check_gradients(TestContext *t, Network *net, const TuneNetworkSet *s, size_t i)
+{
+    float h1[NETWORK_MAX_H], da[NETWORK_MAX_H];
+    double dl[MAX_MOVES];
+    NetworkPass p = {.h1 = h1, .da = da, .dl = dl};
+    tune_network_pass(net, s, i, 0.7, true, &p);
+    const int b = s->bucket[i], h = net->h;
+    const uint64_t m0 = s->move_start[i];
+    const uint32_t input = s->input[s->input_start[i]], a = s->action[m0];
+    int bad = 0;
+    for (int u = 0; u < h; u++) {
+        bad += !near(numeric(net, s, i, &net->b1[u]), da[u]);
+        bad += !near(numeric(net, s, i, &net->w1[(size_t)input * (size_t)h + (size_t)u]), da[u]);
+    }
+    for (int k = 0; k < NETWORK_L2; k++) {
+        bad += !near(numeric(net, s, i, &net->wv[b * NETWORK_L2 + k]), p.dv * p.h2[k]);
+        bad += !near(numeric(net, s, i, &net->b2[k]), p.dz2[k]);
+        bad += !near(numeric(net, s, i, &net->w2[3 * NETWORK_L2 + k]), h1[3] * p.dz2[k]);
+        bad += !near(numeric(net, s, i, &net->we[(size_t)a * NETWORK_L2 + (size_t)k]), p.dl[0] * p.h2[k]);
+    }
+    bad += !near(numeric(net, s, i, &net->bv[b]), p.dv);
+    bad += !near(numeric(net, s, i, &net->be[a]), p.dl[0]);
+    CHECK(t, bad == 0);
+}
+
+static void test_pass_gradients(TestContext *t)
+{
+    Data d;
+    if (!data_open(t, &d, 8))
+        return;
+    Network net;
+    Error err;
+    CHECK(t, network_init(&net, d.g, NETWORK_PATTERNS | NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(&net, 3, true);
+    for (size_t i = 0; i < (size_t)net.num_inputs * 16; i++)
+        net.w1[i] *= 4;     /* units that are neither all off nor all at 1 */
+    TuneNetworkDataOptions o = data_options(1);
+    TuneNetworkSet s[2];
+    TuneDataStats stats;
+    CHECK(t, tune_network_data(d.g, &d.games, &d.base, &net, &o, &s[0], &s[1], &stats, &err));
+    int checked = 0;
+    for (size_t i = 0; i < s[0].count && checked < 3; i += 7)
+        if (s[0].move_start[i + 1] > s[0].move_start[i]) {
+            check_gradients(t, &net, &s[0], i);
+            checked++;
+        }
+    CHECK(t, checked == 3);
+    tune_network_set_free(&s[0]);
+    tune_network_set_free(&s[1]);
+    network_free(&net);
+    data_close(&d);
+}
+
+/* ---------------------------------------------------------------- the fit */
+
+static TuneNetworkFitOptions fit_options(int threads)
+{
+    TuneNetworkFitOptions o = tune_network_fit_defaults();
+    o.threads = threads;
+    o.batch = 64;
+    o.max_epochs = 4;
+    o.learning_rate = 0.01;
+    return o;
+}
+
+static bool same_floats(Network *a, Network *b)
+{
+    float **x[NETWORK_ARRAYS], **y[NETWORK_ARRAYS];
+    size_t n[NETWORK_ARRAYS];
+    network_arrays(b, y, n);
+    bool same = true;
+    for (int k = 0, count = network_arrays(a, x, n); k < count; k++)
+        same = same && memcmp(*x[k], *y[k], n[k] * sizeof(float)) == 0;
+    return same;
+}
+
+static void test_fit_threads_same_bits(TestContext *t)
+{
+    Data d;
+    if (!data_open(t, &d, NUM_GAMES))
+        return;
+    Network nets[3];
+    Error err;
+    TuneNetworkSet s[2];
+    TuneDataStats stats;
+    TuneNetworkFit *fit = malloc(sizeof *fit);
+    CHECK(t, network_init(&nets[0], d.g, NETWORK_PATTERNS | NETWORK_SQUARES, 0, 16, &err));
+    TuneNetworkDataOptions o = data_options(2);
+    CHECK(t, tune_network_data(d.g, &d.games, &d.base, &nets[0], &o, &s[0], &s[1], &stats, &err));
+    network_free(&nets[0]);
+    double losses[3] = {0};
+    for (int k = 0; k < 3 && fit; k++) {
+        CHECK(t, network_init(&nets[k], d.g, NETWORK_PATTERNS | NETWORK_SQUARES, 0, 16, &err));
+        network_randomize(&nets[k], 1, false);
+        const TuneNetworkFitOptions fo = fit_options(k + 1);
+        CHECK(t, tune_network_fit(d.g, &nets[k], &s[0], &s[1], &fo, fit, &err));
+        losses[k] = fit->valid_after.total;
+        CHECK(t, fit->num_epochs >= 2 && fit->epoch[1].train.value > 0);
+    }
+    CHECK(t, same_floats(&nets[0], &nets[1]) && same_floats(&nets[0], &nets[2]));
+    CHECK(t, losses[0] == losses[1] && losses[0] == losses[2]);
+    CHECK(t, nets[0].shift1 == nets[2].shift1 && !memcmp(nets[0].q_w1, nets[2].q_w1, (size_t)nets[0].num_inputs * 32));
+    for (int k = 0; k < 3; k++)
+        network_free(&nets[k]);
+    tune_network_set_free(&s[0]);
+    tune_network_set_free(&s[1]);
+    free(fit);
+    data_close(&d);
+}
+
+/* The reference gradient of the mean loss over a whole set, one position at a time in double. */
+static double *reference_gradient(Network *net, const TuneNetworkSet *s, size_t *offset)
+{
+    float **w[NETWORK_ARRAYS];
+    size_t n[NETWORK_ARRAYS], total = 0;
+    const int arrays = network_arrays(net, w, n);
+    for (int a = 0; a < arrays; a++) {
+        offset[a] = total;
+        total += n[a];
+    }
+    double *g = calloc(total, sizeof *g);
+    float h1[NETWORK_MAX_H], da[NETWORK_MAX_H];
+    double dl[MAX_MOVES];
+    const size_t h = (size_t)net->h;
+    for (size_t i = 0; g && i < s->count; i++) {
+        NetworkPass p = {.h1 = h1, .da = da, .dl = dl};
+        tune_network_pass(net, s, i, 1.0, true, &p);
+        const size_t b = s->bucket[i];
+        for (uint64_t k = s->input_start[i]; k < s->input_start[i + 1]; k++)
+            for (size_t u = 0; u < h; u++)
+                g[offset[0] + s->input[k] * h + u] += da[u];
+        for (size_t u = 0; u < h; u++) {
+            g[offset[1] + u] += da[u];
+            for (size_t k = 0; k < NETWORK_L2; k++)
+                g[offset[2] + u * NETWORK_L2 + k] += (double)h1[u] * p.dz2[k];
+        }
+        for (size_t k = 0; k < NETWORK_L2; k++) {
+            g[offset[3] + k] += p.dz2[k];
+            g[offset[4] + b * NETWORK_L2 + k] += p.dv * p.h2[k];
+        }
+        g[offset[5] + b] += p.dv;
+        for (uint64_t m = s->move_start[i]; m < s->move_start[i + 1]; m++) {
+            const size_t a = s->action[m];
+            for (size_t k = 0; k < NETWORK_L2; k++)
+                g[offset[6] + a * NETWORK_L2 + k] += dl[m - s->move_start[i]] * p.h2[k];
+            g[offset[7] + a] += dl[m - s->move_start[i]];
+        }
+    }
+    return g;
+}
+
+/* One batch of the whole set, one Adam step from zero moments: each weight moves by the rate
+ * against its gradient's sign (Adam's first step), and a row no position touched not at all. */
+static void test_first_step_follows_gradient(TestContext *t)
+{
+    Data d;
+    if (!data_open_with(t, &d, 6, &LONG))
+        return;
+    Network net, before;
+    Error err;
+    CHECK(t, network_init(&net, d.g, NETWORK_PATTERNS | NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(&net, 3, true);
+    for (size_t i = 0; i < (size_t)net.num_inputs * 16; i++)
+        net.w1[i] *= 4;
+    TuneNetworkDataOptions o = data_options(1);
+    o.validation = 0;
+    TuneNetworkSet s[2];
+    TuneDataStats stats;
+    CHECK(t, tune_network_data(d.g, &d.games, &d.base, &net, &o, &s[0], &s[1], &stats, &err));
+    size_t offset[NETWORK_ARRAYS];
+    double *g = reference_gradient(&net, &s[0], offset);
+    CHECK(t, g && network_copy(&before, &net));
+    TuneNetworkFitOptions fo = fit_options(2);
+    fo.batch = s[0].count;
+    fo.max_epochs = 1;
+    fo.l2 = 0;
+    TuneNetworkFit *fit = malloc(sizeof *fit);
+    CHECK(t, fit && tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
+    float **w[NETWORK_ARRAYS], **w0[NETWORK_ARRAYS];
+    size_t n[NETWORK_ARRAYS];
+    network_arrays(&before, w0, n);
+    int bad = 0, moved = 0, still = 0;
+    for (int a = 0, arrays = network_arrays(&net, w, n); g && a < arrays; a++)
+        for (size_t i = 0; i < n[a]; i++) {
+            const double grad = g[offset[a] + i] / (double)s[0].count, step = (*w[a])[i] - (*w0[a])[i];
+            if (grad == 0) {
+                bad += step != 0;
+                still += a == 0;
+            } else if (fabs(grad) > 1e-4) {
+                /* lr g / (|g| + eps / sqrt(1 - beta2)): Adam's first step */
+                const double expected = -fo.learning_rate * grad / (fabs(grad) + 1e-8 / sqrt(0.001));
+                bad += fabs(step - expected) > 1e-3 * fo.learning_rate;
+                moved++;
+            }
+        }
+    int buckets[NETWORK_MAX_BUCKETS] = {0}, used = 0;
+    for (size_t i = 0; i < s[0].count; i++)
+        used += buckets[s[0].bucket[i]]++ == 0;
+    CHECK(t, bad == 0 && moved > 1000 && still > 1000 && used >= 2);
+    free(g);
+    free(fit);
+    network_free(&net);
+    network_free(&before);
+    tune_network_set_free(&s[0]);
+    tune_network_set_free(&s[1]);
+    data_close(&d);
+}
+
+/* The targets of a set replaced by a teacher's predictions (value and priors). */
+static void teach(const Network *teacher, TuneNetworkSet *s)
+{
+    float h1[NETWORK_MAX_H];
+    double dl[MAX_MOVES];
+    for (size_t i = 0; i < s->count; i++) {
+        NetworkPass p = {.h1 = h1, .dl = dl};
+        s->target[i] = 0;
+        for (uint64_t m = s->move_start[i]; m < s->move_start[i + 1]; m++)
+            s->share[m] = 0;
+        tune_network_pass(teacher, s, i, 1.0, false, &p);
+        s->target[i] = p.dv;    /* sigmoid(logit) - 0 */
+        for (uint64_t m = s->move_start[i]; m < s->move_start[i + 1]; m++)
+            s->share[m] = (float)dl[m - s->move_start[i]];
+    }
+}
+
+static void test_fit_learns_teacher(TestContext *t)
+{
+    Data d;
+    if (!data_open(t, &d, NUM_GAMES))
+        return;
+    Network teacher, net;
+    Error err;
+    TuneNetworkSet s[2];
+    TuneDataStats stats;
+    CHECK(t, network_init(&teacher, d.g, NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(&teacher, 9, true);
+    TuneNetworkDataOptions o = data_options(2);
+    CHECK(t, tune_network_data(d.g, &d.games, &d.base, &teacher, &o, &s[0], &s[1], &stats, &err));
+    teach(&teacher, &s[0]);
+    teach(&teacher, &s[1]);
+    const TuneNetworkLoss floor = tune_network_loss(&teacher, &s[1], 1.0, 2);
+    CHECK(t, network_init(&net, d.g, NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(&net, 1, false);
+    TuneNetworkFitOptions fo = fit_options(2);
+    fo.max_epochs = 30;
+    fo.learning_rate = 0.02;
+    TuneNetworkFit *fit = malloc(sizeof *fit);
+    CHECK(t, fit && tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
+    if (fit) {
+        /* most of the way from the start to the teacher's own loss (the targets' entropy) */
+        const double before = fit->valid_before.total, after = fit->valid_after.total;
+        CHECK(t, after < floor.total + 0.3 * (before - floor.total));
+        CHECK(t, fit->best_epoch > 0 && fit->valid_after.value < fit->valid_before.value);
+        CHECK(t, fit->sample_positions > 0 && fabs(fit->sample_quantized.value - fit->sample_float.value) < 0.05);
+    }
+    free(fit);
+    network_free(&teacher);
+    network_free(&net);
+    tune_network_set_free(&s[0]);
+    tune_network_set_free(&s[1]);
+    data_close(&d);
+}
+
+/* A network from zero (random hidden layers, zero heads) adds nothing: the weights with it
+ * evaluate every position as the file alone, and its loss before the fit is the skip path's. */
+static void test_zero_start_is_skip_path(TestContext *t)
+{
+    Data d;
+    if (!data_open(t, &d, 10))
+        return;
+    Network *net = malloc(sizeof *net);
+    Error err;
+    CHECK(t, net && network_init(net, d.g, NETWORK_PATTERNS, 0, 32, &err));
+    network_randomize(net, 4, false);
+    TuneNetworkDataOptions o = data_options(1);
+    TuneNetworkSet s[2];
+    TuneDataStats stats;
+    CHECK(t, tune_network_data(d.g, &d.games, &d.base, net, &o, &s[0], &s[1], &stats, &err));
+    CHECK(t, network_quantize(net, d.g, s[0].sample, (int)s[0].num_sample));
+    const TuneNetworkLoss l = tune_network_loss(net, &s[0], 1.0, 1);
+    double skip = 0;
+    for (size_t i = 0; i < s[0].count; i++) {
+        const double z = s[0].skip_value[i], y = s[0].target[i];
+        skip += (z > 0 ? z : 0) + log1p(exp(-fabs(z))) - y * z;
+    }
+    CHECK(t, fabs(l.value - skip / (double)s[0].count) < 1e-12);
+    Weights with;
+    CHECK(t, weights_copy(&with, &d.base));
+    with.net = net;
+    int differ = 0;
+    for (size_t k = 0; k < s[0].num_sample; k++) {
+        const Position *p = &s[0].sample[k];
+        differ += value_logit(d.g, &with, p) != value_logit(d.g, &d.base, p);
+        Move moves[MAX_MOVES];
+        float a[MAX_MOVES], b[MAX_MOVES];
+        const int n = game_gen_moves(d.g, p, moves);
+        value_move_priors(d.g, &with, p, moves, n, a);
+        value_move_priors(d.g, &d.base, p, moves, n, b);
+        for (int i = 0; i < n; i++)
+            differ += fabsf(a[i] - b[i]) > 1e-6f;
+    }
+    CHECK(t, differ == 0);
+    weights_dispose(&with);     /* frees the network too */
+    tune_network_set_free(&s[0]);
+    tune_network_set_free(&s[1]);
+    data_close(&d);
+}
+
 /* A network made for another board is refused with a line. */
 static void test_data_refuses_other_board(TestContext *t)
 {
@@ -271,6 +608,11 @@ static void test_data_refuses_other_board(TestContext *t)
 const TestCase tune_network_tests[] = {
     {"data_matches_reference", test_data_matches_reference},
     {"select_equals_reading", test_select_equals_reading},
+    {"pass_gradients", test_pass_gradients},
+    {"first_step_follows_gradient", test_first_step_follows_gradient},
+    {"fit_threads_same_bits", test_fit_threads_same_bits},
+    {"fit_learns_teacher", test_fit_learns_teacher},
+    {"zero_start_is_skip_path", test_zero_start_is_skip_path},
     {"data_refuses_other_board", test_data_refuses_other_board},
     TEST_END,
 };
