@@ -10,6 +10,7 @@
 #include "core/threads.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -365,8 +366,10 @@ bool tune_network_data(const Game *g, const TuneGames *games, const Weights *bas
     d.threads = threads_or_default(opts->threads);
     Weights skip = *base;   /* the skip path: the base weights as they evaluate without a network */
     skip.net = NULL;
+    const double t0 = omp_get_wtime();
     TunePlan plan;
     bool ok = tune_plan(g, games, &d, &plan, stats, err);
+    const double t1 = omp_get_wtime();
     GameRows *rows = ok ? calloc(games->count ? games->count : 1, sizeof *rows) : NULL;
     if (ok && !rows)
         ok = error_failed(err, "out of memory for %zu games", games->count);
@@ -377,6 +380,8 @@ bool tune_network_data(const Game *g, const TuneGames *games, const Weights *bas
                      .stride = {sample_stride(stats->positions_train, opts->max_sample),
                                 sample_stride(stats->positions_validation, opts->max_sample)}};
     ok = ok && fill_sets(&plan, &shared, stats, d.threads, err);
+    stats->seconds_features = omp_get_wtime() - t1;
+    stats->seconds = omp_get_wtime() - t0;
     for (size_t i = 0; rows && i < games->count; i++)
         game_rows_free(&rows[i]);
     free(rows);
