@@ -6,9 +6,9 @@
  */
 #include "train_run.h"
 #include "train_output.h"
+#include "tune_run.h"
 
 #include "core/clock.h"
-#include "core/network.h"
 #include "core/pattern.h"
 #include "eval/elo.h"
 
@@ -169,8 +169,7 @@ void training_net_words(const TrainOptions *o, const char *dashes, char *buf, si
     if (o->hidden)
         snprintf(buf + strlen(buf), len - strlen(buf), " %shidden %d", dashes, o->hidden);
     if (o->inputs)
-        snprintf(buf + strlen(buf), len - strlen(buf), " %sinputs %s", dashes,
-                 o->inputs == NETWORK_PATTERNS ? "patterns" : o->inputs == NETWORK_SQUARES ? "squares" : "both");
+        snprintf(buf + strlen(buf), len - strlen(buf), " %sinputs %s", dashes, training_tune_inputs_name(o->inputs));
 }
 
 void training_command_text(const TrainRun *run, char *buf, size_t len)

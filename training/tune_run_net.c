@@ -25,16 +25,6 @@
 /* The seed of a network from zero: fixed, so that a run is the same bits every time. */
 enum { NET_SEED = 1 };
 
-TuneNetOptions training_tune_net_defaults(void)
-{
-    return (TuneNetOptions){.fit = tune_network_fit_defaults()};
-}
-
-const char *training_tune_inputs_name(unsigned inputs)
-{
-    return inputs == NETWORK_PATTERNS ? "patterns" : inputs == NETWORK_SQUARES ? "squares" : "both";
-}
-
 /* What the run needs besides the summary: the positions and the networks. */
 typedef struct {
     TuneNetworkSet train, valid;            /* read for `read_inputs` */
