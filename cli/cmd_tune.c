@@ -359,7 +359,7 @@ const Command command_tune = {
     "  --policy-weight X     --model net: the policy's share of the loss (default 1)\n"
     "  --l2-net X            --model net: the penalty X/2 x sum of w^2 on the network's weights\n"
     "                        (default 1e-06); --learning-rate, --batch, --epochs and --patience\n"
-    "                        apply to it too (defaults 0.002, 256, 20 and 2), --priors-min-visits\n"
+    "                        apply to it too (defaults 0.002, 256, 30 and 2), --priors-min-visits\n"
     "                        is the visits a position's policy target needs\n"
     "  --note TEXT           a line (or lines) kept in the weights' provenance comments, such\n"
     "                        as how the data were made\n"

@@ -27,7 +27,7 @@ enum { NO_SLOT = 0xFFFFFFFFu };
 TuneNetworkFitOptions tune_network_fit_defaults(void)
 {
     return (TuneNetworkFitOptions){.policy_weight = 1, .l2 = 1e-6, .learning_rate = 0.002, .batch = 256,
-                                   .max_epochs = 20, .patience = 2, .seed = 1};
+                                   .max_epochs = 30, .patience = 2, .seed = 1};
 }
 
 /* The rows a batch touches, with the batch's uses of each, grouped by row in batch order. */
@@ -166,92 +166,72 @@ static bool fit_init(Fit *f, Network *net, const TuneNetworkSet *train, const Tu
            gather_init(&f->inputs, (size_t)net->num_inputs) && gather_init(&f->actions, (size_t)net->num_actions);
 }
 
-/* ---------------------------------------------------------------- a batch, forward and back */
+/* ---------------------------------------------------------------- a batch: the rows it touches */
 
-/* Every position of the batch through the model, each by one thread. */
-static bool batch_passes(Fit *f, const size_t *idx, size_t n)
+/* Where each position's moves start among the batch's, and room for what the batch gathers. */
+static bool batch_prepare(Fit *f, const size_t *idx, size_t n)
 {
     const TuneNetworkSet *s = f->train;
     f->move_at[0] = 0;
-    for (size_t p = 0; p < n; p++)
+    size_t inputs = 0;
+    for (size_t p = 0; p < n; p++) {
         f->move_at[p + 1] = f->move_at[p] + (s->move_start[idx[p] + 1] - s->move_start[idx[p]]);
-    if (!grow((void **)&f->dl, &f->dl_cap, f->move_at[n] + 1, sizeof *f->dl))
-        return false;
-    const size_t h = (size_t)f->h;
-    const long count = (long)n;
-#pragma omp parallel for schedule(static) num_threads(f->threads)
-    for (long p = 0; p < count; p++) {
-        NetworkPass pass = {.h1 = f->h1 + (size_t)p * h, .da = f->da + (size_t)p * h, .dl = f->dl + f->move_at[p]};
-        tune_network_pass(f->net, s, idx[p], f->o->policy_weight, true, &pass);
-        memcpy(f->h2 + (size_t)p * NETWORK_L2, pass.h2, sizeof pass.h2);
-        memcpy(f->dz2 + (size_t)p * NETWORK_L2, pass.dz2, sizeof pass.dz2);
-        f->dv[p] = pass.dv;
-        f->value_loss[p] = pass.value_loss;
-        f->policy_loss[p] = pass.policy_loss;
+        inputs += s->input_start[idx[p] + 1] - s->input_start[idx[p]];
     }
-    return true;
+    const size_t moves = f->move_at[n];
+    return grow((void **)&f->dl, &f->dl_cap, moves + 1, sizeof *f->dl) && gather_reserve(&f->inputs, inputs, inputs) &&
+           gather_reserve(&f->actions, moves, moves);
 }
 
-/* Slots and uses of the W1 rows the batch reads, in batch order. */
-static bool gather_inputs(Fit *f, const size_t *idx, size_t n)
+/* A row's first use gives it the next slot; every use counts. */
+static void count_use(Gather *g, uint32_t r)
 {
-    const TuneNetworkSet *s = f->train;
-    Gather *g = &f->inputs;
-    size_t uses = 0;
-    for (size_t p = 0; p < n; p++)
-        uses += s->input_start[idx[p] + 1] - s->input_start[idx[p]];
-    if (!gather_reserve(g, uses, uses))
-        return false;
-    g->rows = 0;
-    g->uses = uses;
-    for (size_t p = 0; p < n; p++)
-        for (uint64_t k = s->input_start[idx[p]]; k < s->input_start[idx[p] + 1]; k++) {
-            const uint32_t r = s->input[k];
-            if (g->slot[r] == NO_SLOT) {
-                g->slot[r] = (uint32_t)g->rows;
-                g->row[g->rows] = r;
-                g->fill[g->rows++] = 0;
-            }
-            g->fill[g->slot[r]]++;
-        }
+    if (g->slot[r] == NO_SLOT) {
+        g->slot[r] = (uint32_t)g->rows;
+        g->row[g->rows] = r;
+        g->fill[g->rows++] = 0;
+    }
+    g->fill[g->slot[r]]++;
+    g->uses++;
+}
+
+/* The counts into starts, and the fills back to 0 for placing the uses. */
+static void start_rows(Gather *g)
+{
     g->start[0] = 0;
     for (size_t t = 0; t < g->rows; t++) {
         g->start[t + 1] = g->start[t] + g->fill[t];
         g->fill[t] = 0;
     }
+}
+
+/* Slots and uses of the W1 rows the batch reads, in batch order (room reserved). */
+static void gather_inputs(Fit *f, const size_t *idx, size_t n)
+{
+    const TuneNetworkSet *s = f->train;
+    Gather *g = &f->inputs;
+    g->rows = g->uses = 0;
+    for (size_t p = 0; p < n; p++)
+        for (uint64_t k = s->input_start[idx[p]]; k < s->input_start[idx[p] + 1]; k++)
+            count_use(g, s->input[k]);
+    start_rows(g);
     for (size_t p = 0; p < n; p++)
         for (uint64_t k = s->input_start[idx[p]]; k < s->input_start[idx[p] + 1]; k++) {
             const uint32_t t = g->slot[s->input[k]];
             g->use[g->start[t] + g->fill[t]++] = (uint32_t)p;
         }
-    return true;
 }
 
 /* The same for the action embeddings, each use a move of the batch. */
-static bool gather_actions(Fit *f, const size_t *idx, size_t n)
+static void gather_actions(Fit *f, const size_t *idx, size_t n)
 {
     const TuneNetworkSet *s = f->train;
     Gather *g = &f->actions;
-    const size_t uses = f->move_at[n];
-    if (!gather_reserve(g, uses, uses))
-        return false;
-    g->rows = 0;
-    g->uses = uses;
+    g->rows = g->uses = 0;
     for (size_t p = 0; p < n; p++)
-        for (uint64_t m = s->move_start[idx[p]]; m < s->move_start[idx[p] + 1]; m++) {
-            const uint32_t a = s->action[m];
-            if (g->slot[a] == NO_SLOT) {
-                g->slot[a] = (uint32_t)g->rows;
-                g->row[g->rows] = a;
-                g->fill[g->rows++] = 0;
-            }
-            g->fill[g->slot[a]]++;
-        }
-    g->start[0] = 0;
-    for (size_t t = 0; t < g->rows; t++) {
-        g->start[t + 1] = g->start[t] + g->fill[t];
-        g->fill[t] = 0;
-    }
+        for (uint64_t m = s->move_start[idx[p]]; m < s->move_start[idx[p] + 1]; m++)
+            count_use(g, s->action[m]);
+    start_rows(g);
     for (size_t p = 0; p < n; p++)
         for (uint64_t m = s->move_start[idx[p]]; m < s->move_start[idx[p] + 1]; m++) {
             const uint32_t t = g->slot[s->action[m]];
@@ -259,7 +239,6 @@ static bool gather_actions(Fit *f, const size_t *idx, size_t n)
             g->use[at] = (uint32_t)p;
             g->use_move[at] = (uint32_t)(f->move_at[p] + (m - s->move_start[idx[p]]));
         }
-    return true;
 }
 
 /* ---------------------------------------------------------------- Adam */
@@ -281,14 +260,30 @@ static void adam(float *w, Moments *mom, size_t at, const float *g, size_t n, co
     }
 }
 
-/* The dense layers' gradients, summed over the batch in order, and their steps. */
-static void update_dense(Fit *f, const size_t *idx, size_t n, const AdamStep *s)
+/* ---------------------------------------------------------------- a batch: the steps */
+
+/* Position p of the batch through the model: its activations and gradients into the batch's
+ * arrays. */
+static void batch_pass(Fit *f, const size_t *idx, size_t p)
 {
     const size_t h = (size_t)f->h;
-    for (int a = 0; a < NETWORK_ARRAYS; a++)
-        if (f->grad[a])
-            memset(f->grad[a], 0, f->length[a] * sizeof(float));
-    float *gb1 = f->grad[B1], *gw2 = f->grad[W2], *gb2 = f->grad[B2], *gwv = f->grad[WV], *gbv = f->grad[BV];
+    NetworkPass pass = {.h1 = f->h1 + p * h, .da = f->da + p * h, .dl = f->dl + f->move_at[p]};
+    tune_network_pass(f->net, f->train, idx[p], f->o->policy_weight, true, &pass);
+    memcpy(f->h2 + p * NETWORK_L2, pass.h2, sizeof pass.h2);
+    memcpy(f->dz2 + p * NETWORK_L2, pass.dz2, sizeof pass.dz2);
+    f->dv[p] = pass.dv;
+    f->value_loss[p] = pass.value_loss;
+    f->policy_loss[p] = pass.policy_loss;
+}
+
+/* The biases' and the value head's gradients, summed over the batch in order, and their steps. */
+static void update_small(Fit *f, const size_t *idx, size_t n, const AdamStep *s)
+{
+    const size_t h = (size_t)f->h;
+    static const int small[] = {B1, B2, WV, BV};
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+        memset(f->grad[small[i]], 0, f->length[small[i]] * sizeof(float));
+    float *gb1 = f->grad[B1], *gb2 = f->grad[B2], *gwv = f->grad[WV], *gbv = f->grad[BV];
     for (size_t p = 0; p < n; p++) {
         const float *da = f->da + p * h, *dz2 = f->dz2 + p * NETWORK_L2, *h2 = f->h2 + p * NETWORK_L2;
         const int b = f->train->bucket[idx[p]];
@@ -300,84 +295,100 @@ static void update_dense(Fit *f, const size_t *idx, size_t n, const AdamStep *s)
         }
         gbv[b] += (float)f->dv[p];
     }
-    const long rows = (long)h;
-#pragma omp parallel for schedule(static) num_threads(f->threads)
-    for (long j = 0; j < rows; j++) {
-        float *g = gw2 + (size_t)j * NETWORK_L2;
-        for (size_t p = 0; p < n; p++) {
-            const float x = f->h1[p * h + (size_t)j];
-            const float *dz2 = f->dz2 + p * NETWORK_L2;
-            if (x != 0)
-                for (int k = 0; k < NETWORK_L2; k++)
-                    g[k] += x * dz2[k];
-        }
-    }
-    static const int dense[] = {B1, W2, B2, WV, BV};
-    for (size_t i = 0; i < sizeof dense / sizeof dense[0]; i++) {
-        const int a = dense[i];
-        adam(*f->w[a], &f->mom[a], 0, f->grad[a], f->length[a], s, a == W2 || a == WV);
-    }
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+        adam(*f->w[small[i]], &f->mom[small[i]], 0, f->grad[small[i]], f->length[small[i]], s, small[i] == WV);
 }
 
-/* Each W1 row the batch read: its gradient over its uses in order, then its step. */
-static void update_inputs(Fit *f, const AdamStep *s)
+/* Rows j0 .. j1 - 1 of W2: their gradient over the batch in order, then their steps. */
+static void update_w2_rows(Fit *f, size_t j0, size_t j1, size_t n, const AdamStep *s)
+{
+    const size_t h = (size_t)f->h;
+    float *g = f->grad[W2] + j0 * NETWORK_L2;
+    memset(g, 0, (j1 - j0) * NETWORK_L2 * sizeof *g);
+    for (size_t p = 0; p < n; p++) {
+        const float *h1 = f->h1 + p * h, *dz2 = f->dz2 + p * NETWORK_L2;
+        for (size_t j = j0; j < j1; j++)
+            if (h1[j] != 0)
+                for (int k = 0; k < NETWORK_L2; k++)
+                    g[(j - j0) * NETWORK_L2 + (size_t)k] += h1[j] * dz2[k];
+    }
+    adam(f->net->w2 + j0 * NETWORK_L2, &f->mom[W2], j0 * NETWORK_L2, g, (j1 - j0) * NETWORK_L2, s, true);
+}
+
+/* W1 row t of the gather: its gradient over its uses in order, then its step. */
+static void update_input_row(Fit *f, size_t t, const AdamStep *s)
 {
     Gather *g = &f->inputs;
     const size_t h = (size_t)f->h;
-    const long rows = (long)g->rows;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(f->threads)
-    for (long t = 0; t < rows; t++) {
-        float grad[NETWORK_MAX_H] = {0};
-        for (uint64_t k = g->start[t]; k < g->start[t + 1]; k++) {
-            const float *da = f->da + (size_t)g->use[k] * h;
-            for (size_t u = 0; u < h; u++)
-                grad[u] += da[u];
-        }
-        const size_t r = g->row[t];
-        adam(f->net->w1 + r * h, &f->mom[W1], r * h, grad, h, s, true);
+    float grad[NETWORK_MAX_H] = {0};
+    for (uint64_t k = g->start[t]; k < g->start[t + 1]; k++) {
+        const float *da = f->da + (size_t)g->use[k] * h;
+        for (size_t u = 0; u < h; u++)
+            grad[u] += da[u];
     }
-    for (size_t t = 0; t < g->rows; t++)
-        g->slot[g->row[t]] = NO_SLOT;
+    const size_t r = g->row[t];
+    adam(f->net->w1 + r * h, &f->mom[W1], r * h, grad, h, s, true);
+    g->slot[r] = NO_SLOT;
 }
 
-/* Each action the batch's moves named: its embedding's and bias's gradients, then their steps. */
-static void update_actions(Fit *f, const AdamStep *s)
+/* Action t of the gather: its embedding's and bias's gradients, then their steps. */
+static void update_action_row(Fit *f, size_t t, const AdamStep *s)
 {
     Gather *g = &f->actions;
-    const long rows = (long)g->rows;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(f->threads)
-    for (long t = 0; t < rows; t++) {
-        float grad[NETWORK_L2] = {0}, bias = 0;
-        for (uint64_t k = g->start[t]; k < g->start[t + 1]; k++) {
-            const double dl = f->dl[g->use_move[k]];
-            const float *h2 = f->h2 + (size_t)g->use[k] * NETWORK_L2;
-            for (int j = 0; j < NETWORK_L2; j++)
-                grad[j] += (float)(dl * h2[j]);
-            bias += (float)dl;
-        }
-        const size_t a = g->row[t];
-        adam(f->net->we + a * NETWORK_L2, &f->mom[WE], a * NETWORK_L2, grad, NETWORK_L2, s, true);
-        adam(f->net->be + a, &f->mom[BE], a, &bias, 1, s, false);
+    float grad[NETWORK_L2] = {0}, bias = 0;
+    for (uint64_t k = g->start[t]; k < g->start[t + 1]; k++) {
+        const double dl = f->dl[g->use_move[k]];
+        const float *h2 = f->h2 + (size_t)g->use[k] * NETWORK_L2;
+        for (int j = 0; j < NETWORK_L2; j++)
+            grad[j] += (float)(dl * h2[j]);
+        bias += (float)dl;
     }
-    for (size_t t = 0; t < g->rows; t++)
-        g->slot[g->row[t]] = NO_SLOT;
+    const size_t a = g->row[t];
+    adam(f->net->we + a * NETWORK_L2, &f->mom[WE], a * NETWORK_L2, grad, NETWORK_L2, s, true);
+    adam(f->net->be + a, &f->mom[BE], a, &bias, 1, s, false);
+    g->slot[a] = NO_SLOT;
 }
 
-/* One batch: passes, gathers, steps; its summed losses into *value and *policy. */
+/* W2 rows a block, for the threads. */
+enum { W2_BLOCK = 8 };
+
+/* One batch: passes, gathers, steps; its summed losses into *value and *policy.  Two parallel
+ * regions' worth of synchronisation: the passes (while one thread gathers the rows), then every
+ * parameter's sum and step, each by one thread. */
 static bool run_batch(Fit *f, const size_t *idx, size_t n, double rate, double *value, double *policy)
 {
-    if (!batch_passes(f, idx, n) || !gather_inputs(f, idx, n) || !gather_actions(f, idx, n))
+    if (!batch_prepare(f, idx, n))
         return false;
+    f->step++;
+    const double c1 = 1 - pow(BETA1, (double)f->step), c2 = 1 - pow(BETA2, (double)f->step);
+    const AdamStep s = {rate * sqrt(c2) / c1, 1.0f / (float)n, (float)f->o->l2};
+    const long count = (long)n, w2_blocks = (long)((size_t)f->h / W2_BLOCK);
+#pragma omp parallel num_threads(f->threads)
+    {
+#pragma omp single nowait
+        {
+            gather_inputs(f, idx, n);
+            gather_actions(f, idx, n);
+        }
+#pragma omp for schedule(dynamic, 16)
+        for (long p = 0; p < count; p++)
+            batch_pass(f, idx, (size_t)p);
+#pragma omp single nowait
+        update_small(f, idx, n, &s);
+#pragma omp for schedule(dynamic, 1) nowait
+        for (long b = 0; b < w2_blocks; b++)
+            update_w2_rows(f, (size_t)b * W2_BLOCK, (size_t)(b + 1) * W2_BLOCK, n, &s);
+#pragma omp for schedule(dynamic, 64) nowait
+        for (long t = 0; t < (long)f->inputs.rows; t++)
+            update_input_row(f, (size_t)t, &s);
+#pragma omp for schedule(dynamic, 16)
+        for (long t = 0; t < (long)f->actions.rows; t++)
+            update_action_row(f, (size_t)t, &s);
+    }
     for (size_t p = 0; p < n; p++) {
         *value += f->value_loss[p];
         *policy += f->policy_loss[p];
     }
-    f->step++;
-    const double c1 = 1 - pow(BETA1, (double)f->step), c2 = 1 - pow(BETA2, (double)f->step);
-    const AdamStep s = {rate * sqrt(c2) / c1, 1.0f / (float)n, (float)f->o->l2};
-    update_dense(f, idx, n, &s);
-    update_inputs(f, &s);
-    update_actions(f, &s);
     return true;
 }
 

@@ -53,7 +53,7 @@ typedef struct {
     void *ctx;
 } TuneNetworkFitOptions;
 
-/* Defaults: policy weight 1, l2 1e-6, rate 0.002, batch 256, 20 epochs, patience 2, seed 1,
+/* Defaults: policy weight 1, l2 1e-6, rate 0.002, batch 256, 30 epochs, patience 2, seed 1,
  * threads 0. */
 TuneNetworkFitOptions tune_network_fit_defaults(void);
 
