@@ -365,11 +365,13 @@ static void test_fit_threads_same_bits(TestContext *t)
     TuneNetworkDataOptions o = data_options(2);
     CHECK(t, tune_network_data(d.g, &d.games, &d.base, &nets[0], &o, &s[0], &s[1], &stats, &err));
     network_free(&nets[0]);
+    CHECK(t, s[0].count > 768 && s[0].count % 768 > 256);  /* a whole batch and a part of one */
     double losses[3] = {0};
     for (int k = 0; k < 3 && fit; k++) {
         CHECK(t, network_init(&nets[k], d.g, NETWORK_PATTERNS | NETWORK_SQUARES, 0, 16, &err));
         network_randomize(&nets[k], 1, false);
-        const TuneNetworkFitOptions fo = fit_options(k + 1);
+        TuneNetworkFitOptions fo = fit_options(k + 1);
+        fo.batch = 768;     /* 256 positions a thread: 3 threads share a batch's steps */
         CHECK(t, tune_network_fit(d.g, &nets[k], &s[0], &s[1], &fo, fit, &err));
         losses[k] = fit->valid_after.total;
         CHECK(t, fit->num_epochs >= 2 && fit->epoch[1].train.value > 0);

@@ -352,6 +352,18 @@ static void update_action_row(Fit *f, size_t t, const AdamStep *s)
 /* W2 rows a block, for the threads. */
 enum { W2_BLOCK = 8 };
 
+/* The positions a thread of a batch's steps needs at least.  A batch of 256 positions is a
+ * couple of milliseconds of work: cut among threads on a loaded machine, its waits cost more than
+ * it saves (2 threads took 3.6x the wall time of one, docs/BENCHMARKS.md).  The threads do not
+ * change the result, only how it is reached. */
+enum { BATCH_PER_THREAD = 256 };
+
+static int batch_threads(int threads, size_t n)
+{
+    const size_t most = n / BATCH_PER_THREAD > 1 ? n / BATCH_PER_THREAD : 1;
+    return (size_t)threads < most ? threads : (int)most;
+}
+
 /* One batch: passes, gathers, steps; its summed losses into *value and *policy.  Two parallel
  * regions' worth of synchronisation: the passes (while one thread gathers the rows), then every
  * parameter's sum and step, each by one thread. */
@@ -363,7 +375,7 @@ static bool run_batch(Fit *f, const size_t *idx, size_t n, double rate, double *
     const double c1 = 1 - pow(BETA1, (double)f->step), c2 = 1 - pow(BETA2, (double)f->step);
     const AdamStep s = {rate * sqrt(c2) / c1, 1.0f / (float)n, (float)f->o->l2};
     const long count = (long)n, w2_blocks = (long)((size_t)f->h / W2_BLOCK);
-#pragma omp parallel num_threads(f->threads)
+#pragma omp parallel num_threads(batch_threads(f->threads, n))
     {
 #pragma omp single nowait
         {
@@ -478,7 +490,8 @@ static bool epochs(Fit *f, const TuneNetworkSet *validation, TuneNetworkFit *out
         snapshot_take(&best, f);
     for (int epoch = 1; ok && epoch <= max_epochs && halvings <= o->patience; epoch++) {
         TuneNetworkEpoch e = {.epoch = epoch, .learning_rate = rate};
-        ok = run_epoch(f, order, epoch, rate, &e.train);
+        if (!(ok = run_epoch(f, order, epoch, rate, &e.train)))
+            break;
         e.validation = judged ? tune_network_loss(f->net, validation, o->policy_weight, o->threads)
                               : (TuneNetworkLoss){NAN, NAN, NAN};
         e.best = !judged || e.validation.total < best_loss - 1e-7 * fabs(best_loss);
