@@ -6,6 +6,7 @@
 #include "core/pattern.h"
 
 #include <math.h>
+#include <string.h>
 
 static double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0; }
 
@@ -109,9 +110,13 @@ static void print_net(const TuneSummary *s, FILE *out)
     const TuneNetSummary *n = &s->net;
     const TuneNetworkFit *f = &n->fit;
     const TuneNetworkFitOptions *fo = &s->opts->net.fit;
-    char shapes[64], a[32], b[32];
-    pattern_families_format(n->families, shapes, sizeof shapes);
-    fprintf(out, "network     inputs %s (shapes %s), H %d, from %s; %llu train and %llu validation positions with a "
+    char shapes[80] = "", a[32], b[32];
+    if (n->inputs & NETWORK_PATTERNS) {     /* the shapes of the pattern inputs */
+        memcpy(shapes, " (shapes ", 9);
+        pattern_families_format(n->families, shapes + 9, sizeof shapes - 10);
+        strcat(shapes, ")");
+    }
+    fprintf(out, "network     inputs %s%s, H %d, from %s; %llu train and %llu validation positions with a "
             "policy target\n", training_tune_inputs_name(n->inputs), shapes, n->hidden,
             n->from_network ? "the start's network" : "zero", (unsigned long long)n->policy_train,
             (unsigned long long)n->policy_validation);

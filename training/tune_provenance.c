@@ -199,12 +199,16 @@ static void provenance_net(const TuneSummary *s, Text *t)
     const TuneNetSummary *n = &s->net;
     const TuneNetworkFit *f = &n->fit;
     const TuneNetworkFitOptions *fo = &s->opts->net.fit;
-    char id[17], a[32], b[32], c[32], shapes[64];
+    char id[17], a[32], b[32], c[32], shapes[80] = "";
     weights_id_text(&s->init, id);
-    pattern_families_format(n->families, shapes, sizeof shapes);
+    if (n->inputs & NETWORK_PATTERNS) {     /* the shapes of the pattern inputs */
+        memcpy(shapes, " (shapes ", 9);
+        pattern_families_format(n->families, shapes + 9, sizeof shapes - 10);
+        strcat(shapes, ")");
+    }
     text_printf(t, "start: %s (id %s); its linear weights, tables and priors kept, the network's skip path\n",
                 s->opts->init ? "--init" : "the shipped weights", id);
-    text_printf(t, "network: inputs %s (shapes %s), H %d, from %s; lambda %g, skip-opening %d, validation %g\n",
+    text_printf(t, "network: inputs %s%s, H %d, from %s; lambda %g, skip-opening %d, validation %g\n",
                 training_tune_inputs_name(n->inputs), shapes, n->hidden, n->from_network ? "the start's network" : "zero",
                 s->opts->data_opts.lambda, s->opts->data_opts.skip_opening, s->opts->data_opts.validation);
     text_printf(t, "network fit: policy weight %g, l2 %g, learning rate %g, batch %zu, min-visits %d; %d epochs, "
