@@ -69,9 +69,11 @@ static bool prepare(const TuneOptions *o, TuneWork *w, NetWork *n, Error *err)
     if (!tune_check_headers(o->data, o->num_data, &w->game, err))
         return false;
     Error e;
-    if (!search_load_evaluation(w->game, o->init, &s->init, &e))
+    if (!search_load_evaluation(w->game, o->init, &s->init, &e)) {
+        s->init = (Weights){0};     /* unspecified after a failed load: nothing to dispose */
         return o->init ? error_set(err, "--init: %s", e.msg)
                        : error_set(err, "no shipped weights for %s: give --init", w->game->name);
+    }
     const size_t len = strlen(o->out);
     if (len >= 4 && strcmp(o->out + len - 4, ".txt") == 0)
         return error_set(err, "--out %s: the weights will have a network, which only a table file holds: name it "
@@ -182,7 +184,7 @@ static bool fit_candidate(const TuneOptions *o, TuneWork *w, NetWork *n, unsigne
         return error_failed(err, "out of memory");
     if (!n->has_start && !network_from_zero(w, inputs, &net, err))
         return false;
-    TuneNetworkSet train, valid;
+    TuneNetworkSet train = {0}, valid = {0};
     TuneNetworkFitOptions fo = o->net.fit;
     fo.threads = o->data_opts.threads;
     bool ok = select_inputs(n, &net, inputs, &train, &valid) || error_failed(err, "out of memory");
