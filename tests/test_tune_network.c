@@ -585,6 +585,38 @@ static void test_zero_start_is_skip_path(TestContext *t)
     data_close(&d);
 }
 
+/* Games read without their visit lists give value targets alone, and a fit on them. */
+static void test_data_without_visits(TestContext *t)
+{
+    Data d;
+    if (!data_open(t, &d, 10))
+        return;
+    TuneGames plain;
+    Error err;
+    tune_games_init(&plain);
+    int source = tune_games_add_source(&plain, "memory", &err);
+    for (int i = 0; i < 10; i++)
+        CHECK(t, tune_games_add(&plain, d.g, &d.recs[i], source, &err));
+    Network net;
+    CHECK(t, network_init(&net, d.g, NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(&net, 1, false);
+    TuneNetworkDataOptions o = data_options(2);
+    TuneNetworkSet s[2];
+    TuneDataStats stats;
+    CHECK(t, tune_network_data(d.g, &plain, &d.base, &net, &o, &s[0], &s[1], &stats, &err));
+    CHECK(t, s[0].count > 0 && s[0].with_policy == 0 && s[0].move_start[s[0].count] == 0);
+    TuneNetworkFitOptions fo = fit_options(1);
+    TuneNetworkFit *fit = malloc(sizeof *fit);
+    CHECK(t, fit && tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
+    CHECK(t, fit && isnan(fit->valid_after.policy) && fit->valid_after.total == fit->valid_after.value);
+    free(fit);
+    network_free(&net);
+    tune_network_set_free(&s[0]);
+    tune_network_set_free(&s[1]);
+    tune_games_free(&plain);
+    data_close(&d);
+}
+
 /* A network made for another board is refused with a line. */
 static void test_data_refuses_other_board(TestContext *t)
 {
@@ -615,6 +647,7 @@ const TestCase tune_network_tests[] = {
     {"fit_threads_same_bits", test_fit_threads_same_bits},
     {"fit_learns_teacher", test_fit_learns_teacher},
     {"zero_start_is_skip_path", test_zero_start_is_skip_path},
+    {"data_without_visits", test_data_without_visits},
     {"data_refuses_other_board", test_data_refuses_other_board},
     TEST_END,
 };

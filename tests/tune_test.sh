@@ -246,7 +246,7 @@ expect 2 "the pattern tables are for crossings 8x8, not epaminondas 14x12" analy
 # --- a network on top of the start weights (--model net, docs/NETWORK.md) -----------------------
 
 N=$tmp/net.lrec
-"$L" selfplay --variant crossings --games 60 --visits 40 --seed 7 --threads 2 --quiet --out "$N" >/dev/null 2>&1
+"$L" selfplay --variant crossings --games 60 --visits 60 --seed 7 --threads 2 --quiet --out "$N" >/dev/null 2>&1
 check "crossings self-play records for the network" $?
 NET="--model net --data $N --hidden 16 --epochs 6"
 expect 0 "inputs      both" tune $NET --out "$tmp/n1.lwt" --threads 1
@@ -263,6 +263,7 @@ n = d["network"]
 assert d["options"]["model"] == "net" and n["inputs"] == "squares" and n["hidden"] == 16, d["options"]
 loss = n["loss"]["validation"]
 assert loss["after"]["total"] < loss["before"]["total"], loss
+assert n["positions_policy"]["train"] > 0 and loss["after"]["policy"] < loss["before"]["policy"], n
 assert n["fit"]["epochs"][0]["epoch"] == 0 and n["fit"]["best_epoch"] > 0, n["fit"]
 q = n["loss"]["quantized"]
 assert q["positions"] > 0 and abs(q["quantized"]["value"] - q["float"]["value"]) < 0.01, q

@@ -185,7 +185,8 @@ static void fill_position(void *ctx, const Position *pos, size_t game, size_t pl
         r->failed = true;
         return;
     }
-    memcpy(r->input + r->inputs, f->active, (size_t)n * sizeof *f->active);
+    if (n > 0)
+        memcpy(r->input + r->inputs, f->active, (size_t)n * sizeof *f->active);
     r->inputs += (size_t)n;
     r->input_count[r->positions] = (uint32_t)n;
     if (!add_moves(f, r, pos, ply, &r->move_count[r->positions]))
@@ -258,9 +259,10 @@ static void copy_game(const TunePlan *plan, const GameRows *r, size_t i, TuneNet
 {
     TuneNetworkSet *s = sets[plan->validation[i]];
     const size_t row = plan->first_row[i];
-    if (r->positions == 0)
+    if (r->inputs)
+        memcpy(s->input + s->input_start[row], r->input, r->inputs * sizeof *r->input);
+    if (r->moves == 0)      /* no buffer was grown for them */
         return;
-    memcpy(s->input + s->input_start[row], r->input, r->inputs * sizeof *r->input);
     const size_t m = s->move_start[row];
     memcpy(s->action + m, r->action, r->moves * sizeof *r->action);
     memcpy(s->skip_prior + m, r->prior, r->moves * sizeof *r->prior);
