@@ -75,6 +75,18 @@ int phalanx_action_of(const Game *g, const Position *pos, Move m)
     return (channel * t->height + frame_row(t, side, sq_rank(rear))) * t->width + sq_file(rear);
 }
 
+void phalanx_actions_of(const Game *g, const Position *pos, const Move *moves, int n, int *out)
+{
+    const PhalanxTables *t = tables_of(g);
+    int side = cpos_of(pos)->side, distances = max_distance(t), h = t->height, w = t->width;
+    const uint8_t *direction = frame_direction[side];
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        int rear = move_rear(m), channel = direction[move_dir(m)] * distances + move_dist(m) - 1;
+        out[i] = (channel * h + frame_row(t, side, sq_rank(rear))) * w + sq_file(rear);
+    }
+}
+
 static void fill_plane(unsigned char *plane, int area, bool on)
 {
     memset(plane, on, (size_t)area);
