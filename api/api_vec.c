@@ -29,8 +29,6 @@
 
 /* Fewer games than this are stepped on one thread: starting a team costs more than they take. */
 enum { VEC_PARALLEL_MIN = 64 };
-/* Games handed to a thread at a time: games differ in cost (a restart, an opponent's search). */
-enum { VEC_CHUNK = 16 };
 /* Tries at a game that the agent gets to move in: the opponent's reply to a random opening can
  * end a game first.  The last try has no random opening, and no first move from the start ends
  * a game on any board the rules allow (every one of them was tried), so it always succeeds. */
@@ -425,8 +423,8 @@ static void slot_write(const LtVec *v, int i, unsigned which)
         ((int32_t *)out[OUT_LENGTH])[i] = s->reason != LT_END_NONE ? s->ended_plies : 0;
 }
 
-/* Where each game's actions begin in the flat list, and the list itself where it fits. */
-static void legal_flatten(LtVec *v)
+/* Where each game's actions begin in the flat list; whether the list fits its output. */
+static bool legal_offsets(LtVec *v)
 {
     int64_t at = 0;
     for (int i = 0; i < v->n; i++) {
@@ -436,11 +434,21 @@ static void legal_flatten(LtVec *v)
     v->total = at;
     if (v->out[OUT_LEGAL_START])
         memcpy(v->out[OUT_LEGAL_START], v->start_of, (size_t)v->n * sizeof *v->start_of);
-    int32_t *flat = v->out[OUT_LEGAL];
-    if (!flat || (size_t)at > v->out_len[OUT_LEGAL])
-        return;
-    for (int i = 0; i < v->n; i++)
-        memcpy(flat + v->start_of[i], v->slots[i].actions, (size_t)v->slots[i].count * sizeof *flat);
+    return v->out[OUT_LEGAL] && (size_t)at <= v->out_len[OUT_LEGAL];
+}
+
+static void legal_copy(const LtVec *v, int i)
+{
+    memcpy((int32_t *)v->out[OUT_LEGAL] + v->start_of[i], v->slots[i].actions,
+           (size_t)v->slots[i].count * sizeof(int32_t));
+}
+
+/* The offsets, and the list itself where it fits. */
+static void legal_flatten(LtVec *v)
+{
+    if (legal_offsets(v))
+        for (int i = 0; i < v->n; i++)
+            legal_copy(v, i);
 }
 
 /* The mask rebuilt whole: after a failure may have left it apart from the lists. */
@@ -485,25 +493,43 @@ static bool worth_threads(const LtVec *v)
     return v->threads > 1 && (v->n >= VEC_PARALLEL_MIN || v->o.opponent);
 }
 
+static void slot_run(const LtVec *v, int i, bool reset, VecThread *th, int *failed)
+{
+    int r = slot_step(v, i, reset, th);
+    if (r < 0) {
+#pragma omp atomic write
+        *failed = r;
+    }
+}
+
 /* Every slot stepped (reset: begun again); 0, or a slot_begin failure. */
 static int vec_run(LtVec *v, bool reset)
 {
     int failed = 0;
+    bool fits = false;
 #pragma omp parallel num_threads(v->threads) if (worth_threads(v))
     {
         VecThread *th = &v->thread[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, VEC_CHUNK)
-        for (int i = 0; i < v->n; i++) {
-            int r = slot_step(v, i, reset, th);
-            if (r < 0) {
-#pragma omp atomic write
-                failed = r;
-            }
+        if (v->o.opponent) {            /* a search costs what it costs: the games are dealt as they go */
+#pragma omp for schedule(dynamic, 1)
+            for (int i = 0; i < v->n; i++)
+                slot_run(v, i, reset, th, &failed);
+        } else {                        /* each thread keeps its games, and their memory in its cache */
+#pragma omp for schedule(static)
+            for (int i = 0; i < v->n; i++)
+                slot_run(v, i, reset, th, &failed);
+        }
+#pragma omp single
+        fits = legal_offsets(v);
+        /* the copy on every thread: on one, the others would wait for it */
+        if (fits) {
+#pragma omp for schedule(static)
+            for (int i = 0; i < v->n; i++)
+                legal_copy(v, i);
         }
     }
     if (failed)
         mask_rebuild(v);
-    legal_flatten(v);
     return failed;
 }
 
