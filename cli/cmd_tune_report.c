@@ -83,7 +83,7 @@ static void print_weights(const TuneSummary *s, FILE *out)
     }
 }
 
-void tune_print_text(const TuneSummary *s, FILE *out)
+void cli_tune_print_text(const TuneSummary *s, FILE *out)
 {
     const TuneDataStats *d = &s->data;
     for (int i = 0; i < s->games->num_sources; i++)
