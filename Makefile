@@ -33,7 +33,7 @@ BUILD   := build-mpi
 override CFLAGS += -DLEUCTRA_MPI
 endif
 
-LIB_DIRS := core data search selfplay tuner eval engine pictures api
+LIB_DIRS := core data search selfplay tuner eval engine pictures training api
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/reversi_reference_solve.c tests/unit_main.c
@@ -129,7 +129,7 @@ fuzz: $(BUILD)/gen/default_weights.c
 	build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=build-fuzz/ build-fuzz/corpus
 	@mkdir -p build-fuzz/files-corpus
 	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -fsanitize=fuzzer,address,undefined -fopenmp \
-	    tests/fuzz_files.c $(filter core/% data/% selfplay/% eval/%,$(LIB_SRC)) $(BUILD)/gen/default_weights.c \
+	    tests/fuzz_files.c $(filter core/% data/% search/% selfplay/% eval/%,$(LIB_SRC)) $(BUILD)/gen/default_weights.c \
 	    -lz -lm -lgsl -lgslcblas -o build-fuzz/fuzz_files
 	cp tests/fuzz_files_corpus/seed_* build-fuzz/files-corpus/
 	build-fuzz/fuzz_files -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=build-fuzz/files- build-fuzz/files-corpus

@@ -4,6 +4,7 @@
  * rules engine (perft leaves/s, random playouts/s).  The figures go into docs/BENCHMARKS.md.
  */
 #include "cli.h"
+#include "core/network.h"
 #include "core/perft.h"
 #include "core/playout.h"
 #include "core/rng.h"
@@ -157,6 +158,79 @@ static void bench_search(long visits)
     printf("speed %.0f visits/s (%ld visits in %.2f s, one thread)\n", total_visits / seconds, total_visits, seconds);
 }
 
+/* Positions of random games from the start (seeded: every run times the same positions). */
+static int random_game_positions(const Game *g, Position *out, int count)
+{
+    Rng rng = rng_seed(17, 3);
+    int n = 0;
+    while (n < count) {
+        Position p;
+        game_start(g, &p);
+        Move moves[MAX_MOVES];
+        for (int ply = 0; ply < 300 && n < count; ply++) {
+            out[n++] = p;
+            const int k = game_gen_moves(g, &p, moves);
+            if (k == 0)
+                break;
+            Undo u;
+            game_make(g, &p, moves[rng_below(&rng, (uint32_t)k)], &u);
+        }
+    }
+    return n;
+}
+
+/* Evaluations a second of one network on one thread: value only, through one scratch (the
+ * search's way: consecutive positions of games, each accumulator updated from the last). */
+static double network_rate(const Network *net, const Game *g, const Position *positions, int n)
+{
+    NetworkScratch *s = network_scratch_new(net);
+    if (!s)
+        fail_exit("bench", EXIT_FAILURE_RUN, "out of memory");
+    double sum = 0, t0 = clock_seconds(), seconds;
+    long done = 0;
+    do {
+        for (int i = 0; i < n; i++)
+            sum += network_value(net, g, s, &positions[i]);
+        done += n;
+    } while ((seconds = clock_seconds() - t0) < 0.3);
+    network_scratch_free(s);
+    return sum == sum ? (double)done / seconds : 0;     /* (the sum keeps the loop from being dropped) */
+}
+
+/* The network's evaluations per second for each game and a few widths, plain C and AVX2. */
+static void bench_network(void)
+{
+    static const char *const games[] = {"epaminondas", "crossings", "igfip", "reversi"};
+    static const int widths[] = {32, 64, 128, 256};
+    enum { POSITIONS = 2000 };
+    Position *positions = malloc(POSITIONS * sizeof *positions);
+    if (!positions)
+        fail_exit("bench", EXIT_FAILURE_RUN, "out of memory");
+    const bool simd = network_simd_available();
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        Position start;
+        Game *g = open_variant(games[i], 0, 0, &start);
+        const int n = random_game_positions(g, positions, POSITIONS);
+        for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+            Network net;
+            Error err;
+            if (!network_init(&net, g, NETWORK_PATTERNS | NETWORK_SQUARES, 0, widths[k], &err))
+                fail_exit("bench", EXIT_FAILURE_RUN, "%s", err.msg);
+            network_randomize(&net, 1, true);
+            network_quantize(&net, g, positions, 100);
+            net.simd = false;
+            const double plain = network_rate(&net, g, positions, n);
+            net.simd = simd;
+            const double fast = simd ? network_rate(&net, g, positions, n) : 0;
+            printf("network %-12s %dx%-2d H %3d  %6d inputs  %9.0f evals/s plain  %9.0f evals/s avx2%s\n", games[i],
+                   g->width, g->height, widths[k], net.num_inputs, plain, fast, simd ? "" : " (no AVX2 here)");
+            network_free(&net);
+        }
+        game_free(g);
+    }
+    free(positions);
+}
+
 /* Whether move is one of the comma-separated moves of list. */
 static bool move_listed(const char *list, const char *move)
 {
@@ -306,6 +380,8 @@ static int run_bench(int argc, char **argv)
         bench_search(visits);
     else if (strcmp(what, "rules") == 0)
         bench_rules(threads);
+    else if (strcmp(what, "network") == 0)
+        bench_network();
     else if (strcmp(what, "solve") == 0) {
         int first, last;
         parse_ffo_range(ffo_text, &first, &last);
@@ -316,13 +392,13 @@ static int run_bench(int argc, char **argv)
             bench_solve(first, last, wld, threads_text ? threads : 1);
     }
     else
-        fail_exit("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search, rules or solve)", what);
+        fail_exit("bench", EXIT_USAGE, "unknown benchmark '%s' (expected search, rules, network or solve)", what);
     return 0;
 }
 
 const Command command_bench = {
     "bench", run_bench, "search signature and speed; rules engine and solver speed",
-    "usage: leuctra bench [search|rules|solve] [--visits N] [--threads N] [--ffo FIRST-LAST] [--wld]\n"
+    "usage: leuctra bench [search|rules|network|solve] [--visits N] [--threads N] [--ffo FIRST-LAST] [--wld]\n"
     "                     [--level L]\n\n"
     "search (default): 12 fixed positions, 4 each of Epaminondas, Crossings and Reversi, searched\n"
     "with --visits (default 20000) on one thread with the shipped weights.  Ends with the signature\n"
@@ -332,6 +408,9 @@ const Command command_bench = {
     "rules: perft of the 14x12 Epaminondas start to depth 4 and of Reversi to depth 11 on one\n"
     "thread and on N threads (default: all cores), then uniformly random playouts (to the end of\n"
     "the game, at most 1000 plies) on one thread.  Seeds are fixed, so runs are comparable.\n\n"
+    "network: the network's evaluations per second on one thread (docs/NETWORK.md), random networks\n"
+    "of H 32 to 256 on the positions of random games, value only, each accumulator updated from the\n"
+    "last position's as in a search: the plain C path and the AVX2 one (the same numbers).\n\n"
     "solve: the Reversi endgame solver on the FFO test positions --ffo (default 40-49, 20-26\n"
     "empties, a few minutes; the suite here is 40-59, up to 34 empties, which takes hours), each\n"
     "solved exactly on one thread (--threads N: N threads) with a fresh 64 MiB table (--wld: a\n"

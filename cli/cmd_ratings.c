@@ -2,12 +2,12 @@
  * cmd_ratings.c - `leuctra ratings`: Elo ratings of many players (engine versions) from a file
  * of game results (docs/RATINGS.md), by maximum likelihood with one player anchored, printed
  * as a table or as JSON, and optionally as a chart (--svg).  The statistics live in
- * eval/ratings.h; this file reads the arguments and the files and formats the answer.  It also
- * lends its reading and fitting to `leuctra chart training` (ratings_cli.h).
+ * eval/ratings.h; this file reads the arguments and the files and formats the answer.
  */
+#include "cli.h"
 #include "core/utf8.h"
+#include "eval/ratings.h"
 #include "pictures/charts.h"
-#include "ratings_cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -26,13 +26,8 @@ typedef struct {
     const char *svg;           /* --svg: the chart's file, or NULL */
 } RatingsArgs;
 
-/* One line of the report, with the keys it is sorted by. */
-typedef struct {
-    int player;
-    int order;                 /* status_order of the player's status */
-    double elo;
-    int rank;                  /* 0: no rank (undetermined or unlinked) */
-} Row;
+/* One line of the report: a player and its rank (eval/ratings.h: ratings_rank). */
+typedef RatingsRank Row;
 
 static void parse_args(int argc, char **argv, RatingsArgs *a)
 {
@@ -69,74 +64,29 @@ static void parse_args(int argc, char **argv, RatingsArgs *a)
     }
 }
 
-ResultTable *ratings_read_files(const char *command, const char *const *files, int n)
+/* Every game of the files ("-": standard input), or fail with exit 2 (1 when memory runs out). */
+static ResultTable *read_files(const char *command, const char *const *files, int n)
 {
-    ResultTable *t = results_new();
+    Error err;
+    ResultTable *t = results_read_files(files, n, &err);
     if (!t)
-        fail_exit(command, EXIT_FAILURE_RUN, "out of memory");
-    for (int i = 0; i < n; i++) {
-        bool is_stdin = strcmp(files[i], "-") == 0;
-        FILE *in = is_stdin ? stdin : fopen(files[i], "r");
-        if (!in)
-            fail_exit(command, EXIT_USAGE, "cannot open '%s': %s", files[i], strerror(errno));
-        Error err;
-        bool ok = results_read(t, in, is_stdin ? "stdin" : files[i], &err);
-        if (!is_stdin)
-            fclose(in);
-        if (!ok)
-            fail_exit(command, EXIT_USAGE, "%s", err.msg);
-    }
-    if (results_num_games(t) == 0)
-        fail_exit(command, EXIT_USAGE, "no games in the results");
+        fail_with(command, &err);
     return t;
 }
 
-void ratings_fit_or_fail(const char *command, const ResultTable *t, const RatingsOptions *o, Ratings *r)
+/* ratings_fit, or exit status 1 with its message. */
+static void fit_or_fail(const char *command, const ResultTable *t, const RatingsOptions *o, Ratings *r)
 {
     Error err;
     if (!ratings_fit(t, o, r, &err))
         fail_exit(command, EXIT_FAILURE_RUN, "%s", err.msg);
 }
 
-ChartRating ratings_chart_entry(const ResultTable *t, const Ratings *r, int player, int anchor)
-{
-    const PlayerRating *p = &r->rating[player];
-    return (ChartRating){results_name(t, player), p->elo, p->error, p->status, player == anchor};
-}
-
-/* --- ordering --------------------------------------------------------------------------------- */
-
-/* Above the anchor's group first, then the finite ratings high to low, then those below, then
- * the players the games do not place. */
-static int status_order(RatingStatus s)
-{
-    static const int order[] = {[RATING_ABOVE] = 0, [RATING_FINITE] = 1, [RATING_BELOW] = 2,
-                                [RATING_UNDETERMINED] = 3, [RATING_UNLINKED] = 4};
-    return order[s];
-}
-
-static int compare_rows(const void *x, const void *y)
-{
-    const Row *a = x, *b = y;
-    if (a->order != b->order)
-        return a->order - b->order;
-    if (a->elo != b->elo && !isnan(a->elo) && !isnan(b->elo))
-        return a->elo > b->elo ? -1 : 1;
-    return a->player - b->player;
-}
-
 static Row *ranked_rows(const Ratings *r)
 {
     Row *rows = malloc((size_t)r->players * sizeof *rows + 1);
-    if (!rows)
+    if (!rows || !ratings_rank(r, rows))
         fail_exit("ratings", EXIT_FAILURE_RUN, "out of memory");
-    for (int i = 0; i < r->players; i++)
-        rows[i] = (Row){i, status_order(r->rating[i].status), r->rating[i].elo, 0};
-    qsort(rows, (size_t)r->players, sizeof *rows, compare_rows);
-    for (int i = 0; i < r->players; i++) {
-        RatingStatus s = r->rating[rows[i].player].status;
-        rows[i].rank = s == RATING_UNDETERMINED || s == RATING_UNLINKED ? 0 : i + 1;
-    }
     return rows;
 }
 
@@ -243,46 +193,32 @@ static void print_json(const ResultTable *t, const Ratings *r, const Row *rows, 
 
 /* --- the command ------------------------------------------------------------------------------ */
 
-/* The chart, in the table's order; written whole. */
-static void write_chart(const char *command, const char *path, const ResultTable *t, const Ratings *r, const Row *rows,
-                        int anchor, double confidence)
+/* The ratings as an SVG chart, players in rank order, written whole to path. */
+static void write_svg(const char *command, const char *path, const ResultTable *t, const Ratings *r, int anchor,
+                       double confidence)
 {
-    ChartRating *entries = malloc((size_t)r->players * sizeof *entries);
-    if (!entries)
-        fail_exit(command, EXIT_FAILURE_RUN, "out of memory");
-    for (int i = 0; i < r->players; i++)
-        entries[i] = ratings_chart_entry(t, r, rows[i].player, anchor);
     CliOutput out;
-    if (!chart_ratings(cli_output_open(command, path, &out), entries, r->players, confidence)) {
+    if (!chart_ratings_fit(cli_output_open(command, path, &out), t, r, anchor, confidence)) {
         cli_output_discard(&out);
         fail_exit(command, EXIT_FAILURE_RUN, "cannot write %s: %s", path, strerror(errno));
     }
     cli_output_commit(command, &out);
-    free(entries);
-}
-
-void ratings_write_svg(const char *command, const char *path, const ResultTable *t, const Ratings *r, int anchor,
-                       double confidence)
-{
-    Row *rows = ranked_rows(r);
-    write_chart(command, path, t, r, rows, anchor, confidence);
-    free(rows);
 }
 
 static int run_ratings(int argc, char **argv)
 {
     RatingsArgs a = {.confidence = 0.95};
     parse_args(argc, argv, &a);
-    ResultTable *t = ratings_read_files("ratings", a.files, a.num_files);
+    ResultTable *t = read_files("ratings", a.files, a.num_files);
     int anchor = a.anchor ? results_find(t, a.anchor) : 0;
     if (anchor < 0)
         fail_exit("ratings", EXIT_USAGE, "--anchor '%s' is not a player in the results", a.anchor);
     RatingsOptions o = {anchor, a.anchor_elo, a.confidence, a.prior};
     Ratings r;
-    ratings_fit_or_fail("ratings", t, &o, &r);
+    fit_or_fail("ratings", t, &o, &r);
     Row *rows = ranked_rows(&r);
     if (a.svg)
-        write_chart("ratings", a.svg, t, &r, rows, anchor, a.confidence);
+        write_svg("ratings", a.svg, t, &r, anchor, a.confidence);
     if (a.json)
         print_json(t, &r, rows, &a, anchor);
     else

@@ -17,21 +17,30 @@ enum { NUM_SUBCOMMANDS = sizeof subcommands / sizeof subcommands[0] };
 
 /* ---------------------------------------------------------------- verify */
 
-/* One line per damaged chunk, then the file's verdict; true when undamaged. */
+/* One line per damaged chunk and per game the rules refuse, then the file's verdict; true when
+ * undamaged. */
 static bool verify_one(const char *path)
 {
     RecordsVerifyReport rep;
     Error err = {0};
-    if (!records_verify(path, &rep, &err))
+    if (!records_verify_games(path, &rep, &err))
         fail_with("records verify", &err);
     for (int i = 0; i < rep.num_damaged; i++)
         printf("%s\n", rep.damaged[i].msg);
+    int chunks = rep.num_damaged - rep.num_refused;
+    char refused[64] = "";
+    if (rep.num_refused > 0)
+        snprintf(refused, sizeof refused, "%s%d game%s the rules refuse", chunks ? ", " : "", rep.num_refused,
+                 rep.num_refused == 1 ? "" : "s");
     if (rep.num_damaged == 0)
         printf("%s: ok, %llu games in %llu chunk%s\n", path, (unsigned long long)rep.games,
                (unsigned long long)rep.chunks, rep.chunks == 1 ? "" : "s");
+    else if (chunks > 0)
+        printf("%s: DAMAGED, %d damaged chunk%s%s; %llu games in %llu good chunks\n", path, chunks,
+               chunks == 1 ? "" : "s", refused, (unsigned long long)rep.games, (unsigned long long)rep.chunks);
     else
-        printf("%s: DAMAGED, %d damaged chunk%s; %llu games in %llu good chunks\n", path, rep.num_damaged,
-               rep.num_damaged == 1 ? "" : "s", (unsigned long long)rep.games, (unsigned long long)rep.chunks);
+        printf("%s: DAMAGED, %s; %llu games in %llu good chunks\n", path, refused, (unsigned long long)rep.games,
+               (unsigned long long)rep.chunks);
     bool ok = rep.num_damaged == 0;
     records_verify_report_free(&rep);
     return ok;
@@ -40,7 +49,7 @@ static bool verify_one(const char *path)
 static int run_verify(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "records verify", false};
-    int n = records_paths(&r, &records_verify_command, argv);
+    int n = cli_records_paths(&r, &records_verify_command, argv);
     if (n == 0)
         fail_exit("records verify", EXIT_USAGE, "missing FILE (see leuctra records verify --help)");
     bool all_ok = true;
@@ -53,7 +62,10 @@ const Command records_verify_command = {
     "verify", run_verify, "check every chunk; name damage by its byte offset",
     "usage: leuctra records verify FILE...\n\n"
     "Checks every chunk of each file (header CRC, payload CRC-32, zlib, the games inside) and\n"
-    "prints one line per damaged chunk with its byte offset, then one verdict line per file.\n"
+    "replays every game of the good chunks with the rules: every stored move, the one played and\n"
+    "those of the visit lists, must be a legal move of its position exactly as stored (a capture\n"
+    "written with 'x').  Prints one line per damaged chunk with its byte offset and one per game\n"
+    "the rules refuse (game and ply), then one verdict line per file.\n"
     "Exit status 0 when every file is whole, 1 when any is damaged, 2 when a path is not a\n"
     "records file.\n\n"
     "example: leuctra records verify run1.lrec run2.lrec\n",
@@ -83,7 +95,7 @@ static void report_written(const char *command, const char *path)
 static int run_merge(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "records merge", false};
-    int n = records_paths(&r, &records_merge_command, argv);
+    int n = cli_records_paths(&r, &records_merge_command, argv);
     if (n < 2)
         fail_exit("records merge", EXIT_USAGE, "needs OUT and at least one IN (see leuctra records merge --help)");
     cli_output_check("records merge", "OUT", argv[0]);
@@ -114,7 +126,7 @@ const Command records_merge_command = {
 static int run_canonicalize(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "records canonicalize", false};
-    int n = records_paths(&r, &records_canonicalize_command, argv);
+    int n = cli_records_paths(&r, &records_canonicalize_command, argv);
     if (n == 0)
         fail_exit("records canonicalize", EXIT_USAGE, "missing FILE (see leuctra records canonicalize --help)");
     for (int i = 0; i < n; i++) {

@@ -32,10 +32,28 @@ static _Noreturn void export_fail(Export *x, int status, const char *msg)
     fail_exit("records export", status, "%s", msg);
 }
 
-static void write_row(Export *x, const GameRecord *r, int ply, const char *position, int side)
+/* A ply's visited move, as written: it must be a move of pos exactly as the rules write it, as the
+ * played move must (game_parse_move: legal, and with '-' or 'x' as the move is), or the export
+ * stops.  The text is the row's own, so checking it costs a parse. */
+static void check_visit(Export *x, const Game *g, const Position *pos, const GameRecord *r, int ply, const char *move,
+                        const char *path)
+{
+    Move m;
+    Error err;
+    if (game_parse_move(g, pos, move, &m, &err))
+        return;
+    char msg[ERROR_LEN + 400];
+    snprintf(msg, sizeof msg, "%s: game %llu ply %d: the visit list: %s", path, (unsigned long long)r->index, ply + 1,
+             err.msg);
+    export_fail(x, EXIT_FAILURE_RUN, msg);
+}
+
+static void write_row(Export *x, const Game *g, const Position *pos, const GameRecord *r, int ply, const char *path)
 {
     const RecordPly *p = &r->ply[ply];
-    char move[RECORD_MOVE_TEXT];
+    char move[RECORD_MOVE_TEXT], position[RECORD_MAX_POSITION];
+    int side = game_side_to_move(g, pos);
+    game_format_position(g, pos, position, sizeof position);
     record_move_format(p->move, move, sizeof move);
     fprintf(x->out, "%llu,%d,%s,%c,%s,%s,", (unsigned long long)r->index, ply, position, side == WHITE ? 'w' : 'b',
             move, result_for(r->result, side));
@@ -45,25 +63,26 @@ static void write_row(Export *x, const GameRecord *r, int ply, const char *posit
     for (uint32_t k = 0; k < p->num_visits; k++) {
         const RecordVisit *v = &r->visit[p->first_visit + k];
         record_move_format(v->move, move, sizeof move);
+        check_visit(x, g, pos, r, ply, move, path);
         fprintf(x->out, "%s%s:%lu", k ? ";" : "", move, (unsigned long)v->visits);
     }
     fputc('\n', x->out);
     x->rows++;
 }
 
-/* Replays one game with the rules, a row per position before each move. */
+/* Replays one game with the rules, a row per position before each move; every stored move, played
+ * or visited, is checked against the rules on the way. */
 static void export_game(Export *x, const Game *g, const GameRecord *r, const char *path)
 {
     Position pos;
     Error err;
-    char msg[ERROR_LEN + 400], position[RECORD_MAX_POSITION];
+    char msg[ERROR_LEN + 400];
     if (!game_parse_position(g, r->start, &pos, &err)) {
         snprintf(msg, sizeof msg, "%s: game %llu: bad start position: %s", path, (unsigned long long)r->index, err.msg);
         export_fail(x, EXIT_FAILURE_RUN, msg);
     }
     for (int i = 0; i < r->plies; i++) {
-        game_format_position(g, &pos, position, sizeof position);
-        write_row(x, r, i, position, game_side_to_move(g, &pos));
+        write_row(x, g, &pos, r, i, path);
         Move m;
         if (!record_move_to_move(g, &pos, r->ply[i].move, &m, &err)) {
             snprintf(msg, sizeof msg, "%s: game %llu ply %d: %s", path, (unsigned long long)r->index, i + 1, err.msg);
@@ -99,6 +118,19 @@ static void export_file(Export *x, const char *path)
     records_close(rd);
 }
 
+/* The temporary files (and folders of shards) "OUT.tmp.XXXXXX" that exports killed while writing
+ * OUT left: removed before this one writes, those of a live export excepted
+ * (output_temp_remove_stale tells them by their locks). */
+static void remove_stale_temps(const char *out, bool quiet)
+{
+    if (cli_output_is_stdout(out))
+        return;
+    int removed = output_temp_remove_stale(out);
+    if (removed > 0 && !quiet)
+        fprintf(stderr, "removed %d temporary file%s (%s.tmp.*) that a stopped export left\n", removed,
+                removed == 1 ? "" : "s", out);
+}
+
 typedef enum { FORMAT_GUESS, FORMAT_CSV, FORMAT_NPZ } Format;
 
 static Format parse_format(const char *text)
@@ -123,6 +155,7 @@ static void export_csv(Export *x, char **paths, int n)
 {
     cli_output_check("records export", "-o", x->out_path);
     cli_output_apart("records export", "-o", x->out_path, paths, n);
+    remove_stale_temps(x->out_path, false);
     x->out = cli_output_open("records export", x->out_path, &x->output);
     fputs("game,ply,position,side,move,result,value,visits\n", x->out);
     for (int i = 0; i < n; i++)
@@ -181,6 +214,7 @@ static int run_export(int argc, char **argv)
         fail_exit("records export", EXIT_USAGE, "--shard-positions writes several files: -o cannot be '-'");
     cli_output_check("records export", "-o", x.out_path);
     cli_output_apart("records export", "-o", x.out_path, argv, n);
+    remove_stale_temps(x.out_path, npz.quiet);
     export_npz(&npz, argv, n);
     return 0;
 }
@@ -203,7 +237,8 @@ const Command records_export_command = {
     "fixed action index with the visit share of each (legal_count [N]; legal, policy: the lists\n"
     "one after the other), the action played, the result and the root value for the side to move\n"
     "(value: NaN where the record has none), game index, ply, side and symmetry; meta: JSON text.\n"
-    "Every visited move must be a legal move of its position, or the export stops.\n\n"
+    "Every stored move, played or visited, must be a legal move of its position exactly as\n"
+    "stored (a capture written with 'x'), in CSV and npz alike, or the export stops.\n\n"
     "  -o, --output OUT       the file to write ('-o -': stdout)\n"
     "  --format csv|npz       (default: npz when OUT ends in .npz, else csv)\n"
     "  --augment              npz: each position once more under every board symmetry the rules\n"
@@ -214,14 +249,19 @@ const Command records_export_command = {
     "                         bitorder='little' and count 9*H*W gives them back): smaller, faster\n"
     "  --shard-positions N    npz: files OUT-00000.npz, OUT-00001.npz ... of at most N positions\n"
     "                         each (a game is never split; one longer game gets a file alone)\n"
+    "                         and OUT-shards.json naming them: a set that replaces the one there\n"
+    "                         as a whole, its manifest last (docs/TENSORS.md, Shards)\n"
     "  --level L              npz: zlib level 0-9 (default 4: 5% larger than 6, 40% faster)\n"
     "  --threads T            npz: arrays deflated side by side on T threads (default: every\n"
     "                         core); the bytes are the same whatever T\n"
     "  -q, --quiet            npz: no progress line and no summary\n\n"
     "OUT is written to a temporary file and renamed into place (through a symlink, the file it\n"
-    "names); a device or FIFO is written directly.  A damaged file or a stored move that the\n"
-    "rules reject stops with exit status 1, and no output is left (no shard either).  npz shows\n"
-    "a progress line on a terminal; memory stays bounded however large the input.\n\n"
+    "names); a device or FIFO is written directly; shards are written into a folder OUT.tmp.*\n"
+    "and renamed into place at the end.  A damaged file or a stored move that the rules reject\n"
+    "stops with exit status 1, and what was there before stays as it was (a set of shards\n"
+    "too, and so does it after SIGINT, SIGTERM or SIGHUP).  The temporary files and folders\n"
+    "OUT.tmp.* that a killed export left are removed first (a running export's are not).  npz\n"
+    "shows a progress line on a terminal; memory stays bounded however large the input.\n\n"
     "example: leuctra records export run1.lrec run2.lrec -o train.csv\n"
     "         leuctra records export run1.lrec -o train.npz --augment --shard-positions 1000000\n",
 };

@@ -1,80 +1,88 @@
 /*
- * cmd_train.c - `leuctra train DIR`: the training run as one job (train_cli.h).  Generations
- * until a budget: self-play of the best weights so far, a fit of the whole model on a window of
- * recent games, an SPRT gate against the best, promotion, and a ladder of the promoted
- * generations against fixed anchors.  This file reads the options, makes or checks the folder
- * (a resumed run must have the settings it was started with), and runs the generations.
+ * cmd_train.c - `leuctra train DIR`: the training run as one job (training/train.h runs it).
+ * This file reads the options, opens the game, and shows what the run says: its log lines on
+ * stdout, the progress of its self-play and matches on a terminal, a failure as one line with
+ * its exit status.
  */
 #include "match_cli.h"
-#include "train_cli.h"
+#include "search_cli.h"
+#include "training/train.h"
 
 #include "core/pattern.h"
 #include "core/threads.h"
-#include "data/output_file.h"
-#include "data/weights.h"
-#include "eval/match.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const NAME = "train";
 
-#ifndef LEUCTRA_VERSION
-#define LEUCTRA_VERSION "unknown"
-#endif
-
 /* --- options ----------------------------------------------------------------------------------- */
 
-static void read_options(int argc, char **argv, TrainOptions *o)
+typedef struct {
+    TrainOptions run;
+    GameOptions game;
+    bool quiet;
+} TrainArgs;
+
+/* The options that take a number. */
+static bool read_number(ArgReader *r, TrainOptions *o)
 {
+    const char *t;
+    if (arg_value(r, "--generations", &t))
+        o->generations = (int)arg_integer(NAME, "--generations", t, 1, TRAIN_MAX_GENERATIONS);
+    else if (arg_value(r, "--hours", &t))
+        o->hours = arg_real(NAME, "--hours", t, 0.001, 1e5);
+    else if (arg_value(r, "--games", &t))
+        o->games = arg_integer(NAME, "--games", t, 2, 100000000);
+    else if (arg_value(r, "--visits", &t))
+        o->visits = cli_search_visits(NAME, "--visits", t);
+    else if (arg_value(r, "--window", &t))
+        o->window = (int)arg_integer(NAME, "--window", t, 1, TRAIN_MAX_GENERATIONS);
+    else if (arg_value(r, "--window-max", &t))
+        o->window_max = (int)arg_integer(NAME, "--window-max", t, 1, TRAIN_MAX_GENERATIONS);
+    else if (arg_value(r, "--gate-games", &t))
+        o->gate_games = arg_integer(NAME, "--gate-games", t, 2, 1000000);
+    else if (arg_value(r, "--gate-visits", &t))
+        o->gate_visits = cli_search_visits(NAME, "--gate-visits", t);
+    else if (arg_value(r, "--ladder-games", &t))
+        o->ladder_games = arg_integer(NAME, "--ladder-games", t, 0, 1000000);
+    else if (arg_value(r, "--ladder-visits", &t))
+        o->ladder_visits = cli_search_visits(NAME, "--ladder-visits", t);
+    else if (arg_value(r, "--make-openings", &t))
+        o->make_openings = (int)arg_integer(NAME, "--make-openings", t, 1, 100000);
+    else if (arg_value(r, "--seed", &t)) {
+        SearchSetup read;
+        search_setup_default(&read);
+        cli_search_set(NAME, &read, "--seed", "seed", t);
+        o->seed = read.mcts.seed;
+    } else if (arg_value(r, "--threads", &t))
+        o->threads = arg_threads(NAME, "--threads", t);
+    else if (arg_value(r, "--lambda", &t))
+        o->lambda = arg_real(NAME, "--lambda", t, 0, 1);
+    else if (arg_value(r, "--l2-tables", &t))
+        o->l2_tables = arg_real(NAME, "--l2-tables", t, 1e-9, 1e12);
+    else if (arg_value(r, "--priors-generations", &t))
+        o->priors_generations = (int)arg_integer(NAME, "--priors-generations", t, 1, 1000000);
+    else
+        return false;
+    return true;
+}
+
+static void read_options(int argc, char **argv, TrainArgs *a)
+{
+    TrainOptions *o = &a->run;
     ArgReader r = {argc, argv, 1, NAME, false};
     const char *t;
     while (r.index < argc) {
-        if (arg_game_option(&r, &o->game) || arg_value(&r, "--start", &o->start) ||
-            arg_value(&r, "--openings", &o->openings))
+        if (arg_game_option(&r, &a->game) || arg_value(&r, "--start", &o->start) ||
+            arg_value(&r, "--openings", &o->openings) || read_number(&r, o))
             continue;
-        if (arg_value(&r, "--generations", &t))
-            o->generations = (int)arg_integer(NAME, "--generations", t, 1, TRAIN_MAX_GENERATIONS);
-        else if (arg_value(&r, "--hours", &t))
-            o->hours = arg_real(NAME, "--hours", t, 0.001, 1e5);
-        else if (arg_value(&r, "--games", &t))
-            o->games = arg_integer(NAME, "--games", t, 2, 100000000);
-        else if (arg_value(&r, "--visits", &t))
-            o->visits = arg_integer(NAME, "--visits", t, 1, 100000000);
-        else if (arg_value(&r, "--window", &t))
-            o->window = (int)arg_integer(NAME, "--window", t, 1, TRAIN_MAX_GENERATIONS);
-        else if (arg_value(&r, "--window-max", &t))
-            o->window_max = (int)arg_integer(NAME, "--window-max", t, 1, TRAIN_MAX_GENERATIONS);
-        else if (arg_value(&r, "--gate-games", &t))
-            o->gate_games = arg_integer(NAME, "--gate-games", t, 2, 1000000);
-        else if (arg_value(&r, "--gate-visits", &t))
-            o->gate_visits = arg_integer(NAME, "--gate-visits", t, 1, 100000000);
-        else if (arg_flag(&r, "--sprt"))
-            match_read_sprt(&r, NAME, &o->sprt);
-        else if (arg_value(&r, "--ladder-games", &t))
-            o->ladder_games = arg_integer(NAME, "--ladder-games", t, 0, 1000000);
-        else if (arg_value(&r, "--ladder-visits", &t))
-            o->ladder_visits = arg_integer(NAME, "--ladder-visits", t, 1, 100000000);
-        else if (arg_value(&r, "--make-openings", &t))
-            o->make_openings = (int)arg_integer(NAME, "--make-openings", t, 1, 100000);
-        else if (arg_value(&r, "--seed", &t))
-            o->seed = (uint64_t)arg_integer(NAME, "--seed", t, 0, 0x7fffffffffffffffL);
-        else if (arg_value(&r, "--threads", &t))
-            o->threads = arg_threads(NAME, "--threads", t);
+        if (arg_flag(&r, "--sprt"))
+            cli_match_read_sprt(&r, NAME, &o->sprt);
         else if (arg_flag(&r, "--linear-only"))
             o->linear_only = true;
-        else if (arg_value(&r, "--lambda", &t))
-            o->lambda = arg_real(NAME, "--lambda", t, 0, 1);
-        else if (arg_value(&r, "--l2-tables", &t))
-            o->l2_tables = arg_real(NAME, "--l2-tables", t, 1e-9, 1e12);
-        else if (arg_value(&r, "--priors-generations", &t))
-            o->priors_generations = (int)arg_integer(NAME, "--priors-generations", t, 1, 1000000);
         else if (arg_value(&r, "--shapes", &t)) {
             Error err;
             if (!pattern_families_parse(t, &o->shapes, &err))
@@ -83,7 +91,7 @@ static void read_options(int argc, char **argv, TrainOptions *o)
         else if (arg_flag(&r, "--resume"))
             o->resume = true;
         else if (arg_flag(&r, "--quiet") || arg_flag(&r, "-q"))
-            o->quiet = true;
+            a->quiet = true;
         else if (arg_operand(&r) && !o->dir)
             o->dir = argv[r.index++];
         else if (r.index < argc && (r.operands_only || argv[r.index][0] != '-'))
@@ -93,351 +101,80 @@ static void read_options(int argc, char **argv, TrainOptions *o)
     }
     if (!o->dir || !*o->dir)
         fail_exit(NAME, EXIT_USAGE, "missing DIR, the run's folder (see leuctra train --help)");
-    if (o->linear_only && (o->shapes || o->l2_tables || o->priors_generations))
-        fail_exit(NAME, EXIT_USAGE, "--linear-only fits no tables or priors: it takes no %s",
-                  o->shapes ? "--shapes" : o->l2_tables ? "--l2-tables" : "--priors-generations");
-    if (o->window_max && o->window_max < o->window)
-        fail_exit(NAME, EXIT_USAGE, "--window-max %d is less than --window %d", o->window_max, o->window);
-    if (!o->window_max)
-        o->window_max = o->window > TRAIN_WINDOW_MAX ? o->window : TRAIN_WINDOW_MAX;
-    if (!o->generations && !o->hours)
-        fail_exit(NAME, EXIT_USAGE, "no budget: give --generations N or --hours H (or both)");
-    if (strlen(o->dir) > TRAIN_PATH - 64)
-        fail_exit(NAME, EXIT_USAGE, "DIR is longer than %d bytes", TRAIN_PATH - 64);
-    const char *sprt_problem = sprt_invalid(&o->sprt);
-    if (sprt_problem)
-        fail_exit(NAME, EXIT_USAGE, "--sprt: %s", sprt_problem);
-}
-
-/* --- the folder -------------------------------------------------------------------------------- */
-
-/* The settings that decide what the run makes, one key=value a line in a fixed order. */
-static void settings_text(const TrainRun *run, const char *start_id, char *buf, size_t len)
-{
-    const TrainOptions *o = run->o;
-    const Game *g = run->game;
-    char fit[160] = "whole";    /* folders from before --shapes have no shapes on this line */
-    char window[64];            /* and those from before --window-max a fixed window */
-    if (o->window_max > o->window)
-        snprintf(window, sizeof window, "%d widened to %d over the best's games", o->window, o->window_max);
-    else
-        snprintf(window, sizeof window, "%d", o->window);
-    if (o->linear_only)
-        snprintf(fit, sizeof fit, "linear");
-    else if (o->shapes)
-        pattern_families_format(o->shapes, fit + snprintf(fit, sizeof fit, "whole shapes "), sizeof fit - 13);
-    train_fit_numbers(o, "", fit, sizeof fit);
-    snprintf(buf, len,
-             "generator=leuctra train %s\nvariant=%s\nsize=%dx%d\nstart=%s\nstart_weights=%s\ngames=%ld\nvisits=%ld\n"
-             "window=%s\nfit=%s\ngate_games=%ld\ngate_visits=%ld\nsprt=elo0 %g elo1 %g alpha %g beta %g %s\n"
-             "ladder_games=%ld\nladder_visits=%ld\nopenings=%s\nmake_openings=%d\nseed=%llu\n",
-             LEUCTRA_VERSION, g->name, g->width, g->height, o->start, start_id, o->games, o->visits, window,
-             fit, o->gate_games, o->gate_visits, o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta, o->sprt.model == ELO_LOGISTIC ? "logistic" : "normalized", o->ladder_games,
-             o->ladder_visits, o->openings ? o->openings : "made", o->openings ? 0 : o->make_openings,
-             (unsigned long long)o->seed);
-}
-
-/* The start weights: all-zero linear weights (an engine that knows nothing), the shipped ones,
- * or a file's. */
-static void load_start(const TrainRun *run, Weights *w)
-{
-    const char *start = run->o->start;
     Error err;
-    if (strcmp(start, "zero") == 0) {
-        weights_zero(run->game, w);
+    if (!training_check_options(o, &err))
+        fail_with(NAME, &err);
+}
+
+/* --- what the run says ------------------------------------------------------------------------- */
+
+/* The progress line on stderr: self-play's or a match's, rewritten in place. */
+typedef struct {
+    double last;                /* seconds into the self-play of the last line (-1: none yet) */
+    bool shown;                 /* a self-play line is on the terminal */
+    MatchProgressLine match;
+} TrainProgress;
+
+static void print_text(const char *text, void *ctx)
+{
+    (void)ctx;
+    fputs(text, stdout);
+    fflush(stdout);
+}
+
+static void selfplay_line(int generation, const SelfplayProgress *p, void *ctx)
+{
+    TrainProgress *line = ctx;
+    if (p->played < p->to_play && p->seconds - line->last < 0.25)
         return;
-    }
-    if (strcmp(start, "shipped") == 0 ? !weights_default(run->game, w) : !weights_load(run->game, start, w, &err))
-        fail_exit(NAME, EXIT_USAGE, "--start %s: %s", start,
-                  strcmp(start, "shipped") == 0 ? "no shipped weights for this board" : err.msg);
+    line->last = p->seconds;
+    line->shown = true;
+    double rate = p->seconds > 0 ? (double)p->played / p->seconds : 0;
+    char eta[32];
+    training_duration_text(rate > 0 ? (double)(p->to_play - p->played) / rate : 0, eta, sizeof eta);
+    fprintf(stderr, "\rgen %d self-play: %llu/%llu games  %.2f games/s  mean %.0f plies  ETA %s   ", generation,
+            (unsigned long long)(p->present + p->played), (unsigned long long)p->total, rate,
+            p->played ? (double)p->plies / (double)p->played : 0.0, eta);
+    fflush(stderr);
 }
 
-/* DIR/gen0: the start weights, saved with a note of where they came from (unless they are there:
- * the settings are written first, and a run stopped before this step does it on --resume). */
-static void write_gen0(TrainRun *run, const Weights *w)
+static void match_line(const MatchProgress *p, void *ctx)
 {
-    if (train_exists(run, "gen0/weights.txt") || train_exists(run, "gen0/weights.lwt"))
-        return;
-    char rel[64], path[TRAIN_PATH], comments[512];
-    snprintf(rel, sizeof rel, "gen0/weights.%s", w->tables || w->policy ? "lwt" : "txt");
-    train_path(run, path, "%s", rel);
-    snprintf(comments, sizeof comments, "generation 0 of leuctra train: the start (--start %.400s)\n", run->o->start);
-    Error err;
-    if (run->env->rank == 0 && !weights_save(run->game, w, comments, path, &err))
-        fail_exit(NAME, EXIT_FAILURE_RUN, "%s", err.msg);
-    mpi_env_all(run->env, true);
+    TrainProgress *line = ctx;
+    cli_match_progress_line(p, &line->match);
 }
 
-static void make_folder(const char *path)
+static void progress_end(void *ctx)
 {
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot make %s: %s", path, strerror(errno));
-}
-
-/* What a run stopped before it wrote its settings leaves (its lock, the settings' temporary
- * file): all that a folder may hold besides for a new run to begin in it. */
-static bool left_by_new_run(const char *name)
-{
-    return strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, "lock") == 0 ||
-           fnmatch("settings.tmp.??????", name, 0) == 0;
-}
-
-/* The first entry of the folder that a new run did not put there, into name; false if none. */
-static bool foreign_entry(const char *dir, char *name, size_t len)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot read the folder %s: %s", dir, strerror(errno));
-    bool found = false;
-    const struct dirent *e;
-    while (!found && (e = readdir(d)) != NULL)
-        if (!left_by_new_run(e->d_name)) {
-            snprintf(name, len, "%s", e->d_name);
-            found = true;
-        }
-    closedir(d);
-    return found;
-}
-
-/* Whether DIR holds a run (its settings, with --resume), or is new or empty (a new run begins
- * there); anything else stops with one line.  A new run must not take step files it did not
- * write for its own: a step whose file is there counts as done. */
-static bool folder_started(const TrainRun *run)
-{
-    const TrainOptions *o = run->o;
-    struct stat st;
-    if (stat(o->dir, &st) != 0) {
-        if (errno != ENOENT)
-            fail_exit(NAME, EXIT_FAILURE_RUN, "cannot reach %s: %s", o->dir, strerror(errno));
-        return false;
-    }
-    if (!S_ISDIR(st.st_mode))
-        fail_exit(NAME, EXIT_USAGE, "%s is not a folder", o->dir);
-    if (access(run->settings_path, F_OK) == 0) {
-        if (!o->resume)
-            fail_exit(NAME, EXIT_USAGE, "%s holds a training run already (--resume continues it; or choose another DIR)",
-                      o->dir);
-        return true;
-    }
-    char entry[256];
-    if (foreign_entry(o->dir, entry, sizeof entry))
-        fail_exit(NAME, EXIT_USAGE, "%s has no settings file%s and is not empty (it holds '%s'): a new run begins only "
-                  "in an empty or new folder (choose another DIR)", o->dir,
-                  o->resume ? ", so no training run to resume," : "", entry);
-    return false;
-}
-
-/* Up to 60 bytes of a line for a message, each byte that is not printable as '?'. */
-static const char *printable(const char *line, int len, char *buf, size_t cap)
-{
-    size_t n = 0;
-    for (int i = 0; i < len && n + 1 < cap && n < 60; i++)
-        buf[n++] = (unsigned char)line[i] < 0x20 || (unsigned char)line[i] >= 0x7f ? '?' : line[i];
-    buf[n] = '\0';
-    return buf;
-}
-
-/* The line that begins at *at (without its newline), *at moved past it; false at the end. */
-static bool next_line(const char **at, const char **line, int *len)
-{
-    if (!**at)
-        return false;
-    const char *end = strchr(*at, '\n');
-    *line = *at;
-    *len = end ? (int)(end - *at) : (int)strlen(*at);
-    *at = end ? end + 1 : *at + *len;
-    return true;
-}
-
-/* A resumed run's settings file against the text it would write (settings_text: the same keys
- * in the same order).  A line without the key expected there is a file that is not a run's
- * settings (damaged, or another program's), told by its line; the same key with another value is
- * a setting that differs, told by its name and both values. */
-static void check_settings(const TrainRun *run, const char *expected)
-{
-    char old[8192], got[64], want[64];
-    FILE *in = fopen(run->settings_path, "rb");
-    const size_t n = in ? fread(old, 1, sizeof old - 1, in) : 0;
-    if (!in || ferror(in))
-        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot read %s: %s", run->settings_path, strerror(errno));
-    fclose(in);
-    old[n] = '\0';
-    if (strlen(old) != n)
-        fail_exit(NAME, EXIT_USAGE, "%s is not a text file: not the settings of a training run", run->settings_path);
-    const char *a = old, *b = expected, *la = NULL, *lb = NULL;
-    for (int line = 1;; line++) {
-        int na = 0, nb = 0;
-        const bool has_a = next_line(&a, &la, &na), has_b = next_line(&b, &lb, &nb);
-        if (!has_a && !has_b)
-            return;
-        if (!has_b)
-            fail_exit(NAME, EXIT_USAGE, "%s, line %d: expected the end of the file, got '%s': not the settings of a "
-                      "training run", run->settings_path, line, printable(la, na, got, sizeof got));
-        const int key = (int)(strchr(lb, '=') - lb) + 1;   /* "name=" */
-        if (!has_a || na < key || memcmp(la, lb, (size_t)key) != 0)
-            fail_exit(NAME, EXIT_USAGE, "%s, line %d: expected '%.*s...', got %s%s%s: not the settings of a training run",
-                      run->settings_path, line, key, lb, has_a ? "'" : "the end of the file",
-                      has_a ? printable(la, na, got, sizeof got) : "", has_a ? "'" : "");
-        if (na != nb || memcmp(la, lb, (size_t)na) != 0)
-            fail_exit(NAME, EXIT_USAGE, "%s was started with other settings (%.*s: the file has %s, this run %s): "
-                      "resume it with the same options, or start another DIR", run->o->dir, key - 1, lb,
-                      printable(la + key, na - key, got, sizeof got), printable(lb + key, nb - key, want, sizeof want));
-    }
-}
-
-/* A new run makes its folder and settings first (the settings make it a run); a resumed one
- * must find the settings it would write.  Then gen0, unless it is there. */
-static void open_folder(TrainRun *run)
-{
-    const TrainOptions *o = run->o;
-    train_path(run, run->settings_path, "settings");
-    Weights w;
-    load_start(run, &w);        /* a bad --start stops before the folder is touched */
-    folder_started(run);        /* ... and so does a folder a new run may not begin in */
-    if (run->env->rank == 0)
-        make_folder(o->dir);
-    mpi_env_all(run->env, true);
-    train_lock(run);
-    mpi_env_all(run->env, true);
-    const bool started = folder_started(run);   /* again under the lock: no run began meanwhile */
-    const int stale = train_remove_stale_temps(run);
-    char id[17], text[4096];
-    weights_id_text(&w, id);
-    settings_text(run, id, text, sizeof text);
-    if (started)
-        check_settings(run, text);
-    else
-        train_write_text(run, "settings", text);
-    if (stale > 0)
-        train_log(run, "removed %d temporary file%s that a stopped run left", stale, stale == 1 ? "" : "s");
-    if (run->env->rank == 0) {
-        char sub[TRAIN_PATH];
-        train_path(run, sub, "gen0");
-        make_folder(sub);
-        train_path(run, sub, "ladder");
-        make_folder(sub);
-    }
-    mpi_env_all(run->env, true);
-    write_gen0(run, &w);
-    weights_dispose(&w);
-}
-
-/* The suite the gates and the ladder play: the given one copied into the folder, or one made
- * for the run (balanced openings, as match --make-openings makes them). */
-static void prepare_openings(TrainRun *run)
-{
-    train_path(run, run->openings_path, "openings.txt");
-    if (train_exists(run, "openings.txt"))
-        return;
-    const TrainOptions *o = run->o;
-    if (run->env->rank == 0) {
-        Error err;
-        if (o->openings) {
-            OpeningSuite suite;
-            openings_init(&suite);
-            if (!openings_load(&suite, run->game, &run->start, o->openings, &err))
-                fail_exit(NAME, EXIT_USAGE, "--openings %s", err.msg);
-            openings_free(&suite);
-            FILE *in = fopen(o->openings, "rb");
-            CliOutput out;
-            FILE *to = cli_output_open(NAME, run->openings_path, &out);
-            char buf[65536];
-            size_t n;
-            while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
-                fwrite(buf, 1, n, to);
-            if (!in)
-                fail_exit(NAME, EXIT_USAGE, "--openings %s: %s", o->openings, strerror(errno));
-            fclose(in);
-            cli_output_commit(NAME, &out);
-        } else {
-            train_log(run, "making %d balanced openings for the gates and the ladder", o->make_openings);
-            MatchOptions mo = {.make_openings = o->make_openings, .out_path = run->openings_path, .opening_plies = 4,
-                               .make_visits = 200, .make_low = 0.4, .make_high = 0.6, .seed = o->seed};
-            if (run->game->variant == VARIANT_REVERSI)
-                mo.opening_plies = 8;   /* only 172 balanced positions exist after 4 plies */
-            if (!match_make_openings(run->game, &run->start, &mo, &err))
-                fail_with(NAME, &err);
-        }
-    }
-    mpi_env_all(run->env, true);
-}
-
-/* The generations finished in an earlier run: their verdicts give the best so far. */
-static void read_state(TrainRun *run)
-{
-    run->best = 0;
-    run->done = 0;
-    const char *verdict;
-    while (run->done < TRAIN_MAX_GENERATIONS && (verdict = train_verdict(run, run->done + 1)) != NULL) {
-        run->done++;
-        if (strcmp(verdict, "promoted") == 0)
-            run->best = run->done;
-    }
-    char path[TRAIN_PATH];
-    train_path(run, path, "elapsed");
-    FILE *in = fopen(path, "r");
-    if (in) {
-        if (fscanf(in, "%lf", &run->elapsed_before) != 1 || !(run->elapsed_before >= 0))
-            run->elapsed_before = 0;
-        fclose(in);
-    }
-}
-
-
-/* Whether the budget lets generation k begin. */
-static bool budget_allows(const TrainRun *run, int k)
-{
-    const TrainOptions *o = run->o;
-    if (o->generations && k > o->generations)
-        return false;
-    return !o->hours || train_elapsed(run) < o->hours * 3600;
-}
-
-static void defaults(TrainOptions *o)
-{
-    *o = (TrainOptions){.start = "shipped", .games = 2000, .visits = 400, .window = 3, .lambda = 0.5,
-                        .gate_games = 400, .gate_visits = 400, .sprt = {0, 10, 0.05, 0.05, ELO_NORMALIZED},
-                        .ladder_games = 100, .ladder_visits = 400, .make_openings = 1000, .seed = 1,
-                        .threads = threads_default()};
+    TrainProgress *line = ctx;
+    if (line->shown)
+        fputc('\n', stderr);
+    cli_match_progress_end(&line->match);
+    *line = (TrainProgress){.last = -1};
 }
 
 static int run_train(int argc, char **argv)
 {
-    TrainOptions o;
-    defaults(&o);
-    read_options(argc, argv, &o);
+    TrainArgs a = {.quiet = false};
+    training_defaults(&a.run);
+    read_options(argc, argv, &a);
     MpiEnv env = mpi_env_start();
-    TrainRun run = {.o = &o, .env = &env, .tty = isatty(STDERR_FILENO) && !o.quiet, .started = clock_seconds()};
-    run.game = cli_open_game(NAME, &o.game, &run.start);
-    Weights shipped;
-    run.has_shipped = weights_default(run.game, &shipped);
-    if (run.has_shipped)
-        weights_dispose(&shipped);
-    open_folder(&run);
-    prepare_openings(&run);
-    read_state(&run);
-    if (run.done > 0) {
-        train_log(&run, "resumed: %d generation%s with a verdict, best gen%d, %.0f s so far", run.done,
-                  run.done == 1 ? "" : "s", run.best, run.elapsed_before);
-        /* a run stopped after the last verdict, in the ladder: finish it whatever the budget */
-        train_ladder_step(&run);
-        train_save_elapsed(&run);
+    Position start;
+    Game *game = cli_open_game(NAME, &a.game, &start);
+    /* live progress on a terminal; the log's lines on stdout unless --quiet */
+    const bool tty = isatty(STDERR_FILENO) && !a.quiet;
+    TrainProgress progress = {.last = -1};
+    TrainOutput out = {.print = a.quiet ? NULL : print_text, .selfplay_progress = tty ? selfplay_line : NULL,
+                       .match_progress = tty ? match_line : NULL, .progress_end = tty ? progress_end : NULL,
+                       .note = cli_note_line, .ctx = &progress};
+    Error err = {0};
+    if (!training_run(&a.run, game, &start, &env, &out, &err)) {
+        if (err.elsewhere)      /* another process failed, and says why */
+            exit(fail_status(&err));
+        fail_with(NAME, &err);
     }
-    for (int k = run.done + 1; budget_allows(&run, k); k++) {
-        train_generation(&run, k);
-        run.done = k;
-        if (strcmp(train_verdict(&run, k), "promoted") == 0)
-            run.best = k;
-        train_save_elapsed(&run);
-        train_ladder_step(&run);
-        train_save_elapsed(&run);
-    }
-    if (run.done == 0)
-        train_ladder(&run);     /* the table's head and nothing more: no generation yet */
-    train_log(&run, "end of the budget: %d generation%s, best gen%d, %.0f s in all", run.done,
-              run.done == 1 ? "" : "s", run.best, train_elapsed(&run));
     mpi_env_stop(&env);
-    game_free(run.game);
+    game_free(game);
     return 0;
 }
 

@@ -1,8 +1,8 @@
 /*
  * cmd_tune.c - `leuctra tune`: fits the evaluation weights to self-play records (tuner/tune.h)
  * and writes them, with their provenance, as a weights file.  Reads the options, runs the steps
- * (cli/tune_run.c) and hands the summary to the report (cmd_tune_report.c).  Bad input exits 2
- * with one line; failures (damaged data, I/O) exit 1.
+ * (training/tune_run.c) and hands the summary to the report (cmd_tune_report.c, or the JSON of
+ * training/tune_json.c).  Bad input exits 2 with one line; failures (damaged data, I/O) exit 1.
  */
 #include "core/pattern.h"
 #include "data/mpi_env.h"
@@ -167,22 +167,22 @@ static int run_tune(int argc, char **argv)
     MpiEnv env = mpi_env_start();
     TuneWork work;
     Error err = {0};
-    bool ok = tune_run(&o, &env, &work, &err);
+    bool ok = training_tune_run(&o, &env, &work, &err);
     if (ok && env.rank == 0) {
         note_choices(&work.summary);
         /* --out - puts the weights on stdout, and the report beside them on stderr */
         FILE *report = cli_output_is_stdout(o.out) ? stderr : stdout;
         if (o.json)
-            tune_print_json(&work.summary, report);
+            training_tune_json(&work.summary, report);
         else
-            tune_print_text(&work.summary, report);
+            cli_tune_print_text(&work.summary, report);
     }
     /* A failed run's line comes from the process whose error it is (the others, which its
      * failure stopped, say nothing), before MPI stops: see fail_say. */
     if (!ok && !err.elsewhere)
         fail_say(NAME, &err);
     mpi_env_stop(&env);
-    tune_work_free(&work);
+    training_tune_free(&work);
     free(o.data);
     if (!ok)
         exit(fail_status(&err));

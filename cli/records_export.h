@@ -18,8 +18,9 @@ typedef struct {
     bool quiet;
 } NpzExport;
 
-/* Writes the positions of every game of paths[0..n) to x->out_path (or its shards); exits with
- * one line on failure (2 for bad input, 1 for damage and write errors), leaving no output. */
+/* Writes the positions of every game of paths[0..n) to x->out_path, or as a set of shards beside
+ * it (data/tensor_shards.h); exits with one line on failure (2 for bad input, 1 for damage and
+ * write errors), leaving what was there before. */
 void export_npz(const NpzExport *x, char **paths, int n);
 
 #endif

@@ -227,8 +227,11 @@ void phalanx_format_move(const Game *g, const Position *pos, Move m, char *buf, 
     text[n++] = capture ? 'x' : '-';
     n += put_square(to, text + n);
     text[n] = '\0';
-    if (len)
-        snprintf(buf, len, "%s", text);
+    if (len) {      /* copied by hand too: the exporters format every visited move */
+        size_t k = (size_t)n < len - 1 ? (size_t)n : len - 1;
+        memcpy(buf, text, k);
+        buf[k] = '\0';
+    }
 }
 
 /* Reads a square such as "e2" or "n12"; advances *s.  File and rank may be off the board. */

@@ -4,6 +4,7 @@
  */
 #include "value.h"
 
+#include "network.h"
 #include "pattern.h"
 #include "policy.h"
 
@@ -13,21 +14,48 @@
 
 double value_sigmoid(double logit) { return 1.0 / (1.0 + exp(-logit)); }
 
+/* A thread's caches: the network's scratch (made on its first use) and the game module's bytes
+ * for its incremental features. */
+struct ValueFeatureCache {
+    NetworkScratch *network;
+    _Alignas(16) unsigned char game[];
+};
+
 ValueFeatureCache *value_feature_cache_new(const Game *g)
 {
-    /* the bytes are the game module's; a game without incremental features gets one unused byte */
+    /* a game without incremental features gets no bytes of its own */
     size_t size = g->ops->features_cached ? g->ops->feature_cache_size : 0;
-    return calloc(1, size ? size : 1);
+    return calloc(1, sizeof(ValueFeatureCache) + size);
 }
 
-void value_feature_cache_free(ValueFeatureCache *cache) { free(cache); }
+void value_feature_cache_free(ValueFeatureCache *cache)
+{
+    if (cache)
+        network_scratch_free(cache->network);
+    free(cache);
+}
 
 void value_features_cached(const Game *g, ValueFeatureCache *cache, const Position *p, float *out)
 {
     if (g->ops->features_cached)
-        g->ops->features_cached(g, (void *)cache, p, out);
+        g->ops->features_cached(g, (void *)cache->game, p, out);
     else
         g->ops->features(g, p, out);
+}
+
+/* The network's scratch of a cache, made on first use (NULL: no cache, or no memory: the
+ * network then sums its inputs afresh). */
+static NetworkScratch *network_scratch(ValueFeatureCache *cache, const Network *net)
+{
+    if (cache && !cache->network)
+        cache->network = network_scratch_new(net);
+    return cache ? cache->network : NULL;
+}
+
+/* The network's part of the value logit: 0 without one. */
+static double network_sum(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p)
+{
+    return w->net ? network_value(w->net, g, network_scratch(cache, w->net), p) : 0;
 }
 
 static double weighted_sum(const Weights *w, const float *f)
@@ -53,7 +81,8 @@ double value_search(const Game *g, const Weights *w, ValueFeatureCache *cache, c
         value_features_cached(g, cache, p, f);
     else
         value_features(g, p, f);
-    const double linear = weighted_sum(w, f), full = value_sigmoid(linear + table_sum(g, w, p));
+    const double linear = weighted_sum(w, f);
+    const double full = value_sigmoid(linear + table_sum(g, w, p) + network_sum(g, w, cache, p));
     if (!w->tables || coarse <= 0)
         return full;
     return (1.0 - coarse) * full + coarse * value_sigmoid(linear);
@@ -63,7 +92,7 @@ double value_logit(const Game *g, const Weights *w, const Position *p)
 {
     float f[MAX_FEATURES];
     value_features(g, p, f);
-    return weighted_sum(w, f) + table_sum(g, w, p);
+    return weighted_sum(w, f) + table_sum(g, w, p) + network_sum(g, w, NULL, p);
 }
 
 double value_win_probability(const Game *g, const Weights *w, const Position *p)
@@ -75,10 +104,34 @@ double value_win_probability_cached(const Game *g, const Weights *w, ValueFeatur
 {
     float f[MAX_FEATURES];
     value_features_cached(g, cache, p, f);
-    return value_sigmoid(weighted_sum(w, f) + table_sum(g, w, p));
+    return value_sigmoid(weighted_sum(w, f) + table_sum(g, w, p) + network_sum(g, w, cache, p));
+}
+
+/* The network's logits added to the priors' own (their logs), and the softmax of the sums. */
+static void add_network_logits(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p,
+                               const Move *moves, int n, float *out)
+{
+    float logits[MAX_MOVES];
+    network_priors(w->net, g, network_scratch(cache, w->net), p, moves, n, logits);
+    double top = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        logits[i] = out[i] > 0 ? (float)(log(out[i]) + logits[i]) : -INFINITY;
+        top = logits[i] > top ? logits[i] : top;
+    }
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += out[i] = isfinite(logits[i]) ? (float)exp(logits[i] - top) : 0.0f;
+    for (int i = 0; i < n; i++)
+        out[i] = (float)(out[i] / sum);
 }
 
 void value_move_priors(const Game *g, const Weights *w, const Position *p, const Move *moves, int n, float *out)
+{
+    value_move_priors_cached(g, w, NULL, p, moves, n, out);
+}
+
+void value_move_priors_cached(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p,
+                              const Move *moves, int n, float *out)
 {
     const PolicySet *learned = w && w->policy ? policy_set_of(g) : NULL;
     const bool scored = (learned && learned->id == w->policy_id) || g->ops->move_priors;
@@ -95,14 +148,21 @@ void value_move_priors(const Game *g, const Weights *w, const Position *p, const
     }
     for (int i = 0; i < n; i++)
         out[i] = sum > 0 ? (float)(out[i] / sum) : 1.0f / (float)n;
+    if (w && w->net && n > 0)
+        add_network_logits(g, w, cache, p, moves, n, out);
 }
 
 void weights_dispose(Weights *w)
 {
     free(w->tables);
     free(w->policy);
+    if (w->net) {
+        network_free(w->net);
+        free(w->net);
+    }
     w->tables = NULL;
     w->policy = NULL;
+    w->net = NULL;
     w->num_tables = 0;
     w->num_policy = 0;
 }
@@ -120,7 +180,12 @@ bool weights_copy(Weights *dst, const Weights *src)
     *dst = *src;
     dst->tables = copy_floats(src->tables, src->num_tables);
     dst->policy = copy_floats(src->policy, src->num_policy);
-    if ((src->tables && !dst->tables) || (src->policy && !dst->policy)) {
+    dst->net = src->net ? malloc(sizeof *dst->net) : NULL;
+    if (dst->net && !network_copy(dst->net, src->net)) {
+        free(dst->net);
+        dst->net = NULL;
+    }
+    if ((src->tables && !dst->tables) || (src->policy && !dst->policy) || (src->net && !dst->net)) {
         weights_dispose(dst);
         return false;
     }

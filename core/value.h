@@ -5,8 +5,8 @@
  * logistic curve) and the priors of its moves (the learned ones of policy.h where the weights
  * have them, else the game's heuristic ones).  The feature vector and the pattern entries are
  * also the tuner's trace: the tuner fits exactly the model the engine evaluates, with no second
- * copy.  (eval/ is another thing: the strength of whole engines.)  Loading and saving weights is
- * data/weights.h's.
+ * copy.  A network (network.h) may add to both.  (eval/ is another thing: the strength of whole
+ * engines.)  Loading and saving weights is data/weights.h's.
  */
 #ifndef LEUCTRA_VALUE_H
 #define LEUCTRA_VALUE_H
@@ -33,11 +33,14 @@ typedef struct {
     float *policy;
     uint32_t num_policy;
     uint64_t policy_id;
+    /* A network (core/network.h) whose output adds to the logits of all the above (its skip
+     * path), or NULL. */
+    struct Network *net;
 } Weights;
 
-/* Frees the tables and priors of weights this code owns; leaves linear weights alone. */
+/* Frees the tables, priors and network of weights this code owns; leaves linear weights alone. */
 void weights_dispose(Weights *w);
-/* A deep copy: dst gets its own copies of src's tables and priors (dst's own are not freed).
+/* A deep copy: dst gets its own copies of src's tables, priors and network (dst's own are not freed).
  * False when memory runs out; dst then has src's linear weights and nothing else. */
 bool weights_copy(Weights *dst, const Weights *src);
 /* Gives w (which owns its tables) the tables of set ps from canonical values
@@ -78,9 +81,12 @@ double value_sigmoid(double logit);
 double value_search(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p, double coarse);
 
 /* The priors of the n legal moves of p, normalised to sum 1: the weights' learned priors where
- * they have them for this game's feature space, else the game's heuristic ones, else uniform.
- * w may be NULL (heuristic priors). */
+ * they have them for this game's feature space, else the game's heuristic ones, else uniform;
+ * where the weights have a network, its logits added to theirs.  w may be NULL (heuristic
+ * priors); cache as value_search's (the network reuses its work through it). */
 void value_move_priors(const Game *g, const Weights *w, const Position *p, const Move *moves, int n, float *out);
+void value_move_priors_cached(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p,
+                              const Move *moves, int n, float *out);
 
 /* Every weight 0: a valid but uninformed evaluation.  Shipped weights come from data/weights.h. */
 void weights_zero(const Game *g, Weights *w);

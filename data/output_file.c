@@ -1,8 +1,9 @@
 /*
  * output_file.c - whole-file outputs (output_file.h): the path's links followed to the name to
  * replace, a temporary file beside that name renamed over it at the end, and the paths that are
- * written in place (stdout, character devices, FIFOs) or refused; the temporary files a signal
- * removes and a resume clears away; and the check that no output is an input or another output.
+ * written in place (stdout, character devices, FIFOs) or refused; the temporary files and
+ * folders, locked while their process lives, that a signal removes and a later run clears away
+ * once their process is gone; and the check that no output is an input or another output.
  */
 #include "output_file.h"
 
@@ -14,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -174,6 +176,58 @@ static void install_temp_handlers(void)
     }
 }
 
+/* --- telling a live temporary file from a killed process's ----------------------------------- */
+
+/* A temporary file or folder is locked (flock, exclusive) by the process that made it, from just
+ * after it is made until it is renamed into place or removed.  flock's lock belongs to the open
+ * file, so it lasts while any descriptor of it is open and ends with the process however it
+ * ends (SIGKILL included): a lock that another process can take is the proof that its maker is
+ * gone.  No pid in the name, which a reused pid or another pid namespace would fool.
+ *
+ * Takes the lock on what fd names, just made; false when output_temp_remove_stale of another
+ * process found it unlocked in the moment before and removed it (make another).  A file system
+ * without locks makes every temporary file look live: nothing is removed there. */
+static bool lock_fresh(int fd)
+{
+    while (flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR)
+            return true;
+    struct stat st;
+    return fstat(fd, &st) != 0 || st.st_nlink > 0;
+}
+
+/* A new file (mkstemp) or folder (mkdtemp, and a descriptor of it) named after temp's XXXXXX. */
+static int make_one(char *temp, bool folder)
+{
+    if (!folder)        /* close-on-exec: a child of this process would hold its lock */
+        return mkostemp(temp, O_CLOEXEC);
+    if (!mkdtemp(temp))
+        return -1;
+    int fd = open(temp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        int saved = errno;
+        rmdir(temp);
+        errno = saved;
+    }
+    return fd;
+}
+
+/* Makes temp (a name ending in XXXXXX) a new locked file or folder; tries new names while a
+ * remover takes the fresh ones. */
+static int make_locked(char *temp, bool folder)
+{
+    size_t n = strlen(temp);
+    for (int tries = 0; tries < 100; tries++) {
+        memcpy(temp + n - 6, "XXXXXX", 6);
+        int fd = make_one(temp, folder);
+        if (fd < 0 || lock_fresh(fd))
+            return fd;
+        close(fd);
+    }
+    errno = EAGAIN;
+    return -1;
+}
+
 int output_temp_create(const char *target, char *temp, size_t len, mode_t mode)
 {
     if (snprintf(temp, len, "%s.tmp.XXXXXX", target) >= (int)len || strlen(temp) >= sizeof temp_names[0]) {
@@ -187,7 +241,7 @@ int output_temp_create(const char *target, char *temp, size_t len, mode_t mode)
         if (atomic_compare_exchange_strong(&temp_state[i], &free_state, TEMP_CLAIMED))
             slot = i;
     }
-    int fd = mkstemp(temp);
+    int fd = make_locked(temp, false);
     if (fd >= 0 && slot >= 0) {
         memcpy(temp_names[slot], temp, strlen(temp) + 1);
         atomic_store(&temp_state[slot], TEMP_LIVE);
@@ -215,6 +269,58 @@ void output_temp_done(const char *temp)
         }
 }
 
+int output_temp_folder_create(const char *target, char *temp, size_t len)
+{
+    if (snprintf(temp, len, "%s.tmp.XXXXXX", target) >= (int)len) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return make_locked(temp, true);
+}
+
+/* The regular files of a temporary folder (what one that output_temp_folder_create made holds),
+ * then the folder; anything else in it keeps it there. */
+static bool remove_folder(int fd, const char *name)
+{
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
+    if (!d && copy >= 0)
+        close(copy);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        struct stat st;
+        if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+            unlinkat(fd, e->d_name, 0);
+    }
+    if (d)
+        closedir(d);
+    return rmdir(name) == 0;
+}
+
+void output_temp_folder_remove(int fd, const char *temp)
+{
+    remove_folder(fd, temp);
+    close(fd);
+}
+
+/* Removes the temporary file or folder `name` unless a live process holds its lock. */
+static bool remove_if_stale(const char *name, bool folder)
+{
+    int flags = (folder ? O_DIRECTORY : 0) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    int fd = open(name, O_RDONLY | flags);
+    if (fd < 0 && errno == EACCES && !folder)
+        fd = open(name, O_WRONLY | flags);     /* a replaced file's permissions, kept: maybe 0200 */
+    if (fd < 0)
+        return false;
+    struct stat held, now;
+    bool removed = false;
+    /* the lock taken, the name must still be the file locked (not one made since) */
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &held) == 0 && lstat(name, &now) == 0 &&
+        held.st_dev == now.st_dev && held.st_ino == now.st_ino)
+        removed = folder ? remove_folder(fd, name) : unlink(name) == 0;
+    close(fd);
+    return removed;
+}
+
 int output_temp_remove_stale(const char *path)
 {
     char target[OUTPUT_PATH_MAX], dir[OUTPUT_PATH_MAX], prefix[OUTPUT_PATH_MAX + 8], name[2 * OUTPUT_PATH_MAX + 2];
@@ -235,8 +341,8 @@ int output_temp_remove_stale(const char *path)
             continue;
         snprintf(name, sizeof name, "%s/%s", dir, e->d_name);
         struct stat st;
-        if (lstat(name, &st) == 0 && S_ISREG(st.st_mode) && unlink(name) == 0)
-            removed++;
+        if (lstat(name, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+            removed += remove_if_stale(name, S_ISDIR(st.st_mode));
     }
     if (d)
         closedir(d);
@@ -336,6 +442,9 @@ bool output_file_commit(OutputFile *o, Error *err)
         ok = false;
         saved = errno;
     }
+    /* the temporary file's lock (see lock_fresh) is held through the rename, so that no remover
+       of stale ones takes the finished file between close and rename */
+    int lock = o->kind == OUTPUT_REPLACE ? fcntl(o->fd, F_DUPFD_CLOEXEC, 0) : -1;
     int closed = o->stream ? fclose(o->stream) : close(o->fd);
     if (closed != 0 && ok) {
         ok = false;
@@ -348,10 +457,12 @@ bool output_file_commit(OutputFile *o, Error *err)
             ok = false;
             saved = errno;
         }
+        if (!ok)
+            unlink(o->temp);
+        if (lock >= 0)      /* the temporary name is gone: its lock has nothing more to guard */
+            close(lock);
         if (ok)
             output_file_sync_folder(o->target);
-        else
-            unlink(o->temp);
         output_temp_done(o->temp);
         o->temp[0] = '\0';
     }

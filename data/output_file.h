@@ -96,13 +96,22 @@ bool output_files_distinct(const FileRole *files, int n, Error *err);
 /* A new temporary file beside target, "target.tmp.XXXXXX" (mkstemp), with `mode`; its name in
  * temp.  Until output_temp_done names it, SIGINT, SIGTERM or SIGHUP removes it before the
  * process ends by that signal (whose disposition is left alone where the process ignores it or
- * handles it itself).  -1 with errno set. */
+ * handles it itself).  The file is locked (flock) while its descriptor is open, which is how
+ * output_temp_remove_stale tells it from one a killed process left.  -1 with errno set. */
 int output_temp_create(const char *target, char *temp, size_t len, mode_t mode);
 /* temp was renamed into place or removed: a signal leaves that name alone from now on. */
 void output_temp_done(const char *temp);
-/* Removes the temporary files "PATH.tmp.XXXXXX" beside where path's links lead, which a process
- * killed while writing it left (SIGKILL, a crash); for a caller that holds path's lock (a
- * resumed records file), so no other writer can own them.  Returns how many. */
+/* A new temporary folder beside target, "target.tmp.XXXXXX" (mkdtemp), for an output of several
+ * files put in place together; its name in temp.  Returns a descriptor of the folder that holds
+ * its lock, as output_temp_create's does, until closed (no signal removes it: a later
+ * output_temp_remove_stale does).  -1 with errno set. */
+int output_temp_folder_create(const char *target, char *temp, size_t len);
+/* Removes such a folder of this process with the regular files in it, and closes fd. */
+void output_temp_folder_remove(int fd, const char *temp);
+/* Removes the temporary files and folders "PATH.tmp.XXXXXX" beside where path's links lead that
+ * a process killed while writing (SIGKILL, a crash) left: those whose lock no live process holds
+ * (a folder with the regular files in it); a live writer's, another process's included, stay.
+ * Returns how many went. */
 int output_temp_remove_stale(const char *path);
 
 /* Makes a new or renamed directory entry for path durable; a failure loses nothing. */

@@ -1,7 +1,7 @@
 /*
- * record_reader.c - reading a records file as a stream of games (records_open/next/close), and
- * records_verify, which checks every chunk and lists the damaged ones by offset.  Both hold one
- * chunk in memory at a time, whatever the size of the file.
+ * record_reader.c - reading a records file as a stream of games (records_open/next/close) and
+ * its chunk list (records_chunks).  One chunk is in memory at a time, whatever the size of the
+ * file.  Checking a whole file is record_verify.c's.
  */
 #include "record_internal.h"
 
@@ -89,7 +89,7 @@ void records_seek(RecordsReader *r, uint64_t offset)
 
 /* ---------------------------------------------------------------- chunk list */
 
-static bool add_chunk(RecordsChunk **list, size_t *n, size_t *cap, uint64_t offset, uint32_t games)
+static bool add_chunk(RecordsChunk **list, size_t *n, size_t *cap, uint64_t offset, const ChunkHeader *h)
 {
     if (*n == *cap) {
         size_t c = *cap ? 2 * *cap : 256;
@@ -99,7 +99,7 @@ static bool add_chunk(RecordsChunk **list, size_t *n, size_t *cap, uint64_t offs
         *list = p;
         *cap = c;
     }
-    (*list)[(*n)++] = (RecordsChunk){offset, games};
+    (*list)[(*n)++] = (RecordsChunk){offset, h->games, h->payload_crc};
     return true;
 }
 
@@ -117,7 +117,7 @@ bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Erro
     bool ok = true;
     while (ok && (s = record_scanner_next_header(&scan, err)) != SCAN_END) {
         ok = s == SCAN_CHUNK;
-        if (ok && !(ok = add_chunk(chunks, count, &cap, scan.offset, scan.header.games)))
+        if (ok && !(ok = add_chunk(chunks, count, &cap, scan.offset, &scan.header)))
             records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
     }
     record_scanner_free(&scan);
@@ -128,54 +128,4 @@ bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Erro
         *count = 0;
     }
     return ok;
-}
-
-/* ---------------------------------------------------------------- verify */
-
-static bool add_damage(RecordsVerifyReport *rep, const Error *e)
-{
-    RecordsDamage *d = realloc(rep->damaged, (size_t)(rep->num_damaged + 1) * sizeof *d);
-    if (!d)
-        return false;
-    rep->damaged = d;
-    d += rep->num_damaged++;
-    d->offset = e->offset;
-    d->kind = e->kind;
-    memcpy(d->msg, e->msg, sizeof d->msg);
-    return true;
-}
-
-bool records_verify(const char *path, RecordsVerifyReport *report, Error *err)
-{
-    memset(report, 0, sizeof *report);
-    OpenedFile f;
-    if (!record_open_file(path, &f, err))
-        return false;
-    report->file_size = f.size;
-    ChunkScanner scan;
-    record_scanner_init(&scan, f.fd, path, f.first_chunk, f.size, &f.header);
-    bool ok = true;
-    for (ScanResult s; ok && (s = record_scanner_next(&scan, err)) != SCAN_END;) {
-        if (s == SCAN_CHUNK) {
-            report->chunks++;
-            report->games += scan.header.games;
-        } else if (s == SCAN_FATAL) {
-            ok = false;
-        } else if (!add_damage(report, err)) {
-            records_error(err, RECORDS_ERR_MEMORY, 0, "%s: out of memory", path);
-            ok = false;
-        }
-    }
-    record_scanner_free(&scan);
-    record_close_file(&f);
-    if (!ok)
-        records_verify_report_free(report);
-    return ok;
-}
-
-void records_verify_report_free(RecordsVerifyReport *report)
-{
-    free(report->damaged);
-    report->damaged = NULL;
-    report->num_damaged = 0;
 }

@@ -5,9 +5,11 @@
  * value for the side to move, optionally once more under each board symmetry the rules allow.
  * The npz export (data/tensor_file.h) and the Python package's reader both take their rows here.
  *
- * Visit lists become actions straight from their stored squares (record_move_squares), with no
- * notation replayed: each must land on a legal move of its position, or the game is refused; the
- * move played is replayed through the rules.  Thread-safe: all state is in the RecordTensors.
+ * Visit lists become actions straight from their stored squares (record_move_squares): each must
+ * land on a legal move of its position, and be written as the rules write that move (its capture
+ * mark included), or the game is refused; so must the move played.  The same replay without rows
+ * (record_tensors_check) is how `records verify` and the CSV export check a game against the
+ * rules.  Thread-safe: all state is in the RecordTensors.
  */
 #ifndef LEUCTRA_RECORD_TENSORS_H
 #define LEUCTRA_RECORD_TENSORS_H
@@ -45,8 +47,13 @@ int record_tensors_copies(const RecordTensors *rt);
 
 /* Replays record r and calls fn for each position, ply order, symmetries in increasing order.
  * False with *err ("game N ply P: ...") when the record does not replay: a bad start, a stored
- * move the rules reject, a visited move that is no legal move of its position, a visit list that
- * names a move twice (two codes for one move: "a2-a3" and "a2xa3"). */
+ * move the rules reject, a visited move that is no legal move of its position, a move (played or
+ * visited) whose notation is not the rules' ("a2-b2" for a capture, which the rules write
+ * "a2xb2"), a visit list that names a move twice. */
 bool record_tensors_game(RecordTensors *rt, const GameRecord *r, TensorRowFn fn, void *ctx, Error *err);
+
+/* The same replay and checks, without rows: whether every stored move of r, played or visited,
+ * is a legal move of its position exactly as stored. */
+bool record_tensors_check(RecordTensors *rt, const GameRecord *r, Error *err);
 
 #endif

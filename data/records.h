@@ -152,6 +152,8 @@ typedef enum {
     RECORDS_ERR_INVALID,    /* a game record that cannot be stored (bad field) */
     RECORDS_ERR_MEMORY,
     RECORDS_ERR_PATH,       /* a path that cannot be the file asked for (a folder, a device) */
+    RECORDS_ERR_RULES,      /* a stored move, played or visited, that is no legal move of its
+                               position as stored; a header board the rules cannot make */
 } RecordsErrorKind;
 
 /* Fills *e (core/game.h's Error: one line, "PATH: what, at offset N") with its kind and offset;
@@ -197,11 +199,13 @@ uint64_t records_reader_chunk_offset(const RecordsReader *r);
 void records_close(RecordsReader *r);
 
 /* The chunks of a file from their headers alone (no payload read or inflated): where each
- * starts and how many games it holds, in file order, so that several readers can each take a
- * part of one file (the tuner under MPI).  A damaged or truncated header fails with its offset. */
+ * starts, how many games it holds and its payload's CRC-32, in file order, so that several
+ * readers can each take a part of one file (the tuner under MPI) and an export can name what it
+ * read (data/tensor_shards.h).  A damaged or truncated header fails with its offset. */
 typedef struct {
     uint64_t offset;
     uint32_t games;
+    uint32_t crc;
 } RecordsChunk;
 
 bool records_chunks(const char *path, RecordsChunk **chunks, size_t *count, Error *err);
@@ -215,14 +219,21 @@ typedef struct {
 } RecordsDamage;
 
 typedef struct {
-    uint64_t chunks, games, file_size;
+    uint64_t chunks, games, file_size;  /* the good chunks, and the games in them */
     int num_damaged;
-    RecordsDamage *damaged;     /* num_damaged entries (malloc'd) */
+    RecordsDamage *damaged;     /* num_damaged entries (malloc'd), in file order */
+    int num_refused;            /* of them, RECORDS_ERR_RULES entries (records_verify_games) */
 } RecordsVerifyReport;
 
 /* Checks every chunk (CRC, inflate, decode).  False only when the file cannot be checked at all
  * (*err: IO, EMPTY, FOREIGN, VERSION, HEADER, MEMORY); damage goes into the report. */
 bool records_verify(const char *path, RecordsVerifyReport *report, Error *err);
+/* records_verify, and every game of the good chunks replayed with the rules of the file's board
+ * (record_tensors_check): a game with a stored move, played or in a visit list, that is no legal
+ * move of its position exactly as stored (capture mark included) is one entry of kind
+ * RECORDS_ERR_RULES, "PATH: game G ply P: ..., in the chunk at offset N"; the chunk stays among
+ * the good ones. */
+bool records_verify_games(const char *path, RecordsVerifyReport *report, Error *err);
 void records_verify_report_free(RecordsVerifyReport *report);
 
 /* ---------------------------------------------------------------- writing */

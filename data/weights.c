@@ -3,6 +3,8 @@
  * defaults and the identity hash.  The parser is weights_parse.c.
  */
 #include "weights.h"
+
+#include "core/network.h"
 #include "output_file.h"
 
 #include "default_weights.h"
@@ -169,7 +171,7 @@ static unsigned char *encode(const Game *g, const Weights *w, const char *commen
         free(text);
         return NULL;
     }
-    if (!w->tables && !w->policy) {
+    if (!w->tables && !w->policy && !w->net) {
         *size = text_size;
         return (unsigned char *)text;
     }
@@ -191,6 +193,12 @@ static bool beyond_limit(const Game *g, const Weights *w, char *what, size_t len
         for (size_t i = 0; i < counts[p]; i++)
             if (!(fabsf(parts[p][i]) <= WEIGHTS_MAX_VALUE))
                 return snprintf(what, len, "%s entry %zu is %g", p ? "prior" : "table", i, (double)parts[p][i]), true;
+    float **arrays[NETWORK_ARRAYS];
+    size_t lengths[NETWORK_ARRAYS];
+    for (int a = 0, n = w->net ? network_arrays(w->net, arrays, lengths) : 0; a < n; a++)
+        for (size_t i = 0; i < lengths[a]; i++)
+            if (!(fabsf((*arrays[a])[i]) <= WEIGHTS_MAX_VALUE))
+                return snprintf(what, len, "network weight %zu of array %d is %g", i, a, (double)(*arrays[a])[i]), true;
     return false;
 }
 
@@ -265,6 +273,32 @@ static uint64_t fnv_word(uint64_t h, uint64_t word)
     return h;
 }
 
+static uint64_t hash_float(uint64_t h, float v)
+{
+    const float value = v == 0 ? 0.0f : v;
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    return fnv_word(h, bits);
+}
+
+/* A network's part of the identity: its architecture, quantization and every weight (weights
+ * without a network keep their old identity). */
+static uint64_t network_id(uint64_t h, Network *net)
+{
+    const uint64_t shape[] = {net->input_set, net->pattern_families, net->pattern_id, (uint64_t)net->h,
+                              (uint64_t)net->buckets, (uint64_t)net->num_inputs, (uint64_t)net->num_actions,
+                              (uint64_t)net->shift1};
+    for (size_t i = 0; i < sizeof shape / sizeof shape[0]; i++)
+        h = fnv_word(h, shape[i]);
+    h = hash_float(hash_float(h, net->scale_v), net->scale_e);
+    float **arrays[NETWORK_ARRAYS];
+    size_t lengths[NETWORK_ARRAYS];
+    for (int a = 0, n = network_arrays(net, arrays, lengths); a < n; a++)
+        for (size_t i = 0; i < lengths[a]; i++)
+            h = hash_float(h, (*arrays[a])[i]);
+    return h;
+}
+
 uint64_t weights_id(const Weights *w)
 {
     uint64_t h = fnv_word(fnv_word(0xCBF29CE484222325ull, (uint64_t)w->variant), (uint64_t)w->count);
@@ -284,7 +318,7 @@ uint64_t weights_id(const Weights *w)
             memcpy(&bits, &value, sizeof bits);
             h = fnv_word(h, bits);
         }
-    return h;
+    return w->net ? network_id(h, w->net) : h;
 }
 
 void weights_id_text(const Weights *w, char out[17])

@@ -16,13 +16,36 @@
  *   44-47   bytes of the compressed values
  *   48-51   the pattern families of the tables (core/pattern.h; 0: the base set, as every file
  *           before the families has)
- *   52-59   reserved, 0
+ *   52-55   version 2: bytes of the network section (0 in version 1: no network)
+ *   56-59   reserved, 0
  *   60-63   CRC-32 of bytes 0-59
- *   64-     the text, then the compressed values (tables phase by phase, then the priors)
+ *   64-     the text, then the compressed values (tables phase by phase, then the priors), then
+ *           the network section (version 2)
  *   last 4  CRC-32 of everything before them
+ *
+ * A file is written as version 1 unless it has a network, so files without one keep their bytes.
+ * The network section (docs/NETWORK.md):
+ *
+ *   0-3     "LNN1"
+ *   4-7     input set (core/network.h: 1 patterns, 2 squares)
+ *   8-11    pattern families of the inputs
+ *   12-19   the inputs' pattern set id (0 without pattern inputs)
+ *   20-23   H
+ *   24-27   value buckets
+ *   28-31   inputs
+ *   32-35   actions
+ *   36-39   the second layer's width (32)
+ *   40-43   the second layer's shift (0-10)
+ *   44-47   the first layer's shift (0-10)
+ *   48-51   the value head's scale, float32
+ *   52-55   the policy head's scale, float32
+ *   56-59   bytes of the compressed weights that follow
+ *   60-63   CRC-32 of bytes 0-59
+ *   64-     the float32 weights, compressed: w1, b1, w2, b2, wv, bv, we, be (network_arrays)
  */
 #include "weights.h"
 
+#include "core/network.h"
 #include "core/pattern.h"
 #include "core/policy.h"
 
@@ -32,7 +55,7 @@
 #include <string.h>
 #include <zlib.h>
 
-enum { HEADER_BYTES = 64, FORMAT_VERSION = 1, TEXT_MAX = 1 << 20 };
+enum { HEADER_BYTES = 64, FORMAT_VERSION = 1, NETWORK_VERSION = 2, NETWORK_HEADER = 64, TEXT_MAX = 1 << 20 };
 
 const unsigned char weights_tables_magic[8] = {0x89, 'L', 'W', 'T', 0x0D, 0x0A, 0x1A, 0x0A};
 
@@ -79,7 +102,7 @@ bool weights_is_table_file(const unsigned char *bytes, size_t size)
 
 typedef struct {
     uint64_t pattern_id, policy_id;
-    uint32_t phases, per_phase, policy_size, text_bytes, packed_bytes, families;
+    uint32_t phases, per_phase, policy_size, text_bytes, packed_bytes, families, network_bytes;
 } Header;
 
 /* The fixed header alone (the first `size` bytes of a file): its checksum, version, reserved
@@ -95,19 +118,25 @@ static bool read_fixed_header(const unsigned char *b, size_t size, const char *s
         error_set(err, "%s: damaged weights file (header checksum mismatch)", source);
         return false;
     }
-    if (get_u32(b + 8) != FORMAT_VERSION) {
-        error_set(err, "%s: weights file format version %u (this build reads version %d)", source, get_u32(b + 8),
-                  FORMAT_VERSION);
+    const uint32_t version = get_u32(b + 8);
+    if (version != FORMAT_VERSION && version != NETWORK_VERSION) {
+        error_set(err, "%s: weights file format version %u (this build reads versions %d and %d)", source, version,
+                  FORMAT_VERSION, NETWORK_VERSION);
         return false;
     }
     /* Reserved for later versions, which may give them meaning: a version-1 file has zeros. */
-    for (int i = 52; i < 60; i++)
+    for (int i = version == FORMAT_VERSION ? 52 : 56; i < 60; i++)
         if (b[i] != 0) {
             error_set(err, "%s: damaged weights file (reserved header byte %d is %u, not 0)", source, i, b[i]);
             return false;
         }
     *h = (Header){get_u64(b + 12), get_u64(b + 28), get_u32(b + 20), get_u32(b + 24), get_u32(b + 36),
-                  get_u32(b + 40), get_u32(b + 44), get_u32(b + 48)};
+                  get_u32(b + 40), get_u32(b + 44), get_u32(b + 48), version == NETWORK_VERSION ? get_u32(b + 52) : 0};
+    if (version == NETWORK_VERSION && h->network_bytes < NETWORK_HEADER) {
+        error_set(err, "%s: damaged weights file (a version-2 file with a network section of %u bytes)", source,
+                  h->network_bytes);
+        return false;
+    }
     if (h->families > PATTERN_ALL_FAMILIES || (h->families && !h->pattern_id)) {
         error_set(err, "%s: damaged weights file (pattern families %u%s)", source, h->families,
                   h->pattern_id ? ", not a mask of the known ones" : " without tables");
@@ -117,7 +146,7 @@ static bool read_fixed_header(const unsigned char *b, size_t size, const char *s
         error_set(err, "%s: the text part is %u bytes (at most %d)", source, h->text_bytes, TEXT_MAX);
         return false;
     }
-    *declared = (uint64_t)HEADER_BYTES + h->text_bytes + h->packed_bytes + 4;
+    *declared = (uint64_t)HEADER_BYTES + h->text_bytes + h->packed_bytes + h->network_bytes + 4;
     if (*declared > WEIGHTS_MAX_TABLE_FILE) {
         error_set(err, "%s: the header says %llu bytes, more than a table file may have (%d)", source,
                   (unsigned long long)*declared, WEIGHTS_MAX_TABLE_FILE);
@@ -229,13 +258,13 @@ static bool check_shapes(const Game *g, const unsigned char *b, const Header *h,
     return false;
 }
 
-/* Inflates exactly `count` float32 values. */
+/* Inflates exactly `count` float32 values of `what` ("table", "network"). */
 static bool unpack_values(const unsigned char *packed, size_t packed_bytes, float *out, size_t count,
-                          const char *source, Error *err)
+                          const char *source, const char *what, Error *err)
 {
     unsigned char *raw = malloc(count * 4 + 1);
     if (!raw) {
-        error_set(err, "%s: out of memory for the tables", source);
+        error_set(err, "%s: out of memory for the %s values", source, what);
         return false;
     }
     uLongf raw_len = (uLongf)(count * 4 + 1);
@@ -243,26 +272,160 @@ static bool unpack_values(const unsigned char *packed, size_t packed_bytes, floa
     const int rc = uncompress2(raw, &raw_len, packed, &used);
     bool ok = rc == Z_OK && raw_len == count * 4;
     if (!ok)
-        error_set(err, "%s: damaged weights file (the tables do not inflate to %zu values)", source, count);
+        error_set(err, "%s: damaged weights file (the %s values do not inflate to %zu)", source, what, count);
     else if (used != packed_bytes) {
         /* the header's length is the stream's: bytes after its end are no part of the file's tables */
-        error_set(err, "%s: damaged weights file (%zu bytes after the end of the compressed tables)", source,
-                  packed_bytes - (size_t)used);
+        error_set(err, "%s: damaged weights file (%zu bytes after the end of the compressed %s values)", source,
+                  packed_bytes - (size_t)used, what);
         ok = false;
     }
     for (size_t i = 0; ok && i < count; i++) {
         const uint32_t bits = get_u32(raw + 4 * i);
         memcpy(&out[i], &bits, sizeof bits);
         if (!isfinite(out[i])) {
-            error_set(err, "%s: table value %zu is not finite", source, i);
+            error_set(err, "%s: %s value %zu is not finite", source, what, i);
             ok = false;
         } else if (fabsf(out[i]) > WEIGHTS_MAX_VALUE) {
-            error_set(err, "%s: table value %zu is %g, beyond +-%g", source, i, (double)out[i], WEIGHTS_MAX_VALUE);
+            error_set(err, "%s: %s value %zu is %g, beyond +-%g", source, what, i, (double)out[i], WEIGHTS_MAX_VALUE);
             ok = false;
         }
     }
     free(raw);
     return ok;
+}
+
+/* ---------------------------------------------------------------- the network section */
+
+/* What the section's header says. */
+typedef struct {
+    uint32_t input_set, families, h, buckets, inputs, actions, l2, w2_shift, shift1, packed_bytes;
+    uint64_t pattern_id;
+    float scale_v, scale_e;
+} NetworkHeader;
+
+static float get_f32(const unsigned char *p)
+{
+    const uint32_t bits = get_u32(p);
+    float v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+static bool read_network_header(const unsigned char *b, size_t size, const char *source, NetworkHeader *n, Error *err)
+{
+    if (memcmp(b, "LNN1", 4) != 0 || get_u32(b + 60) != crc_of(b, 60))
+        return error_set(err, "%s: damaged weights file (the network section's header is not whole)", source);
+    *n = (NetworkHeader){get_u32(b + 4), get_u32(b + 8), get_u32(b + 20), get_u32(b + 24), get_u32(b + 28),
+                         get_u32(b + 32), get_u32(b + 36), get_u32(b + 40), get_u32(b + 44), get_u32(b + 56),
+                         get_u64(b + 12), get_f32(b + 48), get_f32(b + 52)};
+    if (n->packed_bytes != size - NETWORK_HEADER)
+        return error_set(err, "%s: damaged weights file (the network section has %zu bytes of weights, its header "
+                         "says %u)", source, size - NETWORK_HEADER, n->packed_bytes);
+    if (n->l2 != NETWORK_L2)
+        return error_set(err, "%s: the network's second layer is %u wide; this build's is %d", source, n->l2,
+                         NETWORK_L2);
+    if (n->shift1 > NETWORK_MAX_SHIFT || n->w2_shift > NETWORK_MAX_SHIFT || !(n->scale_v > 0 && n->scale_v <= 4096) ||
+        !(n->scale_e > 0 && n->scale_e <= 4096))
+        return error_set(err, "%s: damaged weights file (the network's quantization: shifts %u and %u, scales %g and "
+                         "%g)", source, n->shift1, n->w2_shift, (double)n->scale_v, (double)n->scale_e);
+    return true;
+}
+
+/* The section's architecture against the network this build makes for g from it. */
+static bool network_matches(const Network *net, const NetworkHeader *n, const char *source, Error *err)
+{
+    if (net->pattern_id != n->pattern_id)
+        return error_set(err, "%s: the network's pattern inputs are for the pattern set %016llx, not this board's "
+                         "%016llx", source, (unsigned long long)n->pattern_id, (unsigned long long)net->pattern_id);
+    if ((uint32_t)net->num_inputs != n->inputs || (uint32_t)net->num_actions != n->actions ||
+        (uint32_t)net->buckets != n->buckets)
+        return error_set(err, "%s: the network has %u inputs, %u actions and %u value buckets; this board's has %d, "
+                         "%d and %d", source, n->inputs, n->actions, n->buckets, net->num_inputs, net->num_actions,
+                         net->buckets);
+    return true;
+}
+
+static bool read_network(const Game *g, const unsigned char *b, size_t size, const char *source, Weights *out,
+                         Error *err)
+{
+    NetworkHeader n = {0};
+    if (!read_network_header(b, size, source, &n, err))
+        return false;
+    Network *net = calloc(1, sizeof *net);
+    Error why;
+    if (!net)
+        return error_set(err, "%s: out of memory for the network", source);
+    if (!network_init(net, g, n.input_set, n.families, (int)n.h, &why)) {
+        free(net);
+        return error_set(err, "%s: %s", source, why.msg);
+    }
+    float **arrays[NETWORK_ARRAYS];
+    size_t lengths[NETWORK_ARRAYS], count = 0;
+    const int parts = network_arrays(net, arrays, lengths);
+    for (int i = 0; i < parts; i++)
+        count += lengths[i];
+    float *values = network_matches(net, &n, source, err) ? malloc(count * sizeof *values) : NULL;
+    bool ok = values && unpack_values(b + NETWORK_HEADER, n.packed_bytes, values, count, source, "network", err);
+    for (size_t at = 0, i = 0; ok && i < (size_t)parts; at += lengths[i], i++)
+        memcpy(*arrays[i], values + at, lengths[i] * sizeof *values);
+    free(values);
+    if (ok && !network_quantize_as(net, (int)n.shift1, (int)n.w2_shift, n.scale_v, n.scale_e))
+        ok = error_set(err, "%s: out of memory for the network", source);
+    if (!ok) {
+        network_free(net);
+        free(net);
+        return false;
+    }
+    out->net = net;
+    return true;
+}
+
+/* The section for net: its header and compressed weights, malloc'd, *size bytes; NULL on no memory. */
+static unsigned char *encode_network(Network *net, size_t *size)
+{
+    float **arrays[NETWORK_ARRAYS];
+    size_t lengths[NETWORK_ARRAYS], count = 0;
+    const int parts = network_arrays(net, arrays, lengths);
+    for (int i = 0; i < parts; i++)
+        count += lengths[i];
+    unsigned char *raw = malloc(count * 4 + 1);
+    uLongf packed = compressBound((uLong)(count * 4));
+    unsigned char *out = malloc(NETWORK_HEADER + packed);
+    bool ok = raw && out;
+    for (size_t at = 0, i = 0; ok && i < (size_t)parts; i++)
+        for (size_t k = 0; k < lengths[i]; k++, at++) {
+            uint32_t bits;
+            memcpy(&bits, &(*arrays[i])[k], sizeof bits);
+            put_u32(raw + 4 * at, bits);
+        }
+    ok = ok && compress2(out + NETWORK_HEADER, &packed, raw, (uLong)(count * 4), 9) == Z_OK;
+    free(raw);
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    memset(out, 0, NETWORK_HEADER);
+    memcpy(out, "LNN1", 4);
+    const uint32_t fields[] = {net->input_set, net->pattern_families};
+    put_u32(out + 4, fields[0]);
+    put_u32(out + 8, fields[1]);
+    put_u64(out + 12, net->pattern_id);
+    put_u32(out + 20, (uint32_t)net->h);
+    put_u32(out + 24, (uint32_t)net->buckets);
+    put_u32(out + 28, (uint32_t)net->num_inputs);
+    put_u32(out + 32, (uint32_t)net->num_actions);
+    put_u32(out + 36, NETWORK_L2);
+    put_u32(out + 40, (uint32_t)net->shift2);
+    put_u32(out + 44, (uint32_t)net->shift1);
+    uint32_t bits;
+    memcpy(&bits, &net->scale_v, sizeof bits);
+    put_u32(out + 48, bits);
+    memcpy(&bits, &net->scale_e, sizeof bits);
+    put_u32(out + 52, bits);
+    put_u32(out + 56, (uint32_t)packed);
+    put_u32(out + 60, crc_of(out, 60));
+    *size = NETWORK_HEADER + packed;
+    return out;
 }
 
 bool weights_parse_tables(const Game *g, const unsigned char *b, size_t size, const char *source, Weights *out,
@@ -288,7 +451,7 @@ bool weights_parse_tables(const Game *g, const unsigned char *b, size_t size, co
     const size_t tables = (size_t)h.phases * h.per_phase * (h.pattern_id != 0);
     const size_t count = tables + (h.policy_id ? h.policy_size : 0);
     float *values = malloc((count ? count : 1) * sizeof *values);
-    if (!values || !unpack_values(b + HEADER_BYTES + h.text_bytes, h.packed_bytes, values, count, source, err)) {
+    if (!values || !unpack_values(b + HEADER_BYTES + h.text_bytes, h.packed_bytes, values, count, source, "table", err)) {
         if (!values)
             error_set(err, "%s: out of memory", source);
         free(values);
@@ -316,6 +479,11 @@ bool weights_parse_tables(const Game *g, const unsigned char *b, size_t size, co
         error_set(err, "%s: out of memory for the tables", source);
         return false;
     }
+    if (h.network_bytes &&
+        !read_network(g, b + HEADER_BYTES + h.text_bytes + h.packed_bytes, h.network_bytes, source, out, err)) {
+        weights_dispose(out);
+        return false;
+    }
     return true;
 }
 
@@ -340,8 +508,10 @@ unsigned char *weights_tables_encode(const Game *g, const Weights *w, const char
     float *canonical = malloc((tables ? tables : 1) * sizeof *canonical);
     const size_t text_bytes = strlen(text);
     uLongf packed_bytes = compressBound((uLong)(count * 4));
-    unsigned char *out = malloc(HEADER_BYTES + text_bytes + packed_bytes + 4);
-    bool ok = raw && canonical && out;
+    size_t network_bytes = 0;
+    unsigned char *network = w->net ? encode_network(w->net, &network_bytes) : NULL;
+    unsigned char *out = malloc(HEADER_BYTES + text_bytes + packed_bytes + network_bytes + 4);
+    bool ok = raw && canonical && out && (network || !w->net);
     if (ok) {
         if (ps)
             pattern_compress(ps, w->tables, canonical);
@@ -356,12 +526,13 @@ unsigned char *weights_tables_encode(const Game *g, const Weights *w, const char
     free(raw);
     free(canonical);
     if (!ok) {
+        free(network);
         free(out);
         return NULL;
     }
     memset(out, 0, HEADER_BYTES);
     memcpy(out, weights_tables_magic, sizeof weights_tables_magic);
-    put_u32(out + 8, FORMAT_VERSION);
+    put_u32(out + 8, network ? NETWORK_VERSION : FORMAT_VERSION);
     put_u64(out + 12, ps ? ps->id : 0);
     put_u32(out + 20, ps ? (uint32_t)ps->num_phases : 0);
     put_u32(out + 24, ps ? ps->canonical_phase_size : 0);
@@ -370,9 +541,13 @@ unsigned char *weights_tables_encode(const Game *g, const Weights *w, const char
     put_u32(out + 40, (uint32_t)text_bytes);
     put_u32(out + 44, (uint32_t)packed_bytes);
     put_u32(out + 48, ps && ps->families != PATTERN_BASE ? ps->families : 0);
+    put_u32(out + 52, (uint32_t)network_bytes);
     put_u32(out + 60, crc_of(out, 60));
     memcpy(out + HEADER_BYTES, text, text_bytes);
-    *size = HEADER_BYTES + text_bytes + packed_bytes + 4;
+    if (network)
+        memcpy(out + HEADER_BYTES + text_bytes + packed_bytes, network, network_bytes);
+    free(network);
+    *size = HEADER_BYTES + text_bytes + packed_bytes + network_bytes + 4;
     put_u32(out + *size - 4, crc_of(out, *size - 4));
     return out;
 }

@@ -39,6 +39,10 @@ typedef void (*MatchProgressFn)(const MatchProgress *progress, void *ctx);
 
 typedef struct {
     const char *spec[MATCH_MAX_PLAYERS];
+    /* An mcts player's search set-up, used instead of spec[i] where not NULL (a program that
+     * knows its players' visits and weights: `train`'s gates and ladder); the records' settings
+     * then name it by player_search_spec's text. */
+    const SearchSetup *setup[MATCH_MAX_PLAYERS];
     char name[MATCH_MAX_PLAYERS][RESULTS_NAME_MAX + 1];   /* in the results file */
     int players;
     const char *tournament;     /* NULL (two players), "gauntlet" or "round-robin" */
@@ -164,6 +168,11 @@ typedef struct {
     bool timed;
 } MatchPlayerInfo;
 bool match_inspect_players(const Game *g, const MatchOptions *o, MatchPlayerInfo *info, Error *err);
+
+/* --- match_players.c: player i of the options, made from its set-up or its spec (with `out`
+ * for an external engine's output); NULL with *err.  Its spec as the records name it. */
+Player *match_player_create(const Game *g, const MatchOptions *o, int i, const PlayerOutput *out, Error *err);
+void match_player_spec(const MatchOptions *o, int i, char *buf, size_t len);
 
 /* --- match_openings.c */
 Position match_opening(const MatchRun *run, int k);

@@ -33,8 +33,11 @@ static void settings_text(const MatchRun *run, char *buf, size_t len)
                       (unsigned long long)suite);
     else
         n += snprintf(buf + n, len - (size_t)n, "openings=%d random plies from %s\n", o->opening_plies, start);
-    for (int i = 0; i < o->players && n > 0 && (size_t)n < len; i++)
-        n += snprintf(buf + n, len - (size_t)n, "player%d=%s\n", i + 1, o->spec[i]);
+    for (int i = 0; i < o->players && n > 0 && (size_t)n < len; i++) {
+        char spec[SEARCH_MAX_PATH + 512];
+        match_player_spec(o, i, spec, sizeof spec);
+        n += snprintf(buf + n, len - (size_t)n, "player%d=%s\n", i + 1, spec);
+    }
 }
 
 /* A file resumed must hold this match's games: made by a match (not self-play), with the same

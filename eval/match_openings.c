@@ -105,9 +105,10 @@ static bool write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECOR
 
 bool match_make_openings(const Game *g, const Position *start, const MatchOptions *o, Error *err)
 {
-    char spec[64];
-    snprintf(spec, sizeof spec, "mcts:visits=%d", o->make_visits);
-    Player *judge = player_create(g, spec, err);
+    SearchSetup setup;
+    search_setup_default(&setup);
+    setup.limits.visits = o->make_visits;
+    Player *judge = player_create_search(g, &setup, err);
     char (*kept)[RECORD_MAX_POSITION] = malloc((size_t)o->make_openings * sizeof *kept);
     bool ok = judge && kept;
     if (judge && !kept)

@@ -46,7 +46,7 @@ static Player *worker_player(MatchWorker *w, const MatchRun *run, int index, Err
     if (!w->player[index]) {
         PlayerOutput out = run->options->player_output;
         out.io_log = run->io_log;
-        w->player[index] = player_create_with_output(run->game, run->options->spec[index], &out, err);
+        w->player[index] = match_player_create(run->game, run->options, index, &out, err);
     }
     return w->player[index];
 }

@@ -26,7 +26,7 @@ static int make_matchups(const MatchOptions *o, Matchup *out)
 bool match_inspect_players(const Game *g, const MatchOptions *o, MatchPlayerInfo *info, Error *err)
 {
     for (int i = 0; i < o->players; i++) {
-        Player *p = player_create(g, o->spec[i], err);
+        Player *p = match_player_create(g, o, i, NULL, err);
         if (!p)
             return false;
         info[i] = (MatchPlayerInfo){p->tc, p->threads, p->timed};

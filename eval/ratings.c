@@ -329,3 +329,46 @@ const char *ratings_status_name(RatingStatus status)
     static const char *const names[] = {"finite", "above", "below", "undetermined", "unlinked"};
     return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "?";
 }
+
+/* --- the table's order ------------------------------------------------------------------------ */
+
+/* Above the anchor's group first, then the finite ratings high to low, then those below, then
+ * the players the games do not place. */
+static int status_order(RatingStatus s)
+{
+    static const int order[] = {[RATING_ABOVE] = 0, [RATING_FINITE] = 1, [RATING_BELOW] = 2,
+                                [RATING_UNDETERMINED] = 3, [RATING_UNLINKED] = 4};
+    return order[s];
+}
+
+/* A player with the keys it is sorted by. */
+typedef struct {
+    int player, order;
+    double elo;
+} SortRow;
+
+static int compare_rows(const void *x, const void *y)
+{
+    const SortRow *a = x, *b = y;
+    if (a->order != b->order)
+        return a->order - b->order;
+    if (a->elo != b->elo && !isnan(a->elo) && !isnan(b->elo))
+        return a->elo > b->elo ? -1 : 1;
+    return a->player - b->player;
+}
+
+bool ratings_rank(const Ratings *r, RatingsRank *rows)
+{
+    SortRow *sort = malloc((size_t)r->players * sizeof *sort + 1);
+    if (!sort)
+        return false;
+    for (int i = 0; i < r->players; i++)
+        sort[i] = (SortRow){i, status_order(r->rating[i].status), r->rating[i].elo};
+    qsort(sort, (size_t)r->players, sizeof *sort, compare_rows);
+    for (int i = 0; i < r->players; i++) {
+        RatingStatus s = r->rating[sort[i].player].status;
+        rows[i] = (RatingsRank){sort[i].player, s == RATING_UNDETERMINED || s == RATING_UNLINKED ? 0 : i + 1};
+    }
+    free(sort);
+    return true;
+}

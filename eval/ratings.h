@@ -79,4 +79,15 @@ double ratings_difference_error(const Ratings *r, int i, int j, double confidenc
 /* "finite", "above", "below", "undetermined", "unlinked". */
 const char *ratings_status_name(RatingStatus status);
 
+/* A player's place in the table of ratings. */
+typedef struct {
+    int player;
+    int rank;             /* 1, 2, ...; 0 for one the games do not place (undetermined, unlinked) */
+} RatingsRank;
+/* The players in the table's order into rows (r->players of them): those above the anchor's
+ * group first, then the finite ratings high to low, then those below, then the players the
+ * games do not place; ties by index.  The one order `ratings` prints and charts.  False when
+ * memory runs out. */
+bool ratings_rank(const Ratings *r, RatingsRank *rows);
+
 #endif

@@ -62,5 +62,9 @@ bool results_parse_line(ResultTable *t, const char *line, Error *err);
 /* Adds every line of a stream; on the first bad line sets err to "SOURCE:LINE: what" and
  * returns false.  source names the stream in messages. */
 bool results_read(ResultTable *t, FILE *in, const char *source, Error *err);
+/* Every game of the files ("-": standard input) in one new table; NULL with *err (input) for a
+ * file that cannot be opened or has a bad line, or no games in them all (a failure when memory
+ * runs out). */
+ResultTable *results_read_files(const char *const *files, int n, Error *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include "eval/results.h"
 #include "core/utf8.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,4 +193,32 @@ bool results_read(ResultTable *t, FILE *in, const char *source, Error *err)
     }
     free(line);
     return ok;
+}
+
+ResultTable *results_read_files(const char *const *files, int n, Error *err)
+{
+    ResultTable *t = results_new();
+    if (!t) {
+        error_failed(err, "out of memory");
+        return NULL;
+    }
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++) {
+        bool is_stdin = strcmp(files[i], "-") == 0;
+        FILE *in = is_stdin ? stdin : fopen(files[i], "r");
+        if (!in) {
+            ok = error_set(err, "cannot open '%s': %s", files[i], strerror(errno));
+            continue;
+        }
+        ok = results_read(t, in, is_stdin ? "stdin" : files[i], err);
+        if (!is_stdin)
+            fclose(in);
+    }
+    if (ok && results_num_games(t) == 0)
+        ok = error_set(err, "no games in the results");
+    if (!ok) {
+        results_free(t);
+        return NULL;
+    }
+    return t;
 }

@@ -5,6 +5,7 @@
 #include "charts.h"
 #include "svg_chart.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,27 @@ bool chart_ratings(FILE *out, const ChartRating *r, int n, double confidence)
     svg_plot_legend(&p, keys, 2);
     free(names);
     return svg_end(out);
+}
+
+ChartRating chart_rating_entry(const ResultTable *t, const Ratings *r, int player, int anchor)
+{
+    const PlayerRating *p = &r->rating[player];
+    return (ChartRating){results_name(t, player), p->elo, p->error, p->status, player == anchor};
+}
+
+bool chart_ratings_fit(FILE *out, const ResultTable *t, const Ratings *r, int anchor, double confidence)
+{
+    RatingsRank *rows = malloc((size_t)r->players * sizeof *rows + 1);
+    ChartRating *entries = malloc((size_t)r->players * sizeof *entries + 1);
+    bool ok = rows && entries && ratings_rank(r, rows);
+    for (int i = 0; ok && i < r->players; i++)
+        entries[i] = chart_rating_entry(t, r, rows[i].player, anchor);
+    if (!ok)
+        errno = ENOMEM;
+    ok = ok && chart_ratings(out, entries, r->players, confidence);
+    free(rows);
+    free(entries);
+    return ok;
 }
 
 /* --- records: lengths and results ------------------------------------------------------------- */

@@ -35,6 +35,11 @@ typedef struct {
 /* Each writes one whole SVG document and returns false on a write error.  The ratings come in
  * the order to draw them (the table's, by rank); confidence is their intervals' level. */
 bool chart_ratings(FILE *out, const ChartRating *r, int n, double confidence);
+/* Player `player` of a fit as a chart entry (its name is the table's). */
+ChartRating chart_rating_entry(const ResultTable *t, const Ratings *r, int player, int anchor);
+/* chart_ratings of every player of a fit, in the table's order (eval/ratings.h: ratings_rank);
+ * false with errno set on a write error or when memory runs out. */
+bool chart_ratings_fit(FILE *out, const ResultTable *t, const Ratings *r, int anchor, double confidence);
 bool chart_records(FILE *out, const char *title, const ChartBin *bins, int num_bins, const uint64_t results[3]);
 bool chart_training(FILE *out, const char *title, const ChartGeneration *g, int n, double confidence);
 

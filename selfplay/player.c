@@ -10,6 +10,7 @@
 #include "search/search_setup.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,7 +209,9 @@ static void destroy_player(Player *p)
     free(s);
 }
 
-static bool configure_mcts(Player *p, PlayerState *s, const char *spec, SpecOption *opts, int n, Error *err)
+/* visits_given: the spec names visits= (else a time limit alone means no visit limit); a set-up
+ * made by a program says what it means. */
+static bool configure_mcts(Player *p, PlayerState *s, const char *spec, bool visits_given, Error *err)
 {
     p->choose = mcts_choose;
     p->new_game = mcts_new_game;
@@ -217,9 +220,25 @@ static bool configure_mcts(Player *p, PlayerState *s, const char *spec, SpecOpti
     p->timed = time_control_on(&p->tc) || s->setup.limits.seconds > 0;
     if (time_control_on(&p->tc) && s->setup.limits.seconds > 0)
         return error_set(err, "player '%s': tc= is a game clock and time= a time per move: give one of them", spec);
-    if (p->timed && !has_key(opts, n, "visits"))
+    if (p->timed && !visits_given)
         s->setup.limits.visits = 0;     /* a time limit alone means no visit limit */
     return true;
+}
+
+/* What a spec and a set-up share once s->setup holds every option: the evaluation loaded, and
+ * the greedy or mcts player configured. */
+static bool configure_search(Player *p, PlayerState *s, const char *spec, bool greedy, bool visits_given, Error *err)
+{
+    char context[96];
+    snprintf(context, sizeof context, "player '%.60s': weights: ", spec);
+    Error why;
+    if (!search_load_evaluation(p->game, s->setup.eval_path, &s->weights, &why))
+        return error_set(err, "%s%s", context, why.msg);
+    if (greedy) {
+        p->choose = greedy_choose;
+        return true;
+    }
+    return configure_mcts(p, s, spec, visits_given, err);
 }
 
 static bool configure(Player *p, PlayerState *s, const char *name, const char *spec, SpecOption *opts, int n,
@@ -237,16 +256,7 @@ static bool configure(Player *p, PlayerState *s, const char *name, const char *s
     search_setup_default(&s->setup);
     if (!apply_search_options(s, spec, opts, n, err))
         return false;
-    char context[96];
-    snprintf(context, sizeof context, "player '%.60s': weights: ", spec);
-    Error why;
-    if (!search_load_evaluation(p->game, s->setup.eval_path, &s->weights, &why))
-        return error_set(err, "%s%s", context, why.msg);
-    if (greedy) {
-        p->choose = greedy_choose;
-        return true;
-    }
-    return configure_mcts(p, s, spec, opts, n, err);
+    return configure_search(p, s, spec, greedy, has_key(opts, n, "visits"), err);
 }
 
 /* Drops the name= options, which only the match reads (player_spec_name); returns how many are left. */
@@ -264,16 +274,9 @@ Player *player_create(const Game *g, const char *spec, Error *err)
     return player_create_with_output(g, spec, NULL, err);
 }
 
-Player *player_create_with_output(const Game *g, const char *spec, const PlayerOutput *out, Error *err)
+/* An in-process player named `spec`, not configured yet; NULL with *err when memory runs out. */
+static Player *new_player(const Game *g, const char *spec, Error *err)
 {
-    if (player_external_spec(spec))
-        return player_external_create(g, spec, out, err);
-    char name[32];
-    SpecOption opts[16];
-    int n = split_spec(spec, name, sizeof name, opts, 16, err);
-    if (n < 0)
-        return NULL;
-    n = drop_names(opts, n);
     Player *p = calloc(1, sizeof *p);
     PlayerState *s = calloc(1, sizeof *s);
     if (!p || !s) {
@@ -282,13 +285,20 @@ Player *player_create_with_output(const Game *g, const char *spec, const PlayerO
         error_set(err, "out of memory");
         return NULL;
     }
-    snprintf(p->name, sizeof p->name, "%s", spec);
+    snprintf(p->name, sizeof p->name, "%.*s", (int)sizeof p->name - 1, spec);
     p->game = g;
     p->threads = 1;
     p->ctx = s;
     p->new_game = plain_new_game;
     p->destroy = destroy_player;
-    if (!configure(p, s, name, spec, opts, n, err)) {
+    return p;
+}
+
+/* The player once configure (ok) has run: ready for its first game, or freed (NULL). */
+static Player *finish_player(Player *p, bool configured, const char *spec, Error *err)
+{
+    PlayerState *s = p->ctx;
+    if (!configured) {
         destroy_player(p);
         free(p);
         return NULL;
@@ -300,6 +310,81 @@ Player *player_create_with_output(const Game *g, const char *spec, const PlayerO
         return NULL;
     }
     return p;
+}
+
+Player *player_create_with_output(const Game *g, const char *spec, const PlayerOutput *out, Error *err)
+{
+    if (player_external_spec(spec))
+        return player_external_create(g, spec, out, err);
+    char name[32];
+    SpecOption opts[16];
+    int n = split_spec(spec, name, sizeof name, opts, 16, err);
+    if (n < 0)
+        return NULL;
+    n = drop_names(opts, n);
+    Player *p = new_player(g, spec, err);
+    return p ? finish_player(p, configure(p, p->ctx, name, spec, opts, n, err), spec, err) : NULL;
+}
+
+Player *player_create_search(const Game *g, const SearchSetup *setup, Error *err)
+{
+    char spec[SEARCH_MAX_PATH + 512];
+    player_search_spec(setup, spec, sizeof spec);
+    Player *p = new_player(g, spec, err);
+    if (!p)
+        return NULL;
+    PlayerState *s = p->ctx;
+    s->setup = *setup;
+    bool ok = setup->limits.visits > 0 || setup->limits.seconds > 0 || time_control_on(&setup->tc) ||
+              error_set(err, "player '%.60s': a search needs a limit: visits, time or a clock", spec);
+    return finish_player(p, ok && configure_search(p, s, spec, false, true, err), spec, err);
+}
+
+/* A real as the shortest text that reads back to the same number. */
+static void exact_real(double v, char *buf, size_t len)
+{
+    for (int digits = 10; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        double back;
+        if (player_spec_number(buf, -INFINITY, INFINITY, &back) && back == v)
+            return;
+    }
+}
+
+/* Whether a spec of set-up s names option o: visits always (the limit a reader sees first), the
+ * seed where one was given, any other where it is not the default. */
+static bool spec_names(const SearchOption *o, const SearchSetup *s, const SearchSetup *defaults)
+{
+    if (o->offset == offsetof(SearchSetup, limits.visits))
+        return s->limits.visits > 0;    /* none: a time limit alone */
+    if (o->kind == SEARCH_SEED)
+        return s->seed_given;
+    if (o->kind == SEARCH_REAL)
+        return *(const double *)((const char *)s + o->offset) != *(const double *)((const char *)defaults + o->offset);
+    char value[SEARCH_MAX_PATH + 8], fallback[SEARCH_MAX_PATH + 8];
+    search_option_value_text(o, s, value, sizeof value);
+    search_option_value_text(o, defaults, fallback, sizeof fallback);
+    return strcmp(value, fallback) != 0;
+}
+
+void player_search_spec(const SearchSetup *s, char *buf, size_t len)
+{
+    SearchSetup defaults;
+    search_setup_default(&defaults);
+    int count;
+    const SearchOption *table = search_options(&count);
+    size_t n = (size_t)snprintf(buf, len, "mcts");
+    for (int i = 0; i < count && n < len; i++) {
+        const SearchOption *o = &table[i];
+        if (!(o->where & SEARCH_IN_PLAYER) || !spec_names(o, s, &defaults))
+            continue;
+        char value[SEARCH_MAX_PATH + 8];
+        if (o->kind == SEARCH_REAL)
+            exact_real(*(const double *)((const char *)s + o->offset), value, sizeof value);
+        else
+            search_option_value_text(o, s, value, sizeof value);
+        n += (size_t)snprintf(buf + n, len - n, "%c%s=%s", n == 4 ? ':' : ',', o->name, value);
+    }
 }
 
 void player_free(Player *p)

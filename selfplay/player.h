@@ -2,7 +2,8 @@
  * player.h - anything that chooses moves, behind one interface: `random`, `greedy` (best move by
  * a one-ply evaluation), `mcts` (search/mcts.h), and other programs over the engine protocol
  * (player_external.h).  A player is made from a spec string such as
- * "mcts:visits=800,weights=a.txt,threads=2".  Players are handed the game so far (its start,
+ * "mcts:visits=800,weights=a.txt,threads=2", or an mcts one from the search set-up a program
+ * filled (search/search_setup.h).  Players are handed the game so far (its start,
  * moves and position hashes), never a bare position, so a search sees every repetition the
  * driver would score and an engine is sent the whole game.
  */
@@ -13,6 +14,7 @@
 #include "core/game_so_far.h"
 #include "core/value.h"
 #include "search/mcts.h"
+#include "search/search_setup.h"
 #include "search/time_control.h"
 
 #include <math.h>
@@ -66,6 +68,16 @@ typedef struct {
  * specs are player_external.h's.  player_create drops an external engine's output. */
 Player *player_create(const Game *g, const char *spec, Error *err);
 Player *player_create_with_output(const Game *g, const char *spec, const PlayerOutput *out, Error *err);
+/* An mcts player from a search set-up (search/search_setup.h) that a program filled itself (the
+ * visits and weights of a training run's gate), with no spec text to write and parse back: the
+ * same player as player_create makes from player_search_spec's text of it, whose name it takes.
+ * False with *err (input) for weights that do not load or a search without any limit. */
+Player *player_create_search(const Game *g, const SearchSetup *setup, Error *err);
+/* The spec of an mcts player of set-up s: "mcts:visits=N", then every other option of the
+ * table that players take whose value is not the default, in the table's order (so
+ * "mcts:visits=400,weights=run/gen1/weights.lwt"); player_create reads it back to the same
+ * set-up.  A match writes it in its records' settings for a player made from a set-up. */
+void player_search_spec(const SearchSetup *s, char *buf, size_t len);
 /* The value of a spec's name= key into buf (false, buf untouched, when it has none). */
 bool player_spec_name(const char *spec, char *buf, size_t len);
 /* A spec's tc= value into *tc; false with *err naming the spec (player_spec.c). */

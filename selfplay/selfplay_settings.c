@@ -186,7 +186,7 @@ static bool next_setting(const char **text, const char **line, size_t *len)
     return false;
 }
 
-/* A settings line split at its '='; a missing line reads as the value "nothing". */
+/* A settings line split at its '='. */
 typedef struct {
     const char *key, *value;
     int key_len, value_len;
@@ -194,38 +194,52 @@ typedef struct {
 
 static Setting split_setting(const char *line, size_t len)
 {
-    Setting s = {"", "nothing", 0, 7};
-    if (!line)
-        return s;
     const char *eq = memchr(line, '=', len);
-    s.key = line;
-    s.key_len = eq ? (int)(eq - line) : (int)len;
-    s.value = eq ? eq + 1 : "";
+    Setting s = {line, eq ? eq + 1 : "", eq ? (int)(eq - line) : (int)len, 0};
     s.value_len = eq ? (int)(len - (size_t)s.key_len - 1) : 0;
     return s;
 }
 
-/* "visits: the file has 400, this run 800" for two differing lines (either may be missing). */
-static void describe_difference(Setting file, Setting run, char *why, size_t why_len)
+/* The setting of `text` with the key of `want` (compared by key, not by place, so that a line
+ * one file lacks is named as missing instead of shifting every line after it); false if none. */
+static bool find_setting(const char *text, const Setting *want, Setting *out)
 {
-    Setting named = file.key_len ? file : run;
-    snprintf(why, why_len, "%.*s: the file has %.*s, this run %.*s", named.key_len, named.key,
-             file.value_len > 80 ? 80 : file.value_len, file.value, run.value_len > 80 ? 80 : run.value_len,
-             run.value);
+    const char *line;
+    size_t len;
+    while (next_setting(&text, &line, &len)) {
+        Setting s = split_setting(line, len);
+        if (s.key_len == want->key_len && memcmp(s.key, want->key, (size_t)s.key_len) == 0) {
+            *out = s;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int clip(int n) { return n > 80 ? 80 : n; }
+
+/* The first setting of `a` that `b` has with another value or not at all, into why (with `a` as
+ * the file when a_is_file); true if there is one. */
+static bool first_difference(const char *a, const char *b, bool a_is_file, char *why, size_t why_len)
+{
+    const char *line;
+    size_t len;
+    while (next_setting(&a, &line, &len)) {
+        Setting mine = split_setting(line, len), theirs;
+        const bool found = find_setting(b, &mine, &theirs);
+        if (found && theirs.value_len == mine.value_len && memcmp(theirs.value, mine.value, (size_t)mine.value_len) == 0)
+            continue;
+        const Setting *file = a_is_file ? &mine : found ? &theirs : NULL, *run = a_is_file ? (found ? &theirs : NULL) : &mine;
+        snprintf(why, why_len, "%.*s: the file has %.*s%s, this run %.*s%s", clip(mine.key_len), mine.key,
+                 file ? clip(file->value_len) : 0, file ? file->value : "", file ? "" : "no such line",
+                 run ? clip(run->value_len) : 0, run ? run->value : "", run ? "" : "no such line");
+        return true;
+    }
+    return false;
 }
 
 bool selfplay_settings_agree(const char *file_settings, const char *run_settings, char *why, size_t why_len)
 {
-    const char *a = file_settings, *b = run_settings;
-    for (;;) {
-        const char *la = NULL, *lb = NULL;
-        size_t na = 0, nb = 0;
-        bool has_a = next_setting(&a, &la, &na), has_b = next_setting(&b, &lb, &nb);
-        if (!has_a && !has_b)
-            return true;
-        if (has_a && has_b && na == nb && memcmp(la, lb, na) == 0)
-            continue;
-        describe_difference(split_setting(has_a ? la : NULL, na), split_setting(has_b ? lb : NULL, nb), why, why_len);
-        return false;
-    }
+    return !first_difference(run_settings, file_settings, false, why, why_len) &&
+           !first_difference(file_settings, run_settings, true, why, why_len);
 }

@@ -9,17 +9,24 @@ records) read by numpy and zipfile, every exported position replayed independent
 standard-library records reader scripts/leuctra_records.py gives the moves, the package the
 rules) so that its planes, legal actions and visit targets are checked one by one, and every
 visit lands on a legal move; symmetric copies, shards, the dense layout, the reader of .lrec
-files into arrays, failures that leave no file; `pip install ./python` into a folder.
+files into arrays, failures that leave no file; a set of shards replaced whole or not at all
+(failures, SIGINT, SIGKILL at random and in the swap), temporary files of killed exports removed
+by the next (a running one's kept); a visit move with the wrong capture mark refused by verify,
+both exports and read_records; `pip install ./python` into a folder.
 
     LEUCTRA=build/leuctra LEUCTRA_LIB=build/libleuctra.so python3 tests/python_test.py [FIXTURE_DIR]
 
 Ends with "N passed, N failed" (tests/run.sh adds it up)."""
+import fcntl
 import json
 import os
+import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -548,7 +555,9 @@ def test_dense_and_shards(tmp, lrec, sparse):
     stem = os.path.join(tmp, "shard.npz")
     per = max(1, len(sparse["played"]) // 3)
     rc, _, err = run("records", "export", lrec, "-o", stem, "--shard-positions", per, "--quiet")
-    shards = sorted(p for p in os.listdir(tmp) if p.startswith("shard-"))
+    shards = sorted(p for p in os.listdir(tmp) if p.startswith("shard-") and p.endswith(".npz"))
+    check("--shard-positions: the manifest shard-shards.json names the shards, whole",
+          whole_set(tmp, "shard") and sorted(whole_set(tmp, "shard")) == shards + ["shard-shards.json"], shards)
     parts = [leuctra.load_npz(os.path.join(tmp, p)) for p in shards]
     games = [set(p["game"].tolist()) for p in parts]
     split = any(games[i] & games[j] for i in range(len(games)) for j in range(i + 1, len(games)))
@@ -575,9 +584,9 @@ def test_wide_visits(tmp):
     os.mkdir(folder)
     out = os.path.join(folder, "w.npz")
     rc2, _, err2 = run("records", "export", lrec, "-o", out, "--shard-positions", 1, "--quiet")
-    files = sorted(os.listdir(folder))
+    files = sorted(f for f in os.listdir(folder) if f.endswith(".npz"))
     parts = [leuctra.load_npz(os.path.join(folder, f)) for f in files]
-    ok = rc == 0 and rc2 == 0 and files == ["w-00000.npz"]   # one game: never split
+    ok = rc == 0 and rc2 == 0 and files == ["w-00000.npz"] and whole_set(folder, "w")   # one game: never split
     check("visit counts past int16: the export starts again with int32 visits, shards and all",
           ok and all(p["visits"].dtype == np.int32 and p["meta"]["visits"] == "int32" for p in parts) and
           max(int(p["visits"].max()) for p in parts) > 32767, (err, err2, files))
@@ -703,6 +712,210 @@ def test_data_paths(tmp, lrec):
         check("Dataset: %s raises %s" % (what, want_kind), kind == want_kind, (kind, msg))
 
 
+def test_wrong_capture_visit(tmp):
+    """Issue 47: a visit list naming a2-b2 where the rules write a2xb2 (the unit tests' crafted
+    wrong-capture-visit.lrec, game 7 ply 1) is damage for verify, both exports and read_records:
+    one line naming the file, game and ply; no output."""
+    path = os.path.join(FIXTURES, "wrong-capture-visit.lrec")
+    if not os.path.exists(path):
+        check("the unit tests left wrong-capture-visit.lrec", False, path)
+        return
+    where = "%s: game 7 ply 1: " % path
+    rc, out, err = run("records", "verify", path)
+    lines = out.splitlines()
+    check("records verify: a visit move with the wrong capture mark is damage, named by game and ply",
+          rc == 1 and len(lines) == 2 and lines[0].startswith(where) and "a2-b2" in lines[0] and
+          "1 game the rules refuse" in lines[1], (rc, out, err))
+    for fmt in ("csv", "npz"):
+        out_path = os.path.join(tmp, "wrong-capture." + fmt)
+        rc, _, err = run("records", "export", path, "-o", out_path, *(["--quiet"] if fmt == "npz" else []))
+        check("records export --format %s refuses it: exit 1, one line, no output" % fmt,
+              rc == 1 and len(err.splitlines()) == 1 and where in err and "a2-b2" in err and
+              not os.path.exists(out_path), (rc, err))
+    if np is not None:
+        got = raises(leuctra.LeuctraError, leuctra.read_records, path)
+        check("read_records refuses it, naming game 7 ply 1", got is not False and "game 7 ply 1" in str(got), got)
+
+
+def temps_of(folder, name):
+    return sorted(p for p in os.listdir(folder) if p.startswith(name + ".tmp."))
+
+
+def test_stale_temps(tmp, lrec):
+    """Issue 47: an export killed while writing OUT leaves OUT.tmp.XXXXXX (a file, or a folder of
+    shards); the next export to OUT removes them, but never a running export's (its lock)."""
+    folder = os.path.join(tmp, "stale")
+    os.mkdir(folder)
+    for name in ("out.npz", "out.csv"):
+        out = os.path.join(folder, name)
+        open(out + ".tmp.AbC123", "w").close()
+        os.mkdir(out + ".tmp.Fo1der")
+        open(os.path.join(out + ".tmp.Fo1der", "out-00000.npz"), "w").close()
+        live = open(out + ".tmp.LiVe12", "w")
+        fcntl.flock(live, fcntl.LOCK_EX)
+        rc, _, err = run("records", "export", lrec, "-o", out)
+        left = temps_of(folder, name)
+        check("export -o %s removes the temporary file and folder a killed export left, not a live one's" % name,
+              rc == 0 and left == [name + ".tmp.LiVe12"] and "removed 2 temporary files" in err, (rc, err, left))
+        live.close()
+    out = os.path.join(folder, "both.npz")
+    first = subprocess.Popen([LEUCTRA, "records", "export"] + [lrec] * 300 + ["-o", out, "--quiet"])
+    waited = 0
+    while not temps_of(folder, "both.npz") and first.poll() is None and waited < 2000:
+        time.sleep(0.005)
+        waited += 1
+    seen = temps_of(folder, "both.npz")
+    rc, _, err = run("records", "export", lrec, "-o", out, "--quiet")
+    check("two exports to one -o at once: the second leaves the first's temporary file, both succeed",
+          seen and rc == 0 and first.wait() == 0 and not temps_of(folder, "both.npz"), (seen, rc, err))
+    out = os.path.join(folder, "killed.npz")
+    for shards in ([], ["--shard-positions", 50]):
+        p = subprocess.Popen([LEUCTRA, "records", "export"] + [lrec] * 300 + ["-o", out, "--quiet"] +
+                             [str(a) for a in shards])
+        waited = 0
+        while not temps_of(folder, "killed.npz") and p.poll() is None and waited < 2000:
+            time.sleep(0.005)
+            waited += 1
+        p.kill()
+        p.wait()
+        left = temps_of(folder, "killed.npz")
+        rc, _, err = run("records", "export", lrec, "-o", out, "--quiet", *shards)
+        check("an export killed %s left %s; the next export to its -o removed it" %
+              ("with shards" if shards else "whole", left), rc == 0 and left and not temps_of(folder, "killed.npz"),
+              (rc, err, left, temps_of(folder, "killed.npz")))
+
+
+def shard_meta(path):
+    with np.load(path) as f:
+        return json.loads(f["meta"].item())
+
+
+def whole_set(folder, stem):
+    """docs/TENSORS.md's rule for a reader of shards: the set is STEM-shards.json's, and whole when
+    every file it names is there and says, in its own meta, the manifest's set, its index and
+    whether it is the last.  The files' names and bytes, or None when not whole."""
+    manifest = os.path.join(folder, stem + "-shards.json")
+    if not os.path.exists(manifest):
+        return None
+    with open(manifest) as f:
+        m = json.load(f)
+    files = m["files"]
+    if m["format"] != "leuctra-tensor-shards" or len(files) != m["shards"]:
+        return None
+    for i, name in enumerate(files):
+        path = os.path.join(folder, name)
+        meta = shard_meta(path) if os.path.exists(path) else {}
+        if (meta.get("set"), meta.get("shard"), meta.get("last")) != (m["set"], i, i == len(files) - 1):
+            return None
+    return {name: open(os.path.join(folder, name), "rb").read() for name in files + [stem + "-shards.json"]}
+
+
+def set_files(folder, stem):
+    """Every file of a set there: its shards of any index, its manifest, its temporary folders."""
+    return sorted(p for p in os.listdir(folder) if p.startswith(stem + "-") or p.startswith(stem + ".npz.tmp."))
+
+
+def shards_there(folder, stem):
+    """The shards STEM-DDDDD.npz in the folder, as a reader that globs them sees them: name: bytes."""
+    return {p: open(os.path.join(folder, p), "rb").read() for p in os.listdir(folder)
+            if p.startswith(stem + "-") and p.endswith(".npz") and len(p) == len(stem) + 10}
+
+
+def mix_flagged(folder, names):
+    """Whether the shards' own metas tell that they are not one set: two set ids, or a shard that
+    says it is the last with another after it, or a highest one that says it is not.  A field a
+    shard does not have tells nothing."""
+    metas = [shard_meta(os.path.join(folder, n)) for n in sorted(names)]
+    sets = {m.get("set") for m in metas} - {None}
+    lasts = [m.get("last") for m in metas]
+    return len(sets) > 1 or True in lasts[:-1] or (bool(lasts) and lasts[-1] is False)
+
+
+def export_set(inputs, folder, per, *extra):
+    rc, _, err = run("records", "export", *inputs, "-o", os.path.join(folder, "x.npz"), "--shard-positions", per,
+                     "--quiet", *extra)
+    return rc, err
+
+
+def test_shard_sets(tmp):
+    """Issue 47: a set of shards is replaced as a whole, or not at all.  Old set A (about 7 shards
+    of Crossings), new set B (Epaminondas; 2 or 3 shards, or many for the kill rounds).  A set is
+    compared as a reader that globs STEM-*.npz sees it (shards_there) and as the manifest says
+    (whole_set); whatever a failure or a kill leaves must be the old set or the whole new one, or
+    tell by itself that it is neither."""
+    a_in, b_in = [os.path.join(tmp, "crossings.lrec")], [os.path.join(tmp, "epaminondas.lrec")]
+    a_rows = len(leuctra.load_npz(os.path.join(tmp, "crossings.npz"))["played"])
+    b_rows = len(leuctra.load_npz(os.path.join(tmp, "epaminondas.npz"))["played"])
+    a_per, b_per = (a_rows + 6) // 7, (b_rows + 1) // 2
+    ref = {}
+    for name, inputs, per in (("A", a_in, a_per), ("B", b_in, b_per), ("Bmany", b_in * 15, 20)):
+        folder = os.path.join(tmp, "ref" + name)
+        os.mkdir(folder)
+        start = time.time()
+        rc, err = export_set(inputs, folder, per)
+        ref[name] = (shards_there(folder, "x"), whole_set(folder, "x"), time.time() - start, folder)
+        check("set %s exports whole, its manifest naming its shards" % name,
+              rc == 0 and ref[name][1] and len(ref[name][1]) == len(ref[name][0]) + 1, err)
+    a, b, many = ref["A"][0], ref["B"][0], ref["Bmany"][0]
+    check("the old set has more shards than the new one", len(a) > len(b) > 1, (len(a), len(b)))
+    folder = os.path.join(tmp, "sets")
+
+    def fresh_a():     # hard links: an export replaces names, never a file's bytes (and copies cost syncs)
+        shutil.rmtree(folder, ignore_errors=True)
+        os.mkdir(folder)
+        for name in os.listdir(ref["A"][3]):
+            os.link(os.path.join(ref["A"][3], name), os.path.join(folder, name))
+
+    def is_set(name):
+        return shards_there(folder, "x") == ref[name][0] and whole_set(folder, "x") == ref[name][1] and \
+            set_files(folder, "x") == sorted(ref[name][1] or ref[name][0])
+
+    fresh_a()
+    rc, err = export_set(b_in, folder, b_per)
+    check("a set of another file over a larger one: only the new set is left, whole", rc == 0 and is_set("B"),
+          (err, set_files(folder, "x")))
+    fresh_a()
+    data = bytearray(open(a_in[0], "rb").read())
+    data[len(data) // 2] ^= 0xFF
+    bad = os.path.join(tmp, "damaged-second.lrec")
+    open(bad, "wb").write(bytes(data))
+    rc, err = export_set(a_in + [bad], folder, a_per)
+    check("a re-export that fails on a damaged second input leaves the old set as it was, nothing else",
+          rc == 1 and is_set("A"), (rc, err, set_files(folder, "x")))
+    fresh_a()
+    p = subprocess.Popen([LEUCTRA, "records", "export"] + b_in * 15 + ["-o", os.path.join(folder, "x.npz"),
+                                                                        "--shard-positions", "20", "--quiet"])
+    time.sleep(ref["Bmany"][2] / 2)
+    p.send_signal(signal.SIGINT)
+    rc = p.wait()
+    check("SIGINT during a sharded export: it ends by the signal and leaves the old set as it was, nothing else",
+          rc == -signal.SIGINT and is_set("A"), (rc, set_files(folder, "x")))
+    rng = random.Random(47)
+    outcomes, bad_rounds = {}, []
+    for round_ in range(8):
+        fresh_a()
+        p = subprocess.Popen([LEUCTRA, "records", "export"] + b_in * 15 + ["-o", os.path.join(folder, "x.npz"),
+                                                                            "--shard-positions", "20", "--quiet"])
+        if round_ < 4:      # anywhere
+            time.sleep(rng.uniform(0, 1.5) * ref["Bmany"][2])
+        else:               # in the swap: the old manifest goes first
+            while os.path.exists(os.path.join(folder, "x-shards.json")) and p.poll() is None:
+                pass
+        p.kill()
+        p.wait()
+        shards, manifest = shards_there(folder, "x"), whole_set(folder, "x")
+        outcome = "old" if shards == a else "new" if shards == many else "flagged" if mix_flagged(folder, shards) \
+            else "MIX"
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        if outcome == "MIX" or manifest not in (None, ref["A"][1], ref["Bmany"][1]):
+            bad_rounds.append((round_, outcome, sorted(shards)))
+        rc, err = export_set(b_in * 15, folder, 20)
+        if rc != 0 or not is_set("Bmany"):
+            bad_rounds.append((round_, "the next export", rc, err))
+    check("SIGKILL in 8 re-exports, at random and in the swap: the old set or the whole new one, never a mix "
+          "that looks whole (%s); the next export leaves the new set alone" % outcomes, not bad_rounds, bad_rounds)
+
+
 def test_fixtures():
     for name in ("sample.npz", "sample-zip64.npz"):
         path = os.path.join(FIXTURES, name)
@@ -730,7 +943,7 @@ def test_train_example(tmp):
         backends = [[]]
         print("skip: PyTorch not installed (apt-get install python3-torch), so only the numpy example runs")
     for extra in backends:
-        p = subprocess.run([sys.executable, script, out, "--epochs", "3"] + extra, capture_output=True, text=True)
+        p = subprocess.run([sys.executable, script, out, "--epochs", "6"] + extra, capture_output=True, text=True)
         line = [l for l in p.stdout.splitlines() if l.startswith("held out:")]
         words = line[0].replace("(", " ").replace(")", " ").split() if line else []
         top1 = float(words[words.index("top-1") + 1]) if "top-1" in words else 0
@@ -773,6 +986,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="leuctra-python-")
     try:
         test_pip_install(tmp)
+        if FIXTURES:
+            test_wrong_capture_visit(tmp)
         if np is None:
             print("skip: numpy not installed for %s (apt-get install python3-numpy), so no tensor tests" % sys.executable)
             return summary()
@@ -782,6 +997,8 @@ def main():
         test_dense_and_shards(tmp, lrec, sparse)
         test_export_failures(tmp, lrec)
         test_data_paths(tmp, lrec)
+        test_stale_temps(tmp, lrec)
+        test_shard_sets(tmp)
         test_wide_visits(tmp)
         test_train_example(tmp)
     finally:

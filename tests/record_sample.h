@@ -12,6 +12,7 @@
 #include "core/rng.h"
 #include "data/records.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -126,6 +127,31 @@ static inline bool sample_game(const Game *g, uint64_t seed, uint64_t index, con
     free(moves);
     free(visits);
     return ok;
+}
+
+/* Issue 47's record, which no search writes: Epaminondas on 3x5 from BB1/BB1/W1B/WWB/WW1 w,
+ * game 6 with the visit list {b1-c1: 5, a2xb2: 1} and game 7 with {b1-c1: 5, a2-b2: 1}, both
+ * playing b1-c1.  a2-b2 names a legal move by its squares but without the capture mark that the
+ * rules write (a2xb2): game 7 ply 1 must be refused wherever visit lists are read.  The game of
+ * its header is game_new("epaminondas", 3, 5). */
+enum { SAMPLE_WRONG_CAPTURE_GAMES = 2 };
+static inline bool sample_wrong_capture_visit(int k, GameRecord *r)
+{
+    static const char *const capture[SAMPLE_WRONG_CAPTURE_GAMES] = {"a2xb2", "a2-b2"};
+    RecordVisit visits[2];
+    RecordMove played;
+    Error err;
+    game_record_clear(r);
+    r->index = 6 + (uint64_t)k;
+    r->seed = r->index;
+    snprintf(r->start, sizeof r->start, "%s", "BB1/BB1/W1B/WWB/WW1 w");
+    r->result = STATUS_DRAW;
+    r->end = RECORD_END_PLY_LIMIT;
+    visits[0].visits = 5;
+    visits[1].visits = 1;
+    return record_move_parse("b1-c1", &played, &err) && record_move_parse("b1-c1", &visits[0].move, &err) &&
+           record_move_parse(capture[k], &visits[1].move, &err) &&
+           game_record_add_ply(r, played, RECORD_NO_VALUE, visits, 2, 6);
 }
 
 #endif

@@ -7,7 +7,9 @@
 #include "eval/match.h"
 #include "test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 typedef struct {
@@ -90,8 +92,78 @@ static void test_match_returns_errors(TestContext *t)
     game_free(g);
 }
 
+/* The whole of a small file, malloc'd (NULL when it cannot be read). */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *in = fopen(path, "rb");
+    char *bytes = in ? malloc(1 << 20) : NULL;
+    *len = bytes ? fread(bytes, 1, 1 << 20, in) : 0;
+    if (in)
+        fclose(in);
+    return bytes;
+}
+
+/* A program's players as search set-ups: their spec text names visits and every option that is
+ * not the default (the weights last), and the match they play writes the same records, byte for
+ * byte, as the match of those spec strings. */
+static void test_match_players_from_setups(TestContext *t)
+{
+    SearchSetup a, b;
+    search_setup_default(&a);
+    a.limits.visits = 20;
+    search_setup_default(&b);
+    b.limits.visits = 10;
+    b.mcts.c_puct = b.mcts.c_puct_learned = 1.1;
+    b.mcts.seed = 5;
+    b.seed_given = true;
+    char spec_a[256], spec_b[256];
+    player_search_spec(&a, spec_a, sizeof spec_a);
+    player_search_spec(&b, spec_b, sizeof spec_b);
+    CHECK(t, strcmp(spec_a, "mcts:visits=20") == 0);
+    CHECK(t, strcmp(spec_b, "mcts:visits=10,cpuct=1.1,seed=5") == 0);
+    snprintf(a.eval_path, sizeof a.eval_path, "run/gen1/weights.lwt");
+    player_search_spec(&a, spec_a, sizeof spec_a);
+    CHECK(t, strcmp(spec_a, "mcts:visits=20,weights=run/gen1/weights.lwt") == 0);
+    a.eval_path[0] = '\0';
+    player_search_spec(&a, spec_a, sizeof spec_a);
+    Game *g = game_new("crossings", 5, 6, NULL);
+    Position start;
+    game_start(g, &start);
+    OpeningSuite suite;
+    openings_init(&suite);
+    char dir[] = "/tmp/leuctra-match-setups-XXXXXX", path[2][64];
+    CHECK(t, mkdtemp(dir) != NULL);
+    for (int k = 0; k < 2; k++) {
+        snprintf(path[k], sizeof path[k], "%s/%s.lrec", dir, k ? "setups" : "specs");
+        MatchOptions o = small_match(spec_a, spec_b);
+        if (k) {
+            o.spec[0] = o.spec[1] = NULL;
+            o.setup[0] = &a;
+            o.setup[1] = &b;
+        }
+        o.out_path = path[k];
+        Report r = {0};
+        Error err = {0};
+        CHECK(t, match_run(g, &start, &o, &suite, count_report, &r, &err));
+    }
+    size_t n[2];
+    char *bytes[2] = {read_all(path[0], &n[0]), read_all(path[1], &n[1])};
+    CHECK(t, bytes[0] && bytes[1] && n[0] > 0 && n[0] == n[1] && memcmp(bytes[0], bytes[1], n[0]) == 0);
+    free(bytes[0]);
+    free(bytes[1]);
+    unlink(path[0]);
+    unlink(path[1]);
+    rmdir(dir);
+    /* A set-up with no limit at all is refused, not searched forever. */
+    a.limits.visits = 0;
+    Error err = {0};
+    CHECK(t, player_create_search(g, &a, &err) == NULL && strstr(err.msg, "limit"));
+    game_free(g);
+}
+
 const TestCase match_tests[] = {
     {"plays_and_reports", test_match_plays_and_reports},
     {"returns_errors", test_match_returns_errors},
+    {"players_from_setups", test_match_players_from_setups},
     {NULL, NULL},
 };

@@ -8,6 +8,7 @@
  */
 #include "data/output_file.h"
 #include "data/record_internal.h"
+#include "data/tensor_shards.h"
 #include "record_sample.h"
 #include "test.h"
 
@@ -753,6 +754,114 @@ static void write_fixture(TestContext *t, const char *dir, const char *variant, 
     game_free(g);
 }
 
+/* Issue 47's record (record_sample.h): game 7 names a2-b2 in its visit list where the rules
+ * write a2xb2.  Whole as a file: only a replay with the rules tells. */
+static void write_wrong_capture_fixture(TestContext *t, const char *path)
+{
+    unlink(path);
+    Error err = {0};
+    Game *g = game_new("epaminondas", 3, 5, &err);
+    RecordsHeader h;
+    bool ok = g && records_header_init(&h, g, "crafted=issue 47\n", &err);
+    CHECK(t, ok);
+    if (!ok) {
+        game_free(g);
+        return;
+    }
+    RecordsWriter *w = records_create(path, &h, &err);
+    GameRecord r;
+    game_record_init(&r);
+    ok = w != NULL;
+    for (int k = 0; ok && k < SAMPLE_WRONG_CAPTURE_GAMES; k++)
+        ok = sample_wrong_capture_visit(k, &r) && records_append(w, &r, &err);
+    CHECK(t, records_writer_close(w, &err) && ok);
+    game_record_free(&r);
+    records_header_free(&h);
+    game_free(g);
+}
+
+/* Issue 47: a visit move with the wrong capture mark passed verify, which checked the bytes only.
+ * records_verify_games replays every game: game 7 is refused, by name and ply, its chunk
+ * counted good; records_verify (merge's check of what it wrote) still looks at bytes alone. */
+static void test_verify_replays_visits(TestContext *t)
+{
+    TempDir d;
+    if (!temp_dir(t, &d))
+        return;
+    char path[PATH_LEN], want[PATH_LEN + 200];
+    temp_path(&d, "crafted.lrec", path);
+    write_wrong_capture_fixture(t, path);
+    RecordsVerifyReport rep;
+    Error err = {0};
+    CHECK(t, records_verify(path, &rep, &err) && rep.num_damaged == 0 && rep.games == 2);
+    records_verify_report_free(&rep);
+    CHECK(t, records_verify_games(path, &rep, &err));
+    CHECK(t, rep.num_damaged == 1 && rep.num_refused == 1 && rep.games == 2 && rep.chunks == 2);
+    if (rep.num_damaged == 1) {
+        snprintf(want, sizeof want, "%s: game 7 ply 1: the visit list's notation is not the rules': a2-b2 (the rules "
+                 "write a2xb2), in the chunk at offset %llu", path, (unsigned long long)rep.damaged[0].offset);
+        CHECK_STR(t, rep.damaged[0].msg, want);
+        CHECK(t, rep.damaged[0].kind == RECORDS_ERR_RULES && rep.damaged[0].offset > 0);
+    }
+    records_verify_report_free(&rep);
+    remove_dir(&d);
+}
+
+/* A set of shards (data/tensor_shards.h): its id is the content's and the options' (a copy of
+ * an input under another name gives the same id, another file or option another), and a commit
+ * leaves exactly the new set, manifest last; a folder among the old set's names is refused. */
+static void test_shard_set(TestContext *t)
+{
+    TempDir d;
+    Game *g = new_game(t, "crossings");
+    if (!g || !temp_dir(t, &d)) {
+        game_free(g);
+        return;
+    }
+    char a[PATH_LEN], copy[PATH_LEN], b[PATH_LEN], out[PATH_LEN], old[PATH_LEN], path[TENSOR_SHARDS_PATH];
+    temp_path(&d, "a.lrec", a);
+    temp_path(&d, "copy.lrec", copy);
+    temp_path(&d, "b.lrec", b);
+    uint64_t first[2] = {0, 1}, other[2] = {0, 2};
+    write_games(t, g, a, first, 2, &FULL);
+    write_games(t, g, copy, first, 2, &FULL);
+    write_games(t, g, b, other, 2, &FULL);
+    char id[4][TENSOR_SHARDS_ID];
+    Error err = {0};
+    char *in[4] = {a, copy, b, a};
+    for (int i = 0; i < 4; i++)
+        CHECK(t, tensor_shards_set_id(in + i, 1, i == 3 ? "level=6" : "level=4", id[i], &err));
+    CHECK(t, strcmp(id[0], id[1]) == 0 && strcmp(id[0], id[2]) != 0 && strcmp(id[0], id[3]) != 0);
+    temp_path(&d, "x.npz", out);
+    temp_path(&d, "x-00005.npz", old);
+    CHECK(t, write_file(old, (const unsigned char *)"old", 3));
+    TensorShards *set = tensor_shards_begin(out, &err);
+    CHECK(t, set != NULL);
+    for (int k = 0; set && k < 2; k++) {
+        tensor_shards_path(set, k, path, sizeof path);
+        CHECK(t, write_file(path, (const unsigned char *)"new", 3));
+    }
+    CHECK(t, set && count_files(&d, "x-") == 1 && tensor_shards_commit(set, 2, id[0], "\"games\": 2", &err));
+    CHECK(t, count_files(&d, "x-0000") == 2 && count_files(&d, "x-shards.json") == 1 && count_files(&d, ".tmp.") == 0);
+    temp_path(&d, "x-shards.json", path);
+    size_t len = 0;
+    unsigned char *manifest = read_file(path, &len);
+    CHECK(t, manifest && strstr((char *)manifest, id[0]) && strstr((char *)manifest, "\"shards\": 2") &&
+             strstr((char *)manifest, "[\"x-00000.npz\", \"x-00001.npz\"]") && strstr((char *)manifest, "\"games\": 2"));
+    free(manifest);
+    char **names = NULL;
+    int count = 0;
+    CHECK(t, tensor_shards_existing(out, &names, &count, &err) && count == 3);
+    for (int i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    CHECK(t, mkdir(old, 0755) == 0 && !tensor_shards_existing(out, &names, &count, &err) &&
+             strstr(err.msg, "is a folder") != NULL);
+    rmdir(old);
+    game_free(g);
+    remove_dir(&d);
+}
+
 static void test_fixtures(TestContext *t)
 {
     const char *dir = getenv("LEUCTRA_RECORDS_FIXTURES");
@@ -764,6 +873,8 @@ static void test_fixtures(TestContext *t)
     write_fixture(t, dir, "reversi", "reversi.lrec", &FULL, 12);
     write_fixture(t, dir, "crossings", "moves-only.lrec", &moves_only, 20);
     char path[PATH_LEN];
+    snprintf(path, sizeof path, "%s/wrong-capture-visit.lrec", dir);
+    write_wrong_capture_fixture(t, path);
     snprintf(path, sizeof path, "%s/crossings.lrec", dir);
     Error err = {0};
     CHECK(t, records_canonicalize(path, &err));
@@ -846,6 +957,45 @@ static void test_resume_removes_stale_temps(TestContext *t)
     remove_dir(&d);
 }
 
+/* Issue 47: temporary files and folders that a killed process left ("OUT.tmp.XXXXXX") are what
+ * a later run removes; a live writer's stay, whichever process it is (here this one: the locks of
+ * two opens of one file exclude each other within a process too).  A writer that ended without
+ * removing its own (a child's _exit, as SIGKILL) leaves them to the next. */
+static void test_remove_stale_spares_live_temps(TestContext *t)
+{
+    TempDir d;
+    if (!temp_dir(t, &d))
+        return;
+    char path[PATH_LEN], live[PATH_LEN + 16], folder[PATH_LEN + 16], stale[PATH_LEN], stale_folder[PATH_LEN],
+        inside[PATH_LEN + 16];
+    temp_path(&d, "out.npz", path);
+    int fd = output_temp_create(path, live, sizeof live, 0644);
+    int folder_fd = output_temp_folder_create(path, folder, sizeof folder);
+    CHECK(t, fd >= 0 && folder_fd >= 0);
+    temp_path(&d, "out.npz.tmp.AbC123", stale);
+    temp_path(&d, "out.npz.tmp.Fo1der", stale_folder);
+    snprintf(inside, sizeof inside, "%s/out-00000.npz", stale_folder);
+    CHECK(t, mkdir(stale_folder, 0755) == 0 && write_file(stale, (const unsigned char *)"x", 1) &&
+             write_file(inside, (const unsigned char *)"x", 1));
+    CHECK(t, output_temp_remove_stale(path) == 2);
+    CHECK(t, access(live, F_OK) == 0 && access(folder, F_OK) == 0);
+    CHECK(t, access(stale, F_OK) != 0 && access(stale_folder, F_OK) != 0);
+    pid_t child = fork();
+    if (child == 0) {
+        char mine[PATH_LEN + 16];
+        _exit(output_temp_create(path, mine, sizeof mine, 0644) >= 0 ? 0 : 1);
+    }
+    int status = 0;
+    CHECK(t, child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(t, count_files(&d, "out.npz.tmp.") == 3);
+    CHECK(t, output_temp_remove_stale(path) == 1);
+    close(fd);
+    output_temp_done(live);
+    close(folder_fd);
+    CHECK(t, output_temp_remove_stale(path) == 2 && count_files(&d, ".tmp.") == 0);
+    remove_dir(&d);
+}
+
 const TestCase records_file_tests[] = {
     {"write_read", test_write_read},
     {"create_refuses_existing", test_create_refuses_existing},
@@ -860,6 +1010,9 @@ const TestCase records_file_tests[] = {
     {"merge", test_merge},
     {"signal_removes_temp", test_signal_removes_temp},
     {"resume_removes_stale_temps", test_resume_removes_stale_temps},
+    {"remove_stale_spares_live_temps", test_remove_stale_spares_live_temps},
+    {"verify_replays_visits", test_verify_replays_visits},
+    {"shard_set", test_shard_set},
     {"fixtures", test_fixtures},
     TEST_END,
 };

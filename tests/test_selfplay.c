@@ -181,6 +181,12 @@ static void test_settings(TestContext *t)
         CHECK(t, selfplay_settings_agree(a, again, why, sizeof why));
         CHECK(t, !selfplay_settings_agree(a, b, why, sizeof why));
         CHECK_STR(t, why, "noise: the file has 0.25, this run 0.1");
+        /* a line one side lacks is named as missing, not compared with the line after it */
+        CHECK(t, !selfplay_settings_agree("variant=crossings\nvisits=20\n", "visits=20\n", why, sizeof why));
+        CHECK_STR(t, why, "variant: the file has crossings, this run no such line");
+        CHECK(t, !selfplay_settings_agree("visits=20\n", "variant=crossings\nvisits=20\n", why, sizeof why));
+        CHECK_STR(t, why, "variant: the file has no such line, this run crossings");
+        CHECK(t, selfplay_settings_agree("a=1\ncommand=x\nb=2\n", "a=1\nb=2\ncommand=y\n", why, sizeof why));
     }
     free(a);
     free(again);

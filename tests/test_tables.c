@@ -699,7 +699,7 @@ static void test_table_file_damage(TestContext *t)
     memcpy(junk + size - 4, "\0\0\0", 3);
     put_u32(junk + 44, get_u32(junk + 44) + 3);
     repair_crcs(junk, size + 3);
-    CHECK(t, strstr(load_damaged(g, &d, junk, size + 3, &err), "3 bytes after the end of the compressed tables") != NULL);
+    CHECK(t, strstr(load_damaged(g, &d, junk, size + 3, &err), "3 bytes after the end of the compressed table values") != NULL);
     free(junk);
     Weights huge = w;
     float *tables = malloc(w.num_tables * sizeof *tables);

@@ -339,8 +339,27 @@ static void test_record_rows(TestContext *t)
     game_free(g);
 }
 
+/* A visit move is checked as the played move is: its squares name a legal move (its action), and
+ * its notation must be the rules' too.  Issue 47: a2-b2 where the rules write a2xb2 was put on the
+ * capture's action. */
+static void test_record_rows_visit_notation(TestContext *t)
+{
+    Game *g = new_game(t, "epaminondas", 3, 5);
+    if (!g)
+        return;
+    GameRecord r;
+    game_record_init(&r);
+    Error err = {0};
+    CHECK(t, sample_wrong_capture_visit(0, &r) && rows_of(t, g, &r, &err));
+    CHECK(t, sample_wrong_capture_visit(1, &r) && !rows_of(t, g, &r, &err));
+    CHECK_STR(t, err.msg, "game 7 ply 1: the visit list's notation is not the rules': a2-b2 (the rules write a2xb2)");
+    game_record_free(&r);
+    game_free(g);
+}
+
 const TestCase tensors_tests[] = {
     {"record_rows", test_record_rows},
+    {"record_rows_visit_notation", test_record_rows_visit_notation},
     {"actions_every_board", test_actions_every_board},
     {"actions_default_boards", test_actions_default_boards},
     {"actions_obstacles", test_actions_obstacles},

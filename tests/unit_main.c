@@ -16,6 +16,7 @@ extern const TestCase tune_tables_tests[];
 extern const TestCase records_tests[];
 extern const TestCase records_file_tests[];
 extern const TestCase value_tests[];
+extern const TestCase network_tests[];
 extern const TestCase weights_tests[];
 extern const TestCase elo_tests[];
 extern const TestCase ratings_tests[];
@@ -31,6 +32,7 @@ extern const TestCase api_tests[];
 extern const TestCase api_vec_tests[];
 extern const TestCase match_tests[];
 extern const TestCase time_control_tests[];
+extern const TestCase training_tests[];
 
 static const TestSuite suites[] = {
     {"phalanx", phalanx_tests},
@@ -42,6 +44,7 @@ static const TestSuite suites[] = {
     {"records", records_tests},
     {"records_file", records_file_tests},
     {"value", value_tests},
+    {"network", network_tests},
     {"weights", weights_tests},
     {"elo", elo_tests},
     {"ratings", ratings_tests},
@@ -57,6 +60,7 @@ static const TestSuite suites[] = {
     {"api_vec", api_vec_tests},
     {"match", match_tests},
     {"time_control", time_control_tests},
+    {"training", training_tests},
 };
 
 Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos)

@@ -1,5 +1,5 @@
 /*
- * tune_run.c - the steps of a tune run, in order (tune_cli.h: tune_run): the game from the first
+ * tune_run.c - the steps of a tune run, in order (tune_run.h: training_tune_run): the game from the first
  * data file, the start weights, what to fit, the games read (each process its share), the
  * positions, the fit of the linear weights and tables, the move priors, and the weights file
  * with its provenance.  `leuctra tune` and `leuctra train` both run it; each step returns its
@@ -10,9 +10,12 @@
  * weights alone against tables held fixed had made the README's training commands weaker than
  * the weights they started from (-76 Elo), with nothing said.
  */
+#include "tune_run.h"
+
 #include "core/pattern.h"
+#include "core/threads.h"
 #include "data/weights.h"
-#include "tune_cli.h"
+#include "search/search_setup.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -66,11 +69,12 @@ static bool prepare(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error 
     if (!tune_check_headers(o->data, o->num_data, &w->game, err))
         return fail_alike(env, err);
     Error e;
-    if (o->init && !weights_load(w->game, o->init, &s->init, &e))
-        error_set(err, "--init: %s", e.msg);
-    else if (!o->init && !weights_default(w->game, &s->init))
-        error_set(err, "no shipped weights for %s: give --init", w->game->name);
-    else {
+    if (!search_load_evaluation(w->game, o->init, &s->init, &e)) {
+        if (o->init)
+            error_set(err, "--init: %s", e.msg);
+        else
+            error_set(err, "no shipped weights for %s: give --init", w->game->name);
+    } else {
         s->fit_tables = o->tables || o->shapes || (s->init.tables && !o->linear_only);
         s->families = o->shapes ? o->shapes : s->init.tables ? s->init.pattern_families : PATTERN_BASE;
         s->fit_priors = o->priors || (s->init.policy && !o->linear_only && !o->no_priors);
@@ -186,7 +190,7 @@ static bool save(const TuneOptions *o, TuneSummary *s, Error *err)
         gmtime_r(&now, &utc);
         strftime(s->date, sizeof s->date, "%Y-%m-%d %H:%M:%S UTC", &utc);
     }
-    char *comments = tune_provenance(s);
+    char *comments = training_tune_provenance(s);
     Error e;
     if (!comments)
         return error_failed(err, "out of memory");
@@ -195,7 +199,7 @@ static bool save(const TuneOptions *o, TuneSummary *s, Error *err)
     return ok || error_failed(err, "%s", e.msg);
 }
 
-bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
+bool training_tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
 {
     memset(w, 0, sizeof *w);
     tune_games_init(&w->games);
@@ -228,7 +232,7 @@ bool tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
     return env->rank != 0 || save(o, s, err);
 }
 
-void tune_work_free(TuneWork *w)
+void training_tune_free(TuneWork *w)
 {
     weights_dispose(&w->summary.fit.weights);
     weights_dispose(&w->summary.init);

@@ -1,12 +1,12 @@
 /*
- * cmd_tune_provenance.c - the provenance comments of the weights file `leuctra tune` writes:
+ * tune_provenance.c - the provenance comments of the weights file a tune run writes:
  * where the weights came from (data, positions, options, losses, standard errors, date, the
  * command line), in lines that stay within the weights format's 1024 characters however long
  * the paths and the command line are.
  */
 #include "core/pattern.h"
 #include "data/weights.h"
-#include "tune_cli.h"
+#include "tune_run.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -174,7 +174,27 @@ static void provenance_priors(const TuneSummary *s, Text *t)
                 p->valid_before.top1, p->valid_after.top1, p->valid_before.evidence, p->valid_after.evidence);
 }
 
-char *tune_provenance(const TuneSummary *s)
+/* "command: leuctra tune ...": the command typed, or the one the options make. */
+static void provenance_command(const TuneSummary *s, Text *t)
+{
+    int argc = s->opts->argc;
+    char **argv = s->opts->argv ? s->opts->argv : training_tune_command(s->opts, &argc);
+    if (!argv) {
+        t->failed = true;
+        return;
+    }
+    text_printf(t, "command: leuctra");
+    for (int i = 0; i < argc; i++) {
+        char arg[8192];
+        quoted_arg(argv[i], arg, sizeof arg);
+        text_word(t, arg);
+    }
+    text_printf(t, "\n");
+    if (!s->opts->argv)
+        training_tune_command_free(argv, argc);
+}
+
+char *training_tune_provenance(const TuneSummary *s)
 {
     Text t = {0};
     if (s->date[0])
@@ -186,13 +206,7 @@ char *tune_provenance(const TuneSummary *s)
     provenance_data(s, &t);
     provenance_fit(s, &t);
     provenance_priors(s, &t);
-    text_printf(&t, "command: leuctra");
-    for (int i = 0; i < s->opts->argc; i++) {
-        char arg[8192];
-        quoted_arg(s->opts->argv[i], arg, sizeof arg);
-        text_word(&t, arg);
-    }
-    text_printf(&t, "\n");
+    provenance_command(s, &t);
     if (t.failed) {
         free(t.text);
         return NULL;

@@ -1,10 +1,13 @@
 /*
- * train_folder.c - the folder of a `leuctra train` run (train_cli.h): paths in it, the marks that
- * say a step is done (the same answer on every rank), files written whole, the log, which weights
- * file a generation has, the time the run has taken, and the run's command line for its weights.
+ * train_folder.c - the folder of a training run (train_run.h): paths in it, the marks that say a
+ * step is done (the same answer on every rank), files written whole, the log, which weights file
+ * a generation has, the time the run has taken, the lock, and the run's command line for its
+ * weights.
  */
-#include "train_cli.h"
+#include "train_run.h"
+#include "train_output.h"
 
+#include "core/clock.h"
 #include "core/pattern.h"
 #include "eval/elo.h"
 
@@ -19,96 +22,108 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const NAME = "train";
-
-void train_path(const TrainRun *run, char *buf, const char *fmt, ...)
+void training_path(const TrainRun *run, char *buf, const char *fmt, ...)
 {
-    char rel[TRAIN_PATH];
+    char rel[63];           /* with DIR's TRAIN_PATH - 64 bytes and the '/', TRAIN_PATH in all */
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(rel, sizeof rel, fmt, ap);
+    vsnprintf(rel, sizeof rel, fmt, ap);
     va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof rel ||
-        (size_t)snprintf(buf, TRAIN_PATH, "%s/%s", run->o->dir, rel) >= TRAIN_PATH)
-        fail_exit(NAME, EXIT_USAGE, "%s: a path in it would be longer than %d bytes", run->o->dir, TRAIN_PATH);
+    snprintf(buf, TRAIN_PATH, "%.*s/%s", TRAIN_PATH - 64, run->o->dir, rel);
 }
 
-bool train_exists(const TrainRun *run, const char *rel)
+bool training_exists(const TrainRun *run, const char *rel)
 {
     char path[TRAIN_PATH];
-    train_path(run, path, "%s", rel);
+    training_path(run, path, "%s", rel);
     return mpi_env_all(run->env, access(path, F_OK) == 0);
 }
 
-void train_write_text(const TrainRun *run, const char *rel, const char *text)
+bool training_write_text(const TrainRun *run, const char *rel, const char *text, Error *err)
 {
     if (run->env->rank == 0) {
         char path[TRAIN_PATH];
-        train_path(run, path, "%s", rel);
-        CliOutput out;
-        fputs(text, cli_output_open(NAME, path, &out));
-        cli_output_commit(NAME, &out);
+        training_path(run, path, "%s", rel);
+        if (!training_output_text(path, text, err))
+            return false;
     }
     mpi_env_all(run->env, true);
+    return true;
 }
 
-void train_log(const TrainRun *run, const char *fmt, ...)
+bool training_log(const TrainRun *run, Error *err, const char *fmt, ...)
 {
     if (run->env->rank != 0)
-        return;
+        return true;
     char line[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    vsnprintf(line, sizeof line - 1, fmt, ap);
     va_end(ap);
-    if (!run->o->quiet) {
-        printf("%s\n", line);
-        fflush(stdout);
-    }
+    strcat(line, "\n");
+    if (run->out->print)
+        run->out->print(line, run->out->ctx);
     char path[TRAIN_PATH];
-    train_path(run, path, "train.log");
+    training_path(run, path, "train.log");
     FILE *log = fopen(path, "a");
-    if (!log || fprintf(log, "%s\n", line) < 0 || fclose(log) != 0)
-        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot append to %s: %s", path, strerror(errno));
+    if (!log || fputs(line, log) < 0 || fclose(log) != 0) {
+        int saved = errno;
+        if (log)
+            fclose(log);
+        return error_failed(err, "cannot append to %s: %s", path, strerror(saved));
+    }
+    return true;
 }
 
-void train_weights_of(const TrainRun *run, int k, char *rel, size_t len)
+void training_weights_of(const TrainRun *run, int k, char *rel, size_t len)
 {
     char lwt[64];
     snprintf(lwt, sizeof lwt, "gen%d/weights.lwt", k);
-    snprintf(rel, len, "gen%d/weights.%s", k, train_exists(run, lwt) ? "lwt" : "txt");
+    snprintf(rel, len, "gen%d/weights.%s", k, training_exists(run, lwt) ? "lwt" : "txt");
 }
 
-double train_elapsed(const TrainRun *run) { return run->elapsed_before + clock_seconds() - run->started; }
+double training_elapsed(const TrainRun *run) { return run->elapsed_before + clock_seconds() - run->started; }
 
-void train_save_elapsed(const TrainRun *run)
+bool training_save_elapsed(const TrainRun *run, Error *err)
 {
     char text[64];
-    snprintf(text, sizeof text, "%.1f\n", train_elapsed(run));
-    train_write_text(run, "elapsed", text);
+    snprintf(text, sizeof text, "%.1f\n", training_elapsed(run));
+    return training_write_text(run, "elapsed", text, err);
 }
 
-void train_lock(const TrainRun *run)
+bool training_lock(TrainRun *run, Error *err)
 {
     if (run->env->rank != 0)
-        return;
+        return true;
     char path[TRAIN_PATH];
-    train_path(run, path, "lock");
-    /* Held until the process ends (the descriptor is never closed): one run a folder at a time. */
+    training_path(run, path, "lock");
+    /* Held until the run ends (training_unlock, or the process's end): one run a folder at a
+     * time. */
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
-        fail_exit(NAME, EXIT_FAILURE_RUN, "cannot open %s: %s", path, strerror(errno));
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0)
-        fail_exit(NAME, EXIT_USAGE, "%s: another leuctra train runs in this folder", run->o->dir);
+        return error_failed(err, "cannot open %s: %s", path, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        return error_set(err, "%s: another leuctra train runs in this folder", run->o->dir);
+    }
+    run->lock_fd = fd;
+    return true;
 }
 
-int train_remove_stale_temps(const TrainRun *run)
+void training_unlock(TrainRun *run)
+{
+    if (run->lock_fd >= 0)
+        close(run->lock_fd);
+    run->lock_fd = -1;
+}
+
+int training_remove_stale_temps(const TrainRun *run)
 {
     int removed = 0;
     static const char *const patterns[] = {"*.tmp.??????", "*/*.tmp.??????"};
     for (int i = 0; run->env->rank == 0 && i < 2; i++) {
         char pattern[TRAIN_PATH];
-        train_path(run, pattern, "%s", patterns[i]);
+        training_path(run, pattern, "%s", patterns[i]);
         glob_t found;
         if (glob(pattern, 0, NULL, &found) != 0)
             continue;
@@ -120,7 +135,7 @@ int train_remove_stale_temps(const TrainRun *run)
     return removed;
 }
 
-void train_score_text(const Trinomial *c, char *buf, size_t len)
+void training_score_text(const Trinomial *c, char *buf, size_t len)
 {
     EloEstimate e;
     int at = snprintf(buf, len, "+%lld =%lld -%lld  ", (long long)c->wins, (long long)c->draws, (long long)c->losses);
@@ -135,7 +150,7 @@ void train_score_text(const Trinomial *c, char *buf, size_t len)
         snprintf(buf + at, len - (size_t)at, "%s every game", e.elo > 0 ? "won" : "lost");
 }
 
-void train_fit_numbers(const TrainOptions *o, const char *dashes, char *buf, size_t len)
+void training_fit_numbers(const TrainOptions *o, const char *dashes, char *buf, size_t len)
 {
     /* each only where set: folders from before the option have no word for it */
     if (o->l2_tables)
@@ -146,7 +161,7 @@ void train_fit_numbers(const TrainOptions *o, const char *dashes, char *buf, siz
         snprintf(buf + strlen(buf), len - strlen(buf), " %spriors-generations %d", dashes, o->priors_generations);
 }
 
-void train_command_text(const TrainRun *run, char *buf, size_t len)
+void training_command_text(const TrainRun *run, char *buf, size_t len)
 {
     const TrainOptions *o = run->o;
     const Game *g = run->game;
@@ -157,7 +172,7 @@ void train_command_text(const TrainRun *run, char *buf, size_t len)
         pattern_families_format(o->shapes, shapes, sizeof shapes);
         snprintf(fit, sizeof fit, " --shapes %s", shapes);
     }
-    train_fit_numbers(o, "--", fit, sizeof fit);
+    training_fit_numbers(o, "--", fit, sizeof fit);
     char suite[TRAIN_PATH + 16];
     if (o->openings)
         snprintf(suite, sizeof suite, "--openings %s", o->openings);
