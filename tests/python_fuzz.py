@@ -468,7 +468,11 @@ def threads_on_one_vec(rounds):
                 if op < 2:
                     obs = v.observe()
                     pick = (rng.random(v.n) * obs.legal_count).astype(np.int64)
-                    v.step(obs.legal[obs.legal_start + pick])   # another thread may step in between: refused
+                    try:
+                        actions = obs.legal[obs.legal_start + pick]
+                    except IndexError:      # another thread's call rewrote the arrays meanwhile (documented)
+                        continue
+                    v.step(actions)         # or between here and the step: refused as illegal
                 elif op == 2:
                     v.reset()
                 else:
