@@ -144,7 +144,7 @@ reversi-endgames: $(ENDGAMES_TOOL)
 
 bench: deps $(BIN) $(SO)
 	scripts/bench.sh $(BIN)
-	LEUCTRA_LIB=$(abspath $(SO)) PYTHONPATH=python python3 scripts/bench_python.py
+	LEUCTRA_LIB=$(abspath $(SO)) PYTHONPATH=python $(PYTHON_NUMPY) scripts/bench_python.py
 	@if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then \
 	    $(MAKE) mpi >/dev/null && scripts/bench-mpi.sh build-mpi/leuctra $(BIN); \
 	else echo "skipped the MPI benchmark: no mpicc/mpirun"; fi

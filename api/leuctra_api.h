@@ -19,7 +19,8 @@
  * than the machine's processors, for the caller to show.
  *
  * A new version of this API only adds functions; LT_API_VERSION counts the additions (2:
- * lt_threads_max, lt_threads_note).
+ * lt_threads_max, lt_threads_note; 3: lt_game_search, lt_search_options; 4: the lt_vec_* calls,
+ * many games stepped at once).
  */
 #ifndef LEUCTRA_API_H
 #define LEUCTRA_API_H
@@ -33,7 +34,7 @@
 #define LT_API
 #endif
 
-enum { LT_API_VERSION = 3 };
+enum { LT_API_VERSION = 4 };
 enum { LT_OK = 0, LT_ERR_FAILED = 1, LT_ERR_INPUT = 2 };
 /* Game status, as lt_game_status returns it. */
 enum { LT_ONGOING = 0, LT_WHITE_WINS = 1, LT_BLACK_WINS = 2, LT_DRAW = 3 };
@@ -118,6 +119,83 @@ LT_API int lt_game_search(LtGame *g, int n, const char *const *names, const char
                           size_t json_len, char *err, size_t err_len);
 /* The options lt_game_search takes, as a JSON list of {name, type, default, range, help}. */
 LT_API int lt_search_options(char *json, size_t json_len);
+
+/* ---------------------------------------------------------------- many games stepped at once */
+
+/* An LtVec holds n games of one variant and board and plays one ply in each (one action per
+ * game) per lt_vec_step, with OpenMP threads over the games: the batched environment of a
+ * reinforcement-learning loop (docs/PYTHON.md, "VecGame").  Each game ends as the self-play
+ * driver ends one (selfplay/driver.h): by the rules, on the third occurrence of a position
+ * ("repetition"), or a draw once it has "max_plies" plies; and a game that ends starts again at
+ * once (automatic reset): the step reports its end (done, result, reason, reward, length) and
+ * the observation is already the new game's first position.  Game i's k-th game is seeded from
+ * (seed, i, k), so the games never depend on the thread count.  An action that is no legal
+ * move of its game refuses the whole step, naming the game and the action: nothing is played. */
+typedef struct LtVec LtVec;
+
+/* The most games one LtVec holds. */
+enum { LT_VEC_MAX_GAMES = 1 << 20 };
+/* Why a game ended, as the "reason" output gives it (0: it did not end at this step). */
+enum { LT_END_NONE = 0, LT_END_RULES = 1, LT_END_REPETITION = 2, LT_END_PLY_LIMIT = 3 };
+
+/* n games (1 to LT_VEC_MAX_GAMES) of `variant` on `size` (as lt_game_new), seeded by `seed`,
+ * each begun at once.  Options, count names and their values as text (each at most once):
+ *   threads         0 to lt_threads_max() (0: one per processor, or OMP_NUM_THREADS; default 0)
+ *   max_plies       1 to 1000000: a game still going after this many plies is a draw (600)
+ *   repetition      true/false: a draw on a position's third occurrence (true)
+ *   random_opening  plies of uniformly random moves that begin each game (0); an opening ply
+ *                   that would end the game is taken back and the opening stops there
+ *   opponent        "random", "greedy[:weights=FILE]" or "mcts[:visits=N,...]" (player specs,
+ *                   docs/MATCHES.md, on one thread and without time limits): the opponent plays
+ *                   inside the step, so every observation has the agent to move
+ *   agent_colour    "white", "black" or "alternate" (game i's k-th game: White when i + k is
+ *                   even); only with an opponent (default alternate)
+ * NULL on error (LT_ERR_INPUT in err's words for a bad option). */
+LT_API LtVec *lt_vec_new(const char *variant, const char *size, int n, uint64_t seed, int count,
+                         const char *const *names, const char *const *values, char *err, size_t err_len);
+LT_API void lt_vec_free(LtVec *v);
+LT_API const char *lt_vec_variant(const LtVec *v);
+/* The number of games and lt_game_shape's numbers. */
+LT_API void lt_vec_shape(const LtVec *v, int *n, int *width, int *height, int *num_actions, int *num_planes,
+                         int *planes_version, unsigned *symmetries);
+
+/* Binds a caller-owned output array by name (buf NULL, bytes 0: unbound); every step and reset
+ * then writes it, and binding writes it at once with the present state.  The caller keeps it
+ * alive until it is unbound or the LtVec freed.  Names, element types and shapes (bytes must be
+ * exactly the size, buf aligned to its element):
+ *   "planes"       uint8 [n, num_planes, height, width]: each game's planes (lt_game_planes)
+ *   "mask"         uint8 [n, num_actions]: 1 for each legal action.  Kept up to date by
+ *                  clearing only the entries the last position set, so the caller must not
+ *                  write into it
+ *   "legal_count"  int32 [n]: the number of legal actions of each game
+ *   "legal_start"  int64 [n]: where each game's legal actions begin in "legal"
+ *   "legal"        int32 [any length]: every game's legal actions, ascending, one game after the
+ *                  other (the dataset export's layout, docs/TENSORS.md); written only when they
+ *                  all fit (*legal_total of a step or reset says how many there are)
+ *   "side"         int8 [n]: the side to move, 0 White, 1 Black
+ *   "reward"       float32 [n, 2]: for White and for Black, +1 a win, -1 a loss, 0 a draw, for
+ *                  the games that ended at this step; 0 for the others
+ *   "done"         uint8 [n]: 1 where a game ended at this step (and a new one began)
+ *   "result"       uint8 [n]: how it ended: LT_WHITE_WINS, LT_BLACK_WINS, LT_DRAW (else 0)
+ *   "reason"       uint8 [n]: LT_END_RULES, LT_END_REPETITION, LT_END_PLY_LIMIT (else 0)
+ *   "plies"        int32 [n]: the plies played in each game (of the position observed)
+ *   "length"       int32 [n]: the length in plies of a game that ended at this step (else 0) */
+LT_API int lt_vec_bind(LtVec *v, const char *name, void *buf, size_t bytes, char *err, size_t err_len);
+
+/* Begins a new game in every slot (reseed: from `seed`, the games a new LtVec of that seed
+ * begins; else each slot's next game) and writes the outputs; *legal_total (may be NULL) is the
+ * number of legal actions in all.  The outputs of ends (reward, done, result, reason, length)
+ * are zeros. */
+LT_API int lt_vec_reset(LtVec *v, int reseed, uint64_t seed, int64_t *legal_total, char *err, size_t err_len);
+/* Plays actions[i] (n entries, the number of games) in game i, then the opponent's reply where
+ * there is one, restarts the games that ended and writes the outputs.  LT_ERR_INPUT, with
+ * nothing played, when an action is no legal move of its game (the message names the first such
+ * game and its action). */
+LT_API int lt_vec_step(LtVec *v, const int32_t *actions, size_t n, int64_t *legal_total, char *err, size_t err_len);
+/* Game i's position string (as lt_game_position). */
+LT_API int lt_vec_position(const LtVec *v, int i, char *buf, size_t len, char *err, size_t err_len);
+/* Game i as an LtGame: its start and every move played since (NULL on error). */
+LT_API LtGame *lt_vec_game(const LtVec *v, int i, char *err, size_t err_len);
 
 /* ---------------------------------------------------------------- records files as arrays */
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 /* `--sprt` takes the key=value words after it: elo0, elo1, alpha, beta, model. */
-void match_read_sprt(ArgReader *r, const char *command, SprtTest *test)
+void cli_match_read_sprt(ArgReader *r, const char *command, SprtTest *test)
 {
     while (r->index < r->argc) {
         const char *word = r->argv[r->index];
@@ -130,7 +130,7 @@ static bool read_text_option(ArgReader *r, MatchOptions *o, const char **names)
         o->tournament = t;
     } else if (arg_flag(r, "--sprt")) {
         o->sprt_on = true;
-        match_read_sprt(r, "match", &o->sprt);
+        cli_match_read_sprt(r, "match", &o->sprt);
     } else if (arg_flag(r, "--resign"))
         read_resign(r, o);
     else
@@ -268,11 +268,11 @@ static void parse_options(int argc, char **argv, MatchOptions *o, GameOptions *g
         }
     }
     check_options(o, names, report->json);
-    o->progress = isatty(2) && !report->json ? match_progress_line : NULL;
+    o->progress = isatty(2) && !report->json ? cli_match_progress_line : NULL;
     o->player_output.note = cli_note_line;
 }
 
-void match_progress_line(const MatchProgress *p, void *ctx)
+void cli_match_progress_line(const MatchProgress *p, void *ctx)
 {
     MatchProgressLine *line = ctx;
     double rate = p->done / (p->seconds > 0 ? p->seconds : 1e-9);
@@ -284,7 +284,7 @@ void match_progress_line(const MatchProgress *p, void *ctx)
     line->shown = true;
 }
 
-void match_progress_end(MatchProgressLine *line)
+void cli_match_progress_end(MatchProgressLine *line)
 {
     if (line->shown)
         fputc('\n', stderr);
@@ -351,8 +351,8 @@ static int run_match(int argc, char **argv)
         load_suite(g, &start, &o, &suite);
         MatchProgressLine line = {false};
         o.progress_ctx = &line;
-        ok = match_run(g, &start, &o, &suite, match_report, &report, &err);
-        match_progress_end(&line);
+        ok = match_run(g, &start, &o, &suite, cli_match_report, &report, &err);
+        cli_match_progress_end(&line);
         openings_free(&suite);
     }
     game_free(g);

@@ -198,7 +198,7 @@ static void print_length_line(const MatchRun *run, const MatchTotals *t, double 
            seconds > 0 ? run->played / seconds * 60 : 0);
 }
 
-void match_report(const MatchRun *run, double seconds, void *report_options)
+void cli_match_report(const MatchRun *run, double seconds, void *report_options)
 {
     const MatchReportOptions *how = report_options;
     for (int m = 0; m < run->num_matchups; m++) {

@@ -49,7 +49,7 @@ static bool verify_one(const char *path)
 static int run_verify(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "records verify", false};
-    int n = records_paths(&r, &records_verify_command, argv);
+    int n = cli_records_paths(&r, &records_verify_command, argv);
     if (n == 0)
         fail_exit("records verify", EXIT_USAGE, "missing FILE (see leuctra records verify --help)");
     bool all_ok = true;
@@ -95,7 +95,7 @@ static void report_written(const char *command, const char *path)
 static int run_merge(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "records merge", false};
-    int n = records_paths(&r, &records_merge_command, argv);
+    int n = cli_records_paths(&r, &records_merge_command, argv);
     if (n < 2)
         fail_exit("records merge", EXIT_USAGE, "needs OUT and at least one IN (see leuctra records merge --help)");
     cli_output_check("records merge", "OUT", argv[0]);
@@ -126,7 +126,7 @@ const Command records_merge_command = {
 static int run_canonicalize(int argc, char **argv)
 {
     ArgReader r = {argc, argv, 1, "records canonicalize", false};
-    int n = records_paths(&r, &records_canonicalize_command, argv);
+    int n = cli_records_paths(&r, &records_canonicalize_command, argv);
     if (n == 0)
         fail_exit("records canonicalize", EXIT_USAGE, "missing FILE (see leuctra records canonicalize --help)");
     for (int i = 0; i < n; i++) {

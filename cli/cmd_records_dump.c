@@ -111,7 +111,7 @@ static int run_dump(int argc, char **argv)
     DumpOptions o = {0};
     const char *path;
     read_options(argc, argv, &o, &path);
-    RecordsReader *rd = records_open_or_fail("records dump", path);
+    RecordsReader *rd = cli_records_open_or_fail("records dump", path);
     const RecordsHeader *h = records_reader_header(rd);
     GameRecord r;
     game_record_init(&r);

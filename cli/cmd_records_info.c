@@ -86,7 +86,7 @@ static void stats_merge(Stats *into, const Stats *s)
 /* Reads a whole file into s; damage stops with one line and exit status 1. */
 static void collect(const char *path, Stats *s, RecordsHeader *header)
 {
-    RecordsReader *rd = records_open_or_fail("records info", path);
+    RecordsReader *rd = cli_records_open_or_fail("records info", path);
     GameRecord r;
     game_record_init(&r);
     Error err = {0};

@@ -107,7 +107,7 @@ static int record_arrows(const GameRecord *r, int ply, int max, SvgArrow *arrows
 /* The stored game's position after o->ply plies, its last move, and arrows when asked. */
 static Game *open_record(const RenderOptions *o, Position *pos, char *last, SvgArrow *arrows, int *num_arrows)
 {
-    RecordsReader *rd = records_open_or_fail("render", o->records);
+    RecordsReader *rd = cli_records_open_or_fail("render", o->records);
     GameRecord r;
     game_record_init(&r);
     if (!replay_find_game("render", rd, o->game_index, &r))

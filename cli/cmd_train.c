@@ -86,7 +86,7 @@ static void read_options(int argc, char **argv, TrainArgs *a)
             arg_value(&r, "--openings", &o->openings) || read_number(&r, o))
             continue;
         if (arg_flag(&r, "--sprt"))
-            match_read_sprt(&r, NAME, &o->sprt);
+            cli_match_read_sprt(&r, NAME, &o->sprt);
         else if (arg_flag(&r, "--linear-only"))
             o->linear_only = true;
         else if (arg_value(&r, "--model", &t)) {
@@ -157,7 +157,7 @@ static void selfplay_line(int generation, const SelfplayProgress *p, void *ctx)
 static void match_line(const MatchProgress *p, void *ctx)
 {
     TrainProgress *line = ctx;
-    match_progress_line(p, &line->match);
+    cli_match_progress_line(p, &line->match);
 }
 
 static void progress_end(void *ctx)
@@ -165,7 +165,7 @@ static void progress_end(void *ctx)
     TrainProgress *line = ctx;
     if (line->shown)
         fputc('\n', stderr);
-    match_progress_end(&line->match);
+    cli_match_progress_end(&line->match);
     *line = (TrainProgress){.last = -1};
 }
 

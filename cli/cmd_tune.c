@@ -251,7 +251,7 @@ static int run_tune(int argc, char **argv)
         if (o.json)
             training_tune_json(&work.summary, report);
         else
-            tune_print_text(&work.summary, report);
+            cli_tune_print_text(&work.summary, report);
     }
     /* A failed run's line comes from the process whose error it is (the others, which its
      * failure stopped, say nothing), before MPI stops: see fail_say. */

@@ -143,7 +143,7 @@ static void print_net(const TuneSummary *s, FILE *out)
             tune_loss_text(f->sample_float.policy, b));
 }
 
-void tune_print_text(const TuneSummary *s, FILE *out)
+void cli_tune_print_text(const TuneSummary *s, FILE *out)
 {
     const TuneDataStats *d = &s->data;
     for (int i = 0; i < s->games->num_sources; i++)

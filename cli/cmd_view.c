@@ -155,7 +155,7 @@ static int run_view(int argc, char **argv)
     read_options(argc, argv, &o);
     cli_output_check("view", "-o", o.out);
     cli_output_apart("view", "-o", o.out, (char *const *)&o.records, 1);
-    RecordsReader *rd = records_open_or_fail("view", o.records);
+    RecordsReader *rd = cli_records_open_or_fail("view", o.records);
     CliOutput page;
     FILE *out = cli_output_open("view", o.out, &page);
     fputs(VIEW_PAGE_HEAD, out);

@@ -17,18 +17,18 @@ typedef struct {
  * players, the first player's wins, draws and losses, Elo from games and from pairs, and the
  * SPRT state (text or --json); for a tournament, one line per matchup and a ratings table of
  * all players.  `seconds`: the match's wall time. */
-void match_report(const MatchRun *run, double seconds, void *report_options);
+void cli_match_report(const MatchRun *run, double seconds, void *report_options);
 
 /* The progress line on stderr (a MatchProgressFn; ctx is a MatchProgressLine): games done, rate,
- * ETA and the SPRT's LLR, rewritten in place; match_progress_end ends it with a newline. */
+ * ETA and the SPRT's LLR, rewritten in place; cli_match_progress_end ends it with a newline. */
 typedef struct {
     bool shown;
 } MatchProgressLine;
-void match_progress_line(const MatchProgress *progress, void *ctx);
-void match_progress_end(MatchProgressLine *line);
+void cli_match_progress_line(const MatchProgress *progress, void *ctx);
+void cli_match_progress_end(MatchProgressLine *line);
 
 /* The key=value words after --sprt (elo0, elo1, alpha, beta, model) into *test; fails with one
  * line on a word it does not know.  cmd_match.c; `train` reads its gate's the same way. */
-void match_read_sprt(ArgReader *r, const char *command, SprtTest *test);
+void cli_match_read_sprt(ArgReader *r, const char *command, SprtTest *test);
 
 #endif

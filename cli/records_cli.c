@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-RecordsReader *records_open_or_fail(const char *command, const char *path)
+RecordsReader *cli_records_open_or_fail(const char *command, const char *path)
 {
     Error err = {0};
     RecordsReader *r = records_open(path, &err);
@@ -15,7 +15,7 @@ RecordsReader *records_open_or_fail(const char *command, const char *path)
     return r;
 }
 
-int records_paths(ArgReader *r, const Command *cmd, char **paths)
+int cli_records_paths(ArgReader *r, const Command *cmd, char **paths)
 {
     int n = 0;
     while (r->index < r->argc) {

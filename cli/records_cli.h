@@ -15,10 +15,10 @@ extern const Command records_info_command, records_verify_command, records_dump_
 
 /* Opens a records file or fails with its error (cli/fail.h's fail_with: exit 2 when the path
  * names no readable records file, 1 for damage and I/O failures). */
-RecordsReader *records_open_or_fail(const char *command, const char *path);
+RecordsReader *cli_records_open_or_fail(const char *command, const char *path);
 
 /* For subcommands with no options but --help: the remaining arguments, which must be paths, are
  * copied to paths[0..n) (paths may be r->argv itself: it is filled from the front); returns n. */
-int records_paths(ArgReader *r, const Command *cmd, char **paths);
+int cli_records_paths(ArgReader *r, const Command *cmd, char **paths);
 
 #endif

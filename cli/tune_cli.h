@@ -12,6 +12,6 @@
 #include <stdio.h>
 
 /* The report as a table. */
-void tune_print_text(const TuneSummary *s, FILE *out);
+void cli_tune_print_text(const TuneSummary *s, FILE *out);
 
 #endif

@@ -196,6 +196,7 @@ const GameOps phalanx_ops = {
     .playout = phalanx_playout,
     .num_actions = phalanx_num_actions,
     .action_of = phalanx_action_of,
+    .actions_of = phalanx_actions_of,
     .action_of_squares = phalanx_action_of_squares,
     .planes = phalanx_planes,
     .symmetries = phalanx_symmetries,

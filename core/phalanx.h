@@ -175,6 +175,7 @@ void phalanx_patterns_free(PhalanxPatterns *pp);
 /* phalanx_tensors.c: the action index and input planes (core/tensors.h) */
 int phalanx_num_actions(const Game *g);
 int phalanx_action_of(const Game *g, const Position *pos, Move m);
+void phalanx_actions_of(const Game *g, const Position *pos, const Move *moves, int n, int *out);
 int phalanx_action_of_squares(const Game *g, int side, const struct MoveSquares *m);
 void phalanx_planes(const Game *g, const Position *pos, unsigned char *out);
 unsigned phalanx_symmetries(const Game *g);

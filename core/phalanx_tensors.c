@@ -75,9 +75,37 @@ int phalanx_action_of(const Game *g, const Position *pos, Move m)
     return (channel * t->height + frame_row(t, side, sq_rank(rear))) * t->width + sq_file(rear);
 }
 
+void phalanx_actions_of(const Game *g, const Position *pos, const Move *moves, int n, int *out)
+{
+    const PhalanxTables *t = tables_of(g);
+    int side = cpos_of(pos)->side, distances = max_distance(t), h = t->height, w = t->width;
+    const uint8_t *direction = frame_direction[side];
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        int rear = move_rear(m), channel = direction[move_dir(m)] * distances + move_dist(m) - 1;
+        out[i] = (channel * h + frame_row(t, side, sq_rank(rear))) * w + sq_file(rear);
+    }
+}
+
 static void fill_plane(unsigned char *plane, int area, bool on)
 {
     memset(plane, on, (size_t)area);
+}
+
+/* The 8 bytes, 0 or 1, of each 8 bits (bit 0 first): a row of a plane is one or two lookups
+ * instead of a test per square (the planes are written at every step of a batched game). */
+#define SPREAD(b) {(b) & 1, (b) >> 1 & 1, (b) >> 2 & 1, (b) >> 3 & 1, (b) >> 4 & 1, (b) >> 5 & 1, (b) >> 6 & 1, (b) >> 7 & 1}
+#define SPREAD4(b) SPREAD(b), SPREAD((b) + 1), SPREAD((b) + 2), SPREAD((b) + 3)
+#define SPREAD16(b) SPREAD4(b), SPREAD4((b) + 4), SPREAD4((b) + 8), SPREAD4((b) + 12)
+#define SPREAD64(b) SPREAD16(b), SPREAD16((b) + 16), SPREAD16((b) + 32), SPREAD16((b) + 48)
+static const unsigned char spread_bits[256][8] = {SPREAD64(0), SPREAD64(64), SPREAD64(128), SPREAD64(192)};
+
+/* Bits 0 .. w-1 of `bits` as w bytes (w <= 16). */
+static void spread_row(unsigned bits, int w, unsigned char *out)
+{
+    memcpy(out, spread_bits[bits & 0xFF], (size_t)(w < 8 ? w : 8));
+    if (w > 8)
+        memcpy(out + 8, spread_bits[bits >> 8 & 0xFF], (size_t)(w - 8));
 }
 
 void phalanx_planes(const Game *g, const Position *pos, unsigned char *out)
@@ -85,18 +113,14 @@ void phalanx_planes(const Game *g, const Position *pos, unsigned char *out)
     const PhalanxTables *t = tables_of(g);
     const PhalanxPos *p = cpos_of(pos);
     int w = t->width, area = w * t->height, us = p->side, them = !us;
-    memset(out, 0, (size_t)(PLANES_COUNT * area));
     for (int rank = 0; rank < t->height; rank++) {
         int row = frame_row(t, us, rank) * w, l = ROW0 + rank;
         unsigned own = p->lines[us][l], opp = p->lines[them][l], valid = t->valid[l];
-        for (int f = 0; f < w; f++) {
-            unsigned bit = 1u << f;
-            out[PLANE_OWN * area + row + f] = (own & bit) != 0;
-            out[PLANE_OPPONENT * area + row + f] = (opp & bit) != 0;
-            out[PLANE_OBSTACLE * area + row + f] = (valid & bit) == 0;
-            out[PLANE_OWN_FROZEN * area + row + f] = (own & t->towers[us][l] & bit) != 0;
-            out[PLANE_OPPONENT_FROZEN * area + row + f] = (opp & t->towers[them][l] & bit) != 0;
-        }
+        spread_row(own, w, out + PLANE_OWN * area + row);
+        spread_row(opp, w, out + PLANE_OPPONENT * area + row);
+        spread_row(~valid, w, out + PLANE_OBSTACLE * area + row);
+        spread_row(own & t->towers[us][l], w, out + PLANE_OWN_FROZEN * area + row);
+        spread_row(opp & t->towers[them][l], w, out + PLANE_OPPONENT_FROZEN * area + row);
     }
     fill_plane(out + PLANE_MUST_ANSWER * area, area, phalanx_must_answer_crossing(t, p));
     fill_plane(out + PLANE_SYMMETRY_RULE * area, area, phalanx_symmetry_rule_applies(t, p));

@@ -13,8 +13,11 @@ const char *const tensor_plane_names[PLANES_COUNT] = {
 int game_legal_actions(const Game *g, const Position *p, Move *moves, int *actions)
 {
     int n = game_gen_moves(g, p, moves);
-    for (int i = 0; i < n; i++)
-        actions[i] = game_action_of(g, p, moves[i]);
+    if (g->ops->actions_of)
+        g->ops->actions_of(g, p, moves, n, actions);
+    else
+        for (int i = 0; i < n; i++)
+            actions[i] = game_action_of(g, p, moves[i]);
     return n;
 }
 

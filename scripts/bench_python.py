@@ -2,14 +2,22 @@
 """bench_python.py - what a call through the Python package costs: positions per second of
 random games played with legal_moves() + play(move) (notation strings), with legal_actions() +
 play(action), and with planes() + legal_mask() besides (the network's inputs), per variant, per
-CPU second of this process.
+CPU second of this process; then leuctra.VecGame, N games stepped per call with random legal
+actions chosen by numpy from the legal lists, the planes and legal masks returned: steps per
+wall second on 1 thread and on T, against the per-position path (legal_moves() + play(move)).
 
-    PYTHONPATH=python python3 scripts/bench_python.py [--seconds 3]"""
+    PYTHONPATH=python python3 scripts/bench_python.py [--seconds 3] [--games 1024] [--threads 2]
+        [--vec-only]"""
 import argparse
 import os
 import random
 import sys
 import time
+
+try:
+    import numpy
+except ImportError:     # the per-position figures need none; VecGame does
+    numpy = None
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import leuctra  # noqa: E402
@@ -49,18 +57,56 @@ def with_tensors(g, rng):
     return by_actions(g, rng)
 
 
+def vec_rate(variant, seconds, games, threads):
+    """Steps per wall second and per CPU second of VecGame: random legal actions chosen by numpy
+    from the legal lists, planes and masks returned."""
+    env = leuctra.VecGame(variant, games, seed=1, threads=threads)
+    rng = numpy.random.default_rng(1)
+    obs = env.reset()
+    for _ in range(20):                 # warm: the games' histories grow, the threads start
+        obs = env.step(obs.legal[obs.legal_start + (rng.random(games) * obs.legal_count).astype(numpy.int64)])
+    steps, wall, cpu = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall < seconds:
+        pick = (rng.random(games) * obs.legal_count).astype(numpy.int64)
+        obs = env.step(obs.legal[obs.legal_start + pick])
+        steps += games
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    env.close()
+    return steps / wall, steps / cpu
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--games", type=int, default=1024, help="VecGame's games (default 1024)")
+    ap.add_argument("--threads", type=int, default=2, help="VecGame's threads beside one (default 2)")
+    ap.add_argument("--vec-only", action="store_true", help="VecGame and the legal_moves() + play() path only")
     args = ap.parse_args()
     print("python %s, numpy %s, library %s" % (sys.version.split()[0], "yes" if leuctra.game.numpy else "no",
                                                leuctra.library_path))
-    print("%-12s %22s %24s %28s" % ("variant", "legal_moves()+play()", "legal_actions()+play(a)",
-                                    "+ planes() + legal_mask()"))
+    per_position = {}
+    if not args.vec_only:
+        print("%-12s %22s %24s %28s" % ("variant", "legal_moves()+play()", "legal_actions()+play(a)",
+                                        "+ planes() + legal_mask()"))
     for variant in ("epaminondas", "crossings", "reversi"):
-        print("%-12s %17.0f pos/s %19.0f pos/s %23.0f pos/s" % (
-            variant, rate(variant, args.seconds, by_moves), rate(variant, args.seconds, by_actions),
-            rate(variant, args.seconds, with_tensors)), flush=True)
+        per_position[variant] = rate(variant, args.seconds, by_moves)
+        if not args.vec_only:
+            print("%-12s %17.0f pos/s %19.0f pos/s %23.0f pos/s" % (
+                variant, per_position[variant], rate(variant, args.seconds, by_actions),
+                rate(variant, args.seconds, with_tensors)), flush=True)
+    if numpy is None:
+        print("skipped VecGame: no numpy for %s" % sys.executable)
+        return
+    print("VecGame, %d games, random legal actions by numpy, planes + masks returned (steps/s wall; per CPU s):"
+          % args.games)
+    print("%-12s %24s %24s %16s %22s" % ("variant", "1 thread", "%d threads" % args.threads, "vs legal_moves()",
+                                         "legal_moves()+play()"))
+    for variant in ("crossings", "epaminondas", "reversi"):
+        one = vec_rate(variant, args.seconds, args.games, 1)
+        many = vec_rate(variant, args.seconds, args.games, args.threads)
+        print("%-12s %10.0f (%9.0f cpu) %10.0f (%9.0f cpu) %15.1fx %16.0f pos/s" % (
+            variant, one[0], one[1], many[0], many[1], many[0] / per_position[variant], per_position[variant]),
+            flush=True)
 
 
 if __name__ == "__main__":

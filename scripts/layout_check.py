@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""layout_check.py [BUILD] - checks that the code keeps the layout README.md describes:
+"""layout_check.py [BUILD] - checks that the code keeps the layout docs/ARCHITECTURE.md describes:
 
   1. includes point one way: each folder includes only the folders below it (the table ALLOWED,
      README's "Dependencies point one way"), so no library code includes cli/;
   2. no two source files call each other, directly or around a longer circle: the call graph
      between files, read with `nm` from BUILD's object files (default build/, so run `make`
-     first), has no cycle.
+     first), has no cycle;
+  3. docs/ARCHITECTURE.md lists every source file of every room, one line each, and no file that
+     is not there.
 
 Prints what it finds and exits 1 on any violation, 0 when the layout holds."""
 import collections
@@ -99,12 +101,28 @@ def cycles(edges):
     return found
 
 
+ARCHITECTURE = 'docs/ARCHITECTURE.md'
+LISTED = re.compile(r'`([a-z_]+/[A-Za-z0-9_]+\.[ch])`')
+
+
+def architecture_mismatches():
+    """Files of the rooms that ARCHITECTURE.md does not list, and files it lists that are gone."""
+    with open(ARCHITECTURE) as f:
+        listed = {m for m in LISTED.findall(f.read()) if m.split('/')[0] in ALLOWED}
+    present = {p for folder in ALLOWED for p in glob.glob(folder + '/*.[ch]')}
+    return (['%s is not in %s' % (p, ARCHITECTURE) for p in sorted(present - listed)] +
+            ['%s lists %s, which does not exist' % (ARCHITECTURE, p) for p in sorted(listed - present)])
+
+
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else 'build'
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
     bad = include_violations()
     for b in bad:
         print('include against the layout: ' + b)
+    unlisted = architecture_mismatches()
+    for u in unlisted:
+        print('architecture: ' + u)
     edges, wanted, defined = call_graph(build)
     loops = cycles(edges)
     for group in loops:
@@ -114,8 +132,9 @@ def main():
                 if b in edges.get(a, ()):
                     calls = sorted(s for s in wanted[a] if defined.get(s) == b)
                     print('    %s -> %s: %s' % (a, b, ' '.join(calls)))
-    print('%d includes against the layout, %d call loops' % (len(bad), len(loops)))
-    return 1 if bad or loops else 0
+    print('%d includes against the layout, %d call loops, %d files unlisted or gone' % (len(bad), len(loops),
+                                                                                    len(unlisted)))
+    return 1 if bad or loops or unlisted else 0
 
 
 if __name__ == '__main__':

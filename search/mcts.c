@@ -10,67 +10,15 @@
  * Threads share the tree.  Fields written while others read are atomic: counts and sums with
  * relaxed adds, a node's state with acquire/release so that whoever sees EXPANDED sees the children.
  */
-#include "mcts.h"
-#include "core/clock.h"
+#include "mcts_internal.h"
 
+#include "core/clock.h"
 #include "core/playout.h"
-#include "core/rng.h"
-#include "core/solve.h"
-#include "mcts_tree.h"
 
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { MAX_DEPTH = 1024, MAX_HISTORY = 4096, RECIPROCALS = 1024 };
-
-/* One search thread's own state, made with the search and kept (mcts_new does the setup every
- * search would otherwise pay for at its start).  On its own cache lines: the next worker's
- * first fields are written every visit. */
-typedef struct {
-    _Alignas(64) Rng rng;
-    ValueFeatureCache *features;    /* this thread's incremental features (NULL: computed in full) */
-    Solver *solver;                 /* this thread's leaf solver, made on first use (NULL: none yet) */
-    Move moves[MAX_MOVES];
-    float priors[MAX_MOVES];
-    uint32_t path[MAX_DEPTH];
-    uint64_t path_hash[MAX_DEPTH];  /* position hash at each depth of the current visit */
-} Worker;
-
-struct Mcts {
-    const Game *game;
-    const Weights *weights;
-    MctsConfig cfg;
-    bool shared;                    /* more than one search thread: the tree's counts take atomic adds */
-    double c_puct;                  /* mcts_exploration: the constant these weights are searched with */
-    double coarse_share;            /* mcts_coarse_share: of the leaf values, from the linear part */
-    size_t stored_bytes;            /* of each expanded node's position kept in the tree (0: none) */
-    Position root_pos;
-    bool has_root;
-    Tree tree;
-    uint64_t history[MAX_HISTORY];  /* hashes of the game's earlier positions */
-    int history_length;
-    uint64_t history_filter[64];    /* 4096-bit filter of `history`: most lookups stop here */
-    /* Per-search state, shared by the threads. */
-    /* Written by every thread: each on its own cache line, and claimed in batches. */
-    _Alignas(64) _Atomic long started;  /* visit slots claimed in this search */
-    _Alignas(64) _Atomic long completed;    /* visits finished */
-    _Alignas(64) char padding;
-    atomic_bool done;
-    double start_time;
-    /* What the solves of this search may spend: its stop flag, deadline (0: none) and solver
-     * nodes (a visit budget buys SOLVER_NODES_PER_VISIT each; INT64_MAX without one). */
-    const atomic_bool *stop;
-    double deadline;
-    _Atomic int64_t solver_nodes_left;
-    /* The exact solver of the root, made on first use (the leaves' are the workers'). */
-    Solver *root_solver;
-    Worker *workers;                /* [0] prepares the root, [1 + t] is search thread t's */
-    MctsResult *result;             /* the result being collected (one at a time: thread 0's) */
-    double setup_seconds;           /* mcts_new's time */
-    double reciprocal[RECIPROCALS]; /* 1 / n / VALUE_ONE, for puct_score */
-};
 
 /* Transposition tables: the root's solves reach ~18 empties, the leaves' ~12. */
 enum { ROOT_SOLVER_BYTES = 8 << 20, LEAF_SOLVER_BYTES = 1 << 20 };
@@ -187,6 +135,7 @@ void mcts_free(Mcts *m)
     }
     free(m->workers);
     free(m->result);
+    prior_cache_free(m->priors);
     free(m);
 }
 
@@ -331,10 +280,16 @@ static double evaluate(const Mcts *m, Worker *w, const Position *pos)
     return value_search(m->game, m->weights, w->features, pos, m->coarse_share);
 }
 
-/* The value of an unfinished position for the player who moved into it. */
+/* The value of an unfinished position for the player who moved into it; in a batched search,
+ * NAN with the leaf deferred to the evaluator (a collision already found stays one). */
 static double leaf_value(const Mcts *m, Worker *w, const Position *pos)
 {
     const Game *g = m->game;
+    if (w->defer) {
+        if (w->defer->kind != LEAF_COLLISION)
+            *w->defer = (LeafRequest){LEAF_AGAIN, 0, *pos};
+        return NAN;
+    }
     if (m->cfg.playouts || !g->ops->features || !m->weights) {
         Position copy = *pos;
         int mover = game_side_to_move(g, pos);
@@ -397,7 +352,7 @@ static int solved_result(Mcts *m, Worker *w, const Position *pos)
 
 /* First visit of a node: a finished game is proven, an endgame the solver takes is solved
  * (but never the root, which needs moves to choose from), anything else evaluated. */
-static double evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos, bool root)
+double mcts_evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos, bool root)
 {
     if (game_status(m->game, pos) != STATUS_ONGOING)
         return prove_leaf(node, terminal_result(m->game, pos), 0);
@@ -406,7 +361,25 @@ static double evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos
         return prove_leaf(node, solved, solve_empties(m->game, pos));
     uint8_t fresh = NODE_FRESH;
     atomic_compare_exchange_strong(&node->state, &fresh, NODE_EVALUATED);
-    return leaf_value(m, w, pos);
+    const double value = leaf_value(m, w, pos);
+    if (w->defer)
+        *w->defer = (LeafRequest){LEAF_FRESH, (uint32_t)(node - m->tree.nodes), *pos};
+    return value;
+}
+
+/* The priors of the n moves of pos: the evaluation's, or in a batched search the evaluator's,
+ * kept when it evaluated pos; false when they are not there yet (pos's evaluation is pending in
+ * the batch: a collision). */
+static bool move_priors(const Mcts *m, Worker *w, const Position *pos, int n)
+{
+    if (!w->defer) {
+        value_move_priors_cached(m->game, m->weights, w->features, pos, w->moves, n, w->priors);
+        return true;
+    }
+    if (prior_cache_get(m->priors, game_hash(m->game, pos), n, w->priors))
+        return true;
+    w->defer->kind = LEAF_COLLISION;
+    return false;
 }
 
 /* Brings the highest-prior child of children[from, n) to position `from`.  Only unvisited
@@ -432,18 +405,21 @@ enum { FIRST_ORDERED = 4 };
 
 /* Lists the node's moves as children, the best few by prior in order.  False if another thread
  * is at it or memory is out; the caller then treats the node as a leaf. */
-static bool expand(Mcts *m, Worker *w, Node *node, const Position *pos, int depth)
+bool mcts_expand(Mcts *m, Worker *w, Node *node, const Position *pos, int depth)
 {
     uint8_t expected = NODE_EVALUATED;
     if (!atomic_compare_exchange_strong(&node->state, &expected, NODE_EXPANDING))
         return false;
     int n = game_gen_moves(m->game, pos, w->moves);
+    if (n > 0 && n <= 65535 && !move_priors(m, w, pos, n)) {
+        atomic_store_explicit(&node->state, NODE_EVALUATED, memory_order_release);
+        return false;
+    }
     uint32_t first;
     if (n == 0 || n > 65535 || !mcts_tree_reserve_children(&m->tree, (uint32_t)n, &first)) {
         atomic_store_explicit(&node->state, NODE_FULL, memory_order_release);
         return false;
     }
-    value_move_priors_cached(m->game, m->weights, w->features, pos, w->moves, n, w->priors);
     if (depth == 1 && !m->game->ops->never_repeats)
         raise_repeating_replies(m, pos, w->moves, n, w->priors);
     Node *children = &m->tree.nodes[first];
@@ -630,7 +606,7 @@ static bool prove(Mcts *m, Node *node)
  * 1 - (1 - value), ... in doubles.  For a value in [0, 1] the sequence alternates exactly from
  * its second term on (one of 1 - value and 1 - (1 - value) lies in [0.5, 1], where x, 1 - x and
  * 1 - (1 - x) = x are all exact), so three fixed points serve every ply. */
-static void backup(Mcts *m, const uint32_t *path, int depth, double value)
+void mcts_backup(Mcts *m, const uint32_t *path, int depth, double value)
 {
     const double other = 1.0 - value;
     const int64_t first = fixed_point(value), odd = fixed_point(other), even = fixed_point(1.0 - other);
@@ -660,7 +636,7 @@ static const Position *settle(const Mcts *m, Position *pos, const Node *from, Mo
 /* Walks down to a leaf; returns the leaf's value for the player who moved into it.  Where the tree
  * keeps positions, the moves on the way down are not made: each expanded node holds its own
  * position, so the leaf's is its parent's and one move (17 makes a visit became one in Reversi). */
-static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
+double mcts_descend(Mcts *m, Worker *w, Position *pos, int *depth)
 {
     Tree *t = &m->tree;
     Node *node = &t->nodes[0], *from = node;
@@ -679,9 +655,9 @@ static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
             return proven_value(proven);
         uint8_t state = atomic_load_explicit(&node->state, memory_order_acquire);
         if (state == NODE_FRESH)
-            return evaluate_fresh(m, w, node, settle(m, pos, from, &pending), *depth == 1);
+            return mcts_evaluate_fresh(m, w, node, settle(m, pos, from, &pending), *depth == 1);
         if (state != NODE_EXPANDED &&
-            !(state == NODE_EVALUATED && expand(m, w, node, settle(m, pos, from, &pending), *depth - 1)))
+            !(state == NODE_EVALUATED && mcts_expand(m, w, node, settle(m, pos, from, &pending), *depth - 1)))
             return leaf_value(m, w, settle(m, pos, from, &pending));
         if (*depth >= MAX_DEPTH)
             return leaf_value(m, w, settle(m, pos, from, &pending));
@@ -702,12 +678,21 @@ static double descend(Mcts *m, Worker *w, Position *pos, int *depth)
     }
 }
 
+void mcts_take_back(Mcts *m, const uint32_t *path, int depth)
+{
+    for (int i = 0; i < depth; i++) {
+        Node *node = &m->tree.nodes[path[i]];
+        atomic_store_explicit(&node->visits, atomic_load_explicit(&node->visits, memory_order_relaxed) - 1,
+                              memory_order_relaxed);
+    }
+}
+
 static void visit(Mcts *m, Worker *w)
 {
     Position pos = m->root_pos;
     int depth = 0;
-    double value = descend(m, w, &pos, &depth);
-    backup(m, w->path, depth, value);
+    double value = mcts_descend(m, w, &pos, &depth);
+    mcts_backup(m, w->path, depth, value);
 }
 
 /* --- root noise ------------------------------------------------------------------------------- */
@@ -733,7 +718,7 @@ static double sample_gamma(Rng *rng, double alpha)
 
 /* Mixes Dirichlet noise into the root's priors (before threads start).  Noise is for self-play
  * roots with few visits, so the quadratic reordering is cheap. */
-static void add_root_noise(Mcts *m, Rng *rng)
+void mcts_add_root_noise(Mcts *m, Rng *rng)
 {
     Node *root = &m->tree.nodes[0];
     if (!node_expanded(root) || root->num_children < 2 || m->cfg.root_noise <= 0)
@@ -813,7 +798,7 @@ static const Node *best_child(const Tree *t, const Node *node)
 }
 
 /* `all_children` is false while threads run: children past the ordered prefix may be moving. */
-static void collect_result(const Mcts *m, MctsResult *r, bool all_children)
+void mcts_collect_result(const Mcts *m, MctsResult *r, bool all_children)
 {
     const Tree *t = &m->tree;
     const Node *root = &t->nodes[0];
@@ -868,7 +853,7 @@ typedef struct {
 static void report_progress(Mcts *m, const SearchRun *run)
 {
     MctsResult *so_far = m->result;
-    collect_result(m, so_far, false);
+    mcts_collect_result(m, so_far, false);
     so_far->visits = atomic_load(&m->completed);
     so_far->seconds = clock_seconds() - m->start_time;
     run->info(so_far, run->ctx);
@@ -876,7 +861,7 @@ static void report_progress(Mcts *m, const SearchRun *run)
 
 /* Search thread t's worker, with its leaf solver made on first use in a game that has one (the
  * solvers stay lazy: most searches never need them). */
-static Worker *search_worker(Mcts *m, int thread)
+Worker *mcts_search_worker(Mcts *m, int thread)
 {
     Worker *w = &m->workers[1 + thread];
     if (!w->solver && m->cfg.solve_empties > 0 && solve_available(m->game))
@@ -886,7 +871,7 @@ static Worker *search_worker(Mcts *m, int thread)
 
 static void search_thread(Mcts *m, const SearchRun *run, int thread)
 {
-    Worker *w = search_worker(m, thread);
+    Worker *w = mcts_search_worker(m, thread);
     w->rng = rng_seed(m->cfg.seed, (uint64_t)thread + 1);
     double next_info = m->start_time + run->interval;
     /* Visit slots are claimed VISIT_BATCH at a time: one shared counter update per batch
@@ -920,18 +905,18 @@ static void prepare_root(Mcts *m)
         if (atomic_load(&root->state) == NODE_FRESH) {
             atomic_fetch_add(&root->visits, 1);
             uint32_t path = 0;
-            backup(m, &path, 1, evaluate_fresh(m, w, root, &m->root_pos, true));
+            mcts_backup(m, &path, 1, mcts_evaluate_fresh(m, w, root, &m->root_pos, true));
         } else {
-            expand(m, w, root, &m->root_pos, 0);
+            mcts_expand(m, w, root, &m->root_pos, 0);
         }
     }
-    add_root_noise(m, &w->rng);
+    mcts_add_root_noise(m, &w->rng);
 }
 
 /* The root solved win/loss/draw before any visit, when it is in the solver's reach: true with
  * *out filled when it is won or drawn (the move is then known); false to search (too many
  * empties, out of time, or lost: the search may still find the opponent's mistakes). */
-static bool solve_root(Mcts *m, MctsResult *out)
+bool mcts_solve_root(Mcts *m, MctsResult *out)
 {
     if (m->cfg.root_solve_empties <= 0 || !solve_available(m->game) ||
         solve_empties(m->game, &m->root_pos) > m->cfg.root_solve_empties ||
@@ -963,7 +948,7 @@ static bool solve_root(Mcts *m, MctsResult *out)
 
 /* A kept root that a leaf solve proved has no children, and a search needs moves to choose from:
  * it becomes an evaluated node again, to be expanded by the next visit. */
-static void reopen_solved_root(Mcts *m)
+void mcts_reopen_solved_root(Mcts *m)
 {
     Node *root = &m->tree.nodes[0];
     if (!node_expanded(root) || root->num_children > 0 || game_status(m->game, &m->root_pos) != STATUS_ONGOING)
@@ -972,12 +957,8 @@ static void reopen_solved_root(Mcts *m)
     atomic_store(&root->state, NODE_EVALUATED);
 }
 
-MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *stop, MctsInfoFn info,
-                       double info_interval, void *info_ctx)
+void mcts_begin_search(Mcts *m, const MctsLimits *limits, const atomic_bool *stop)
 {
-    MctsLimits limits = *limits_in;
-    if (limits.visits <= 0 && limits.seconds <= 0)
-        limits.visits = 800;
     if (!m->has_root) {
         Position start;
         game_start(m->game, &start);
@@ -988,13 +969,22 @@ MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *
     atomic_store(&m->completed, 0);
     atomic_store(&m->done, false);
     m->stop = stop;
-    m->deadline = limits.seconds > 0 ? m->start_time + limits.seconds : 0;
-    const bool counted = limits.visits > 0 && limits.visits < INT64_MAX / SOLVER_NODES_PER_VISIT;
-    atomic_store(&m->solver_nodes_left, counted ? limits.visits * SOLVER_NODES_PER_VISIT : INT64_MAX);
+    m->deadline = limits->seconds > 0 ? m->start_time + limits->seconds : 0;
+    const bool counted = limits->visits > 0 && limits->visits < INT64_MAX / SOLVER_NODES_PER_VISIT;
+    atomic_store(&m->solver_nodes_left, counted ? limits->visits * SOLVER_NODES_PER_VISIT : INT64_MAX);
+}
+
+MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *stop, MctsInfoFn info,
+                       double info_interval, void *info_ctx)
+{
+    MctsLimits limits = *limits_in;
+    if (limits.visits <= 0 && limits.seconds <= 0)
+        limits.visits = 800;
+    mcts_begin_search(m, &limits, stop);
     MctsResult solved;
-    if (solve_root(m, &solved))
+    if (mcts_solve_root(m, &solved))
         return solved;
-    reopen_solved_root(m);
+    mcts_reopen_solved_root(m);
     prepare_root(m);
     SearchRun run = {&limits, stop, info, info_interval, info_ctx};
     int threads = m->cfg.threads;
@@ -1002,7 +992,7 @@ MctsResult mcts_search(Mcts *m, const MctsLimits *limits_in, const atomic_bool *
     search_thread(m, &run, omp_get_thread_num());
 
     MctsResult out;
-    collect_result(m, m->result, true);
+    mcts_collect_result(m, m->result, true);
     out = *m->result;
     out.visits = atomic_load(&m->completed);
     out.seconds = clock_seconds() - m->start_time;

@@ -118,6 +118,34 @@ void mcts_set_game(Mcts *m, const GameSoFar *game);
 MctsResult mcts_search(Mcts *m, const MctsLimits *limits, const atomic_bool *stop, MctsInfoFn info,
                        double info_interval, void *info_ctx);
 
+/* --- searches whose leaves an evaluator outside the search judges (mcts_batch.c) --------------- */
+
+/* One leaf for the evaluator: its position and legal moves (the game's order) in, the side to
+ * move's win probability and a score for each move out.  The scores are normalised by the search
+ * as the evaluation's priors are (a score that is not a positive number counts as no chance). */
+typedef struct {
+    int tree;                   /* which of the searches it belongs to */
+    const Position *position;
+    const Move *moves;
+    int num_moves;
+    double value;               /* out, in [0, 1] */
+    float *priors;              /* out, num_moves of them */
+} MctsLeaf;
+
+/* Evaluates n leaves at once; false stops the searches (an error of the evaluator's own). */
+typedef bool (*MctsEvaluateFn)(MctsLeaf *leaves, int n, void *ctx);
+
+/* Searches `count` trees (each from the game mcts_set_game gave it) `visits` visits each, on this
+ * thread, asking `evaluate` for up to `batch` leaves at a time across all of them.  Within a tree
+ * the visits in flight keep off each other's paths by their virtual loss, and a visit that meets
+ * a leaf still waiting for its evaluation is taken back and that tree waits for the next round.
+ * Proofs, finished games, repetitions and Reversi's solved endgames need no evaluator, as in
+ * mcts_search.  With batch 1 and an evaluator that answers as the evaluation of the tree's
+ * weights does, every tree's result is the one mcts_search gives on one thread.  results[i] gets
+ * tree i's; false when the evaluator failed or memory ran out (results then hold what was done). */
+bool mcts_search_batched(Mcts *const *trees, int count, long visits, int batch, MctsEvaluateFn evaluate, void *ctx,
+                         MctsResult *results);
+
 /* Bytes of one tree node (for memory figures). */
 size_t mcts_node_bytes(void);
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # layout_test.sh BUILD - scripts/layout_check.py as a test runner: the includes point one way and
-# no two source files call each other (README, Architecture), checked on BUILD's object files.
+# no two source files call each other, and docs/ARCHITECTURE.md lists every file (README, Layout),
+# checked on BUILD's object files.
 # Prints its findings and "N passed, N failed" like the other runners.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

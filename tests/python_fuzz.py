@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """python_fuzz.py - random and hostile arguments to every public call of the Python package
-(python/leuctra): Game and each of its methods, read_records, load_npz, unpack_planes, Dataset
-and its batches; with huge and negative integers, floats, NaN, None, bools, bytes, texts with a
+(python/leuctra): Game and each of its methods, VecGame and each of its methods, read_records,
+load_npz, unpack_planes, Dataset and its batches; with huge and negative integers, floats, NaN, None, bools, bytes, texts with a
 NUL or that are not UTF-8, pathlib paths, missing files, folders, records, weights and .npz files
-damaged at random, objects whose __index__ or __fspath__ misbehave, numpy scalars; then threads
-sharing one Game (searches with different weights files, moves, copies, a close).
+damaged at random, objects whose __index__ or __fspath__ misbehave, numpy scalars, action arrays
+of every dtype and shape; then threads sharing one Game (searches with different weights files,
+moves, copies, a close) and threads sharing one VecGame (steps, resets, a close).
 
 Every call must end in a value or in one of the package's documented exceptions (LeuctraError
 and its InputError, TypeError, ValueError; ImportError for the arrays without numpy), and the
@@ -271,6 +272,62 @@ class Fuzz:
         else:
             self.call("play a legal move", g.play, r.choice(moves)) if moves else self.call("undo", g.undo)
 
+    # --- VecGame --------------------------------------------------------------------------------
+    def new_vec(self):
+        r = self.rng
+        small = lambda: r.choice([1, 2, 3, 5])
+        specs = [None, "random", "greedy", "mcts:visits=3", "mcts:visits=2,cpuct=1.1", "engine:/bin/true", "mcts:threads=2",
+                 "greedy:weights=" + self.files["weights-txt"], "greedy:weights=" + self.files["damaged-3"], "random:x=1",
+                 "", "mcts:visits=", 7, b"random", "\udcff"]
+        valid = {"variant": r.choice(VARIANTS), "n": small(), "size": None, "seed": r.choice([0, 5, 2 ** 64 - 1]),
+                 "threads": r.choice([0, 1, 2]), "max_plies": r.choice([2, 7, 600]), "repetition": r.choice([True, False]),
+                 "random_opening": r.choice([0, 1]), "opponent": r.choice(specs[:5]),
+                 "planes": r.choice([True, False]), "masks": r.choice([True, False])}
+        if valid["opponent"] is not None and r.random() < 0.5:
+            valid["agent_colour"] = r.choice(["white", "black", "alternate"])
+        if valid["variant"] != "reversi" and r.random() < 0.3:
+            valid["size"] = r.choice(["5x5", (6, 7)])
+        hostile = {"variant": self.text, "n": self.integer, "size": lambda: r.choice(["2x2", "x", (3, 10 ** 20), b"5x5"]),
+                   "seed": self.integer, "threads": self.integer, "max_plies": self.integer,
+                   "repetition": lambda: r.choice([2, "yes", None]), "random_opening": self.integer,
+                   "opponent": lambda: r.choice(specs), "agent_colour": lambda: r.choice(["red", "", None, 1, "white"]),
+                   "planes": lambda: r.choice([2, None]), "masks": lambda: r.choice(["x", 0.5])}
+        return self.call("VecGame", leuctra.VecGame, **self.one_hostile(valid, hostile))
+
+    def actions_for(self, v):
+        r = self.rng
+        try:
+            obs = v.observe()
+            pick = (np.random.default_rng(r.randrange(1000)).random(v.n) * obs.legal_count).astype(np.int64)
+            legal = obs.legal[obs.legal_start + pick]
+        except leuctra.LeuctraError:        # closed
+            legal = np.zeros(v.n, np.int32)
+        if r.random() < 0.5:
+            return r.choice([legal, legal.astype(np.int64), legal.tolist(), legal.astype(np.uint16), legal[::-1].copy()])
+        bad = legal.astype(np.int64)
+        bad[r.randrange(v.n)] = r.choice([-1, v.num_actions, 2 ** 31, 2 ** 40, -2 ** 63, 0])
+        return r.choice([bad, bad.astype(np.float64), bad.astype(bool), bad[:-1], np.zeros((v.n, 1), np.int32),
+                         [str(x) for x in bad], None, [EvilIndex()] * v.n, legal[::2], np.array([2 ** 70] * v.n),
+                         bad.astype(np.int32), legal.astype(np.int8)])
+
+    def vec_call(self, v):
+        r = self.rng
+        op = r.randrange(8)
+        if op < 3:
+            self.call("VecGame.step", v.step, self.actions_for(v))
+        elif op == 3:
+            self.call("VecGame.reset", v.reset, **({} if r.random() < 0.5 else {"seed": self.integer([0, 3])}))
+        elif op == 4:
+            self.call("VecGame.position", v.position, self.integer([0, v.n - 1]))
+            self.call("VecGame.game", v.game, self.integer([0, v.n - 1]))
+        elif op == 5:
+            self.call("VecGame.observe", v.observe)
+            self.call("VecGame repr", repr, v)
+        elif op == 6 and r.random() < 0.3:
+            self.call("VecGame.close", v.close)
+        else:
+            self.call("VecGame pickle", pickle.dumps, v)
+
     def data_call(self):
         r = self.rng
         op = r.randrange(6)
@@ -327,8 +384,16 @@ class Fuzz:
         return d
 
     def run(self, calls):
-        games = []
+        games, vecs = [], []
         while self.calls < calls:
+            if np is not None and self.rng.random() < 0.15:
+                if not vecs or self.rng.random() < 0.15:
+                    v = self.new_vec()
+                    if v is not None:
+                        vecs = (vecs + [v])[-3:]
+                else:
+                    self.vec_call(self.rng.choice(vecs))
+                continue
             if not games or self.rng.random() < 0.05:
                 g = self.new_game()
                 if g is not None:
@@ -389,6 +454,44 @@ def threads_on_one_game(fuzz, rounds):
           "only documented exceptions", not bad, bad[:3])
 
 
+def threads_on_one_vec(rounds):
+    """Threads sharing one VecGame: steps (legal and not), resets, positions, copies of a game,
+    then a close while they run.  Only documented exceptions, and no crash."""
+    v = leuctra.VecGame("crossings", 70, seed=4, threads=2, opponent="random")
+    bad = []
+
+    def worker(k):
+        rng = np.random.default_rng(SEED + k)
+        for i in range(rounds):
+            try:
+                op = rng.integers(4)
+                if op < 2:
+                    obs = v.observe()
+                    pick = (rng.random(v.n) * obs.legal_count).astype(np.int64)
+                    try:
+                        actions = obs.legal[obs.legal_start + pick]
+                    except IndexError:      # another thread's call rewrote the arrays meanwhile (documented)
+                        continue
+                    v.step(actions)         # or between here and the step: refused as illegal
+                elif op == 2:
+                    v.reset()
+                else:
+                    v.game(int(rng.integers(v.n))).planes()
+            except leuctra.LeuctraError as e:
+                if "closed" not in str(e) and not isinstance(e, leuctra.InputError):
+                    bad.append(repr(e))
+            except Exception as e:
+                bad.append(repr(e))
+    workers = [threading.Thread(target=worker, args=(k,)) for k in range(3)]
+    for t in workers:
+        t.start()
+    workers[0].join()
+    v.close()
+    for t in workers[1:]:
+        t.join()
+    check("threads sharing one VecGame (steps, resets, games, a close): only documented exceptions", not bad, bad[:3])
+
+
 def main():
     warnings.simplefilter("ignore", RuntimeWarning)     # the many-threads note
     tmp = tempfile.mkdtemp(prefix="leuctra-pyfuzz-")
@@ -401,6 +504,8 @@ def main():
         check("the hostile calls raised often and returned often", fuzz.raised > fuzz.calls // 10 and
               fuzz.raised < fuzz.calls, (fuzz.raised, fuzz.calls))
         threads_on_one_game(fuzz, 60)
+        if np is not None:
+            threads_on_one_vec(40)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

@@ -5,7 +5,7 @@
 set -u
 build=${1:-build}
 lib="$build/libleuctra.a"
-prefixes='api|chart|charts|cholesky|driver|elo|engine|error|external|ffo|game|json|lt|match|mcts|mle|mpi_env|network|npz|number|openings|output|pattern|perft|phalanx|player|playout|policy|ratings|record|records|results|reversi|search|selfplay|solve|solver|sprt|svg|tensor|tensors|threads|time_control|training|tune|utf8|value|weights'
+prefixes='api|chart|charts|cholesky|driver|elo|engine|error|external|ffo|game|json|lt|match|mcts|mle|mpi_env|network|npz|number|openings|output|pattern|perft|phalanx|player|playout|policy|prior|ratings|record|records|results|reversi|search|selfplay|solve|solver|sprt|svg|tensor|tensors|threads|time_control|training|tune|utf8|value|weights'
 if ! command -v nm >/dev/null 2>&1 || [ ! -f "$lib" ]; then
     echo "FAIL symbols: no nm or no $lib"
     echo "0 passed, 1 failed"

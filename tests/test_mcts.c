@@ -4,8 +4,11 @@
  * tree (a node made by a thread that lost the race for an edge is no part of it); proofs carry
  * their length; the opponent's replies that repeat the game are searched first; the coarse share
  * of the leaf values is the game's where the weights have tables; a tree kept from the last
- * move searches the right positions (Reversi keeps each expanded node's position in the tree).
+ * move searches the right positions (Reversi keeps each expanded node's position in the tree); a
+ * search whose leaves an evaluator outside it judges, in batches of one, is mcts_search's.
  */
+#include "core/game_so_far.h"
+#include "core/value.h"
 #include "data/weights.h"
 #include "search/mcts.h"
 #include "test.h"
@@ -302,7 +305,131 @@ static void test_kept_tree_positions(TestContext *t)
     game_free(g);
 }
 
+/* --- searches whose leaves an evaluator judges (mcts_search_batched) --------------------------- */
+
+/* The evaluation of the trees' weights, as the evaluator outside the search gives it. */
+typedef struct {
+    const Game *game;
+    const Weights *weights;
+    double coarse;
+    long calls, leaves;
+} OwnEvaluator;
+
+static bool evaluate_own(MctsLeaf *leaves, int n, void *ctx)
+{
+    OwnEvaluator *e = ctx;
+    e->calls++;
+    e->leaves += n;
+    for (int i = 0; i < n; i++) {
+        leaves[i].value = value_search(e->game, e->weights, NULL, leaves[i].position, e->coarse);
+        value_move_priors(e->game, e->weights, leaves[i].position, leaves[i].moves, leaves[i].num_moves,
+                          leaves[i].priors);
+    }
+    return true;
+}
+
+static bool same_result(const MctsResult *a, const MctsResult *b)
+{
+    bool same = a->best == b->best && a->num_stats == b->num_stats && a->visits == b->visits && a->value == b->value;
+    for (int i = 0; same && i < a->num_stats; i++)
+        same = a->stats[i].move == b->stats[i].move && a->stats[i].visits == b->stats[i].visits;
+    return same;
+}
+
+/* With batches of one and the trees' own evaluation through the evaluator, each game's search is
+ * mcts_search's on one thread, visit for visit; in Reversi too, whose endgames the search solves
+ * itself, and from a game with a past (its repetitions count the same).  (An evaluator that
+ * leaves out the coarse share, say, makes every search differ.) */
+static void test_batched_equals_search(TestContext *t)
+{
+    static const char *const variants[] = {"crossings", "reversi", "epaminondas"};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        Error err;
+        Game *g = game_new(variants[v], 0, 0, &err);
+        Weights w;
+        CHECK(t, g && weights_default(g, &w));
+        if (!g)
+            continue;
+        MctsConfig cfg;
+        mcts_default_config(&cfg);
+        cfg.max_nodes = 1 << 16;
+        enum { GAMES = 3 };
+        GameSoFar games[GAMES];
+        Mcts *plain[GAMES], *batched[GAMES];
+        Rng rng = rng_seed(v + 1, 5);
+        for (int i = 0; i < GAMES; i++) {
+            Position p;
+            test_random_position(g, &rng, 10 + 9 * i, &p);
+            games[i] = GAME_SO_FAR_EMPTY;
+            CHECK(t, game_so_far_begin(&games[i], g, &p));
+            plain[i] = mcts_new(g, &w, &cfg);
+            batched[i] = mcts_new(g, &w, &cfg);
+            mcts_set_game(plain[i], &games[i]);
+            mcts_set_game(batched[i], &games[i]);
+        }
+        OwnEvaluator own = {g, &w, mcts_coarse_share(&cfg, g, &w), 0, 0};
+        MctsResult *results = malloc(GAMES * sizeof *results), *want = malloc(sizeof *want);
+        CHECK(t, mcts_search_batched(batched, GAMES, 600, 1, evaluate_own, &own, results));
+        int differ = 0;
+        for (int i = 0; i < GAMES; i++) {
+            MctsLimits limits = {600, 0};
+            *want = mcts_search(plain[i], &limits, NULL, NULL, 0, NULL);
+            differ += !same_result(want, &results[i]);
+        }
+        if (differ)
+            fprintf(stderr, "  %s: %d of %d batched searches differ from mcts_search\n", variants[v], differ, GAMES);
+        CHECK(t, differ == 0 && own.calls == own.leaves && own.leaves > 0);
+        /* in batches of 16 the leaves of all three trees share the evaluator's calls */
+        OwnEvaluator wide = own;
+        wide.calls = wide.leaves = 0;
+        for (int i = 0; i < GAMES; i++) {
+            mcts_restart(batched[i], 1);
+            mcts_set_game(batched[i], &games[i]);
+        }
+        CHECK(t, mcts_search_batched(batched, GAMES, 600, 16, evaluate_own, &wide, results));
+        for (int i = 0; i < GAMES; i++)
+            CHECK(t, results[i].solved || (results[i].visits == 600 && results[i].best != MOVE_NONE));
+        CHECK(t, wide.calls < wide.leaves / 4);
+        for (int i = 0; i < GAMES; i++) {
+            mcts_free(plain[i]);
+            mcts_free(batched[i]);
+            game_so_far_free(&games[i]);
+        }
+        free(results);
+        free(want);
+        weights_dispose(&w);
+        game_free(g);
+    }
+}
+
+static bool evaluate_fails(MctsLeaf *leaves, int n, void *ctx)
+{
+    (void)leaves, (void)n;
+    return ++*(int *)ctx < 3;
+}
+
+/* An evaluator that fails stops the search: false, and no more calls. */
+static void test_batched_evaluator_fails(TestContext *t)
+{
+    Setup s;
+    if (!setup(t, &s, 8, 8))
+        return;
+    MctsConfig cfg;
+    mcts_default_config(&cfg);
+    cfg.max_nodes = 1 << 14;
+    Mcts *m = mcts_new(s.game, &s.weights, &cfg);
+    mcts_set_position(m, &s.start);
+    int calls = 0;
+    MctsResult r;
+    CHECK(t, !mcts_search_batched(&m, 1, 500, 4, evaluate_fails, &calls, &r) && calls == 3);
+    mcts_free(m);
+    weights_dispose(&s.weights);
+    game_free(s.game);
+}
+
 const TestCase mcts_tests[] = {
+    {"batched_equals_search", test_batched_equals_search},
+    {"batched_evaluator_fails", test_batched_evaluator_fails},
     {"kept_tree_positions", test_kept_tree_positions},
     {"proof_lengths", test_proof_lengths},
     {"repeating_reply_first", test_repeating_reply_first},

@@ -6,6 +6,8 @@
         g.legal_moves(); g.play("a2-a3"); g.status(); g.planes(); g.legal_mask()
         g.analyze(visits=400)["best"]
     data = leuctra.read_records("run1.lrec")        # or leuctra.load_npz("train.npz")
+    env = leuctra.VecGame("crossings", 1024, seed=1)   # 1,024 games stepped per call (numpy)
+    obs = env.step(actions)                          # planes, masks, legal lists, rewards, done
 
 Standard library only (ctypes over libleuctra.so, which `make` builds); numpy is used for arrays
 where it is installed.  Every failure is an exception: InputError (also a ValueError) for bad
@@ -19,7 +21,8 @@ from ._lib import lib as _lib, path as library_path
 from ._errors import LeuctraError, InputError
 from .game import Game, PLANE_NAMES, STATUS_NAMES, THREADS_MAX, search_options
 from .data import read_records, load_npz, unpack_planes, Dataset
+from .vec import VecGame, VecStep, END_REASONS
 
 __version__: str = _lib.lt_version().decode()
-__all__ = ["Game", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "THREADS_MAX", "search_options", "read_records",
+__all__ = ["Game", "VecGame", "VecStep", "END_REASONS", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "THREADS_MAX", "search_options", "read_records",
            "load_npz", "unpack_planes", "Dataset", "library_path", "__version__"]

@@ -7,12 +7,14 @@ import ctypes
 import ctypes.util
 import os
 
-API_VERSION = 3            # lt_game_search, lt_search_options
+API_VERSION = 4            # the lt_vec_* calls (VecGame)
 OK, FAILED, INPUT = 0, 1, 2
 # api/leuctra_api.h's LT_PERFT_MAX_DEPTH: checked here first, so that no number is cut to its C
 # type, and by the library again.  The search's ranges come from the library's one table
 # (lt_search_options; game.py).
 PERFT_MAX_DEPTH = 30
+# LT_VEC_MAX_GAMES, and the reasons a game of a VecGame ends (LT_END_*).
+VEC_MAX_GAMES = 1 << 20
 
 
 def _candidates():
@@ -60,6 +62,15 @@ def _declare(lib):
         "lt_game_analyze": (I, [P, L, D, S, U64, I, S, SZ, S, SZ]),
         "lt_game_search": (I, [P, I, c.POINTER(S), c.POINTER(S), S, SZ, S, SZ]),
         "lt_search_options": (I, [S, SZ]),
+        "lt_vec_new": (P, [S, S, I, U64, I, c.POINTER(S), c.POINTER(S), S, SZ]),
+        "lt_vec_free": (None, [P]),
+        "lt_vec_variant": (S, [P]),
+        "lt_vec_shape": (None, [P, PI, PI, PI, PI, PI, PI, PU]),
+        "lt_vec_bind": (I, [P, S, P, SZ, S, SZ]),
+        "lt_vec_reset": (I, [P, I, U64, c.POINTER(c.c_int64), S, SZ]),
+        "lt_vec_step": (I, [P, P, SZ, c.POINTER(c.c_int64), S, SZ]),
+        "lt_vec_position": (I, [P, I, S, SZ, S, SZ]),
+        "lt_vec_game": (P, [P, I, S, SZ]),
         "lt_records_open": (P, [S, I, S, SZ]),
         "lt_records_variant": (S, [P]),
         "lt_records_shape": (None, [P, PI, PI, PI, PI, PI]),
