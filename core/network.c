@@ -159,6 +159,13 @@ bool network_copy(Network *dst, const Network *src)
     return true;
 }
 
+void network_drop_value_head(Network *net)
+{
+    memset(net->wv, 0, (size_t)net->buckets * NETWORK_L2 * sizeof *net->wv);
+    memset(net->bv, 0, (size_t)net->buckets * sizeof *net->bv);
+    net->priors_only = true;
+}
+
 void network_randomize(Network *net, uint64_t seed, bool heads)
 {
     /* uniform in [-range, range] array by array: w1 small enough that a sum over a few hundred

@@ -38,6 +38,8 @@ typedef struct Network {
     uint64_t pattern_id;        /* that set's id (0 without pattern inputs) */
     int h;                      /* first layer width: 16..256, a multiple of 16 */
     int buckets;                /* value head outputs: the pattern set's phases, or 1 */
+    bool priors_only;           /* the value head is left out (zeros): the network corrects the
+                                   priors alone, and a leaf's value costs no evaluation of it */
     int num_inputs;             /* pattern inputs (canonical_phase_size) + square inputs */
     int num_actions;
     /* float master weights, row-major */
@@ -109,6 +111,10 @@ void network_priors(const Network *net, const Game *g, NetworkScratch *s, const 
 
 /* The float model on the same inputs (what a fit differentiates; the integers approximate it). */
 double network_value_float(const Network *net, const Game *g, const Position *p);
+
+/* Leaves the value head out (zeros, priors_only set): for a network whose value did not pay for
+ * its cost in a fit. */
+void network_drop_value_head(Network *net);
 
 /* Whether this CPU runs the AVX2 path. */
 bool network_simd_available(void);

@@ -52,10 +52,11 @@ static NetworkScratch *network_scratch(ValueFeatureCache *cache, const Network *
     return cache ? cache->network : NULL;
 }
 
-/* The network's part of the value logit: 0 without one. */
+/* The network's part of the value logit: 0 without one, or with one that corrects the priors
+ * alone (then a leaf costs no evaluation of it). */
 static double network_sum(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p)
 {
-    return w->net ? network_value(w->net, g, network_scratch(cache, w->net), p) : 0;
+    return w->net && !w->net->priors_only ? network_value(w->net, g, network_scratch(cache, w->net), p) : 0;
 }
 
 static double weighted_sum(const Weights *w, const float *f)

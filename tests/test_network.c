@@ -195,13 +195,25 @@ static void test_file_round_trip(TestContext *t)
     CHECK(t, weights_save(g, &w, "a test network", path, &err));
     CHECK(t, weights_load(g, path, &back, &err) && back.net != NULL);
     if (back.net) {
-        CHECK(t, weights_id(&back) == weights_id(&w) && back.net->shift1 == w.net->shift1);
+        CHECK(t, weights_id(&back) == weights_id(&w) && back.net->shift1 == w.net->shift1 && !back.net->priors_only);
         int differ = 0;
         for (int i = 0; i < 60; i++)
             differ += value_win_probability(g, &w, &positions[i]) != value_win_probability(g, &back, &positions[i]);
         CHECK(t, differ == 0);
         weights_dispose(&back);
     }
+    /* a network that gives priors only says so in its file, and its value adds nothing */
+    Weights priors_only;
+    CHECK(t, weights_copy(&priors_only, &w));
+    network_drop_value_head(priors_only.net);
+    CHECK(t, network_quantize(priors_only.net, g, positions, 60));
+    CHECK(t, weights_save(g, &priors_only, NULL, path, &err) && weights_load(g, path, &back, &err));
+    CHECK(t, back.net && back.net->priors_only && weights_id(&back) != weights_id(&w));
+    Weights alone = back;       /* borrowed, without its network */
+    alone.net = NULL;
+    CHECK(t, back.net && value_logit(g, &back, &positions[7]) == value_logit(g, &alone, &positions[7]));
+    weights_dispose(&back);
+    weights_dispose(&priors_only);
     Weights none;
     weights_zero(g, &none);
     none.net = w.net;       /* borrowed: a file with a network and nothing else */

@@ -530,7 +530,51 @@ static void test_fit_learns_teacher(TestContext *t)
         const double before = fit->valid_before.total, after = fit->valid_after.total;
         CHECK(t, after < floor.total + 0.3 * (before - floor.total));
         CHECK(t, fit->best_epoch > 0 && fit->valid_after.value < fit->valid_before.value);
+        /* the teacher's values are learnable: the value head pays and is kept */
+        CHECK(t, !fit->value_head_dropped && !net.priors_only &&
+                     fit->value_without - fit->value_with >= TUNE_NETWORK_VALUE_GAIN);
         CHECK(t, fit->sample_positions > 0 && fabs(fit->sample_quantized.value - fit->sample_float.value) < 0.05);
+    }
+    free(fit);
+    network_free(&teacher);
+    network_free(&net);
+    tune_network_set_free(&s[0]);
+    tune_network_set_free(&s[1]);
+    data_close(&d);
+}
+
+/* Value targets the skip path already predicts leave the value head nothing to learn: the fit
+ * drops it (the search then pays no network at a leaf) and keeps the priors' correction. */
+static void test_value_head_dropped_when_it_saves_nothing(TestContext *t)
+{
+    Data d;
+    if (!data_open(t, &d, NUM_GAMES))
+        return;
+    Network teacher, net;
+    Error err;
+    TuneNetworkSet s[2];
+    TuneDataStats stats;
+    CHECK(t, network_init(&teacher, d.g, NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(&teacher, 9, true);
+    TuneNetworkDataOptions o = data_options(2);
+    CHECK(t, tune_network_data(d.g, &d.games, &d.base, &teacher, &o, &s[0], &s[1], &stats, &err));
+    teach(&teacher, &s[0]);
+    teach(&teacher, &s[1]);
+    for (int k = 0; k < 2; k++)         /* the values back to what the file alone predicts */
+        for (size_t i = 0; i < s[k].count; i++)
+            s[k].target[i] = 1.0 / (1.0 + exp(-s[k].skip_value[i]));
+    CHECK(t, network_init(&net, d.g, NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(&net, 1, false);
+    TuneNetworkFitOptions fo = fit_options(2);
+    fo.max_epochs = 10;
+    TuneNetworkFit *fit = malloc(sizeof *fit);
+    CHECK(t, fit && tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
+    if (fit) {
+        CHECK(t, fit->value_head_dropped && net.priors_only && fit->valid_after.policy < fit->valid_before.policy);
+        float zero = 0;
+        for (int b = 0; b < net.buckets; b++)
+            zero += fabsf(net.bv[b]) + fabsf(net.wv[b * NETWORK_L2]);
+        CHECK(t, zero == 0);
     }
     free(fit);
     network_free(&teacher);
@@ -646,6 +690,7 @@ const TestCase tune_network_tests[] = {
     {"first_step_follows_gradient", test_first_step_follows_gradient},
     {"fit_threads_same_bits", test_fit_threads_same_bits},
     {"fit_learns_teacher", test_fit_learns_teacher},
+    {"value_head_dropped_when_it_saves_nothing", test_value_head_dropped_when_it_saves_nothing},
     {"zero_start_is_skip_path", test_zero_start_is_skip_path},
     {"data_without_visits", test_data_without_visits},
     {"data_refuses_other_board", test_data_refuses_other_board},

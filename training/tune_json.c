@@ -221,9 +221,12 @@ static void json_net(const TuneSummary *s, FILE *out)
 {
     const TuneNetSummary *n = &s->net;
     const TuneNetworkFit *f = &n->fit;
-    fprintf(out, "\"network\":{\"inputs\":\"%s\",\"hidden\":%d,\"start\":\"%s\",\"positions_policy\":"
-            "{\"train\":%llu,\"validation\":%llu},\"candidates\":[",
+    fprintf(out, "\"network\":{\"inputs\":\"%s\",\"hidden\":%d,\"start\":\"%s\",\"value_head\":\"%s\","
+            "\"value_loss_with_head\":%.6f,\"value_loss_without_head\":%.6f,\"positions_policy\":{\"train\":%llu,\"validation\":%llu},"
+            "\"candidates\":[",
             training_tune_inputs_name(n->inputs), n->hidden, n->from_network ? "network" : "zero",
+            f->value_head_dropped ? "dropped" : "kept", isfinite(f->value_with) ? f->value_with : 0.0,
+            isfinite(f->value_without) ? f->value_without : 0.0,
             (unsigned long long)n->policy_train, (unsigned long long)n->policy_validation);
     for (int i = 0; i < n->num_candidates; i++) {
         const TuneNetCandidate *c = &n->candidate[i];

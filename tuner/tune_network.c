@@ -543,6 +543,30 @@ static bool sets_fit(const Network *net, const TuneNetworkSet *a, const TuneNetw
     return true;
 }
 
+/* Drops the value head where it does not pay for itself on the validation positions (the
+ * training ones where there are none). */
+static void judge_value_head(Network *net, const TuneNetworkSet *train, const TuneNetworkSet *validation,
+                             const TuneNetworkFitOptions *o, TuneNetworkFit *out)
+{
+    const TuneNetworkSet *judge = validation->count ? validation : train;
+    const double with = tune_network_loss(net, judge, o->policy_weight, o->threads).value;
+    Network without = *net;                 /* the same arrays but the head's, zeroed on a copy */
+    const size_t nv = (size_t)net->buckets * NETWORK_L2, nb = (size_t)net->buckets;
+    float *wv = calloc(nv ? nv : 1, sizeof *wv), *bv = calloc(nb ? nb : 1, sizeof *bv);
+    out->value_with = out->value_without = with;
+    if (wv && bv) {
+        without.wv = wv;
+        without.bv = bv;
+        out->value_without = tune_network_loss(&without, judge, o->policy_weight, o->threads).value;
+    }
+    free(wv);
+    free(bv);
+    if (!(out->value_without - with >= TUNE_NETWORK_VALUE_GAIN)) {
+        network_drop_value_head(net);
+        out->value_head_dropped = true;
+    }
+}
+
 bool tune_network_fit(const Game *g, Network *net, const TuneNetworkSet *train, const TuneNetworkSet *validation,
                       const TuneNetworkFitOptions *o, TuneNetworkFit *out, Error *err)
 {
@@ -558,6 +582,7 @@ bool tune_network_fit(const Game *g, Network *net, const TuneNetworkSet *train, 
     bool ok = fit_init(&f, net, train, o) && epochs(&f, validation, out, start);
     fit_free(&f);
     if (ok) {
+        judge_value_head(net, train, validation, o, out);
         out->train_after = tune_network_loss(net, train, o->policy_weight, o->threads);
         out->valid_after = tune_network_loss(net, validation, o->policy_weight, o->threads);
         ok = quantize(g, net, train, validation, o->policy_weight, out);

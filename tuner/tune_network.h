@@ -64,10 +64,22 @@ typedef struct {
     size_t sample_positions;
     bool sample_is_validation;
     TuneNetworkLoss sample_float, sample_quantized;
+    /* The value head is kept only where it lowers the validation value loss by at least
+     * TUNE_NETWORK_VALUE_GAIN: else it is dropped (network_drop_value_head), and the search pays
+     * no evaluation of the network at a leaf.  value_with, value_without: that loss with the
+     * fitted head and without it. */
+    bool value_head_dropped;
+    double value_with, value_without;
     int num_epochs, best_epoch;
     TuneNetworkEpoch epoch[TUNE_MAX_EPOCHS + 1];
     double seconds;
 } TuneNetworkFit;
+
+/* The validation value loss (nats a position) a value head must save to be kept.  A network's
+ * value costs an evaluation of it at every leaf the search scores, its priors one at every node it
+ * expands: on Crossings a value head that saved nothing made the search 1.8x slower a visit and
+ * the network -13 Elo at equal time, the same network without it +48 (docs/NETWORK.md). */
+#define TUNE_NETWORK_VALUE_GAIN 0.001
 
 /* Fits net (its float weights the start; the architecture the sets were read for) to `train`,
  * choosing by `validation` (which may be empty: then every epoch is kept), and quantizes it.
