@@ -6,6 +6,7 @@
         g.legal_moves(); g.play("a2-a3"); g.status(); g.planes(); g.legal_mask()
         g.analyze(visits=400)["best"]
     data = leuctra.read_records("run1.lrec")        # or leuctra.load_npz("train.npz")
+    nd = leuctra.network_data("run1.lrec")          # docs/NETWORK.md's inputs and targets (leuctra.net)
 
 Standard library only (ctypes over libleuctra.so, which `make` builds); numpy is used for arrays
 where it is installed.  Every failure is an exception: InputError (also a ValueError) for bad
@@ -19,7 +20,11 @@ from ._lib import lib as _lib, path as library_path
 from ._errors import LeuctraError, InputError
 from .game import Game, PLANE_NAMES, STATUS_NAMES, THREADS_MAX, search_options
 from .data import read_records, load_npz, unpack_planes, Dataset
+# The network of docs/NETWORK.md trained in PyTorch (leuctra.net: PyTorch imported when used).
+from . import net
+from .net import network_data
 
 __version__: str = _lib.lt_version().decode()
 __all__ = ["Game", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "THREADS_MAX", "search_options", "read_records",
            "load_npz", "unpack_planes", "Dataset", "library_path", "__version__"]
+__all__ += ["net", "network_data"]
