@@ -71,7 +71,7 @@ def random_positions(variant, count, seed, max_plies=120):
 def test_without_torch():
     """The module imports without PyTorch, its numpy calls work, and a call that needs PyTorch
     says so in one line."""
-    code = ("import sys; sys.modules['torch'] = None\n"
+    code = ("import sys; sys.modules['torch'] = None; sys.path.insert(0, %r)\n" % os.path.join(ROOT, "python") +
             "import leuctra, leuctra.net as n\n"
             "print(n.describe('crossings', inputs='squares')['num_inputs'])\n"
             "try:\n    n.NetworkModel\nexcept ImportError as e:\n    print(e)\n")
