@@ -259,11 +259,14 @@ static void copy_game(const TunePlan *plan, const GameRows *r, size_t i, TuneNet
     const size_t row = plan->first_row[i];
     if (r->positions == 0)
         return;
-    memcpy(s->input + s->input_start[row], r->input, r->inputs * sizeof *r->input);
+    if (r->inputs)      /* a game with no inputs or no moves has no buffer for them: memcpy takes no NULL */
+        memcpy(s->input + s->input_start[row], r->input, r->inputs * sizeof *r->input);
     const size_t m = s->move_start[row];
-    memcpy(s->action + m, r->action, r->moves * sizeof *r->action);
-    memcpy(s->skip_prior + m, r->prior, r->moves * sizeof *r->prior);
-    memcpy(s->share + m, r->share, r->moves * sizeof *r->share);
+    if (r->moves) {
+        memcpy(s->action + m, r->action, r->moves * sizeof *r->action);
+        memcpy(s->skip_prior + m, r->prior, r->moves * sizeof *r->prior);
+        memcpy(s->share + m, r->share, r->moves * sizeof *r->share);
+    }
 }
 
 /* ---------------------------------------------------------------- all of it */
