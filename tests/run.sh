@@ -12,7 +12,8 @@
 # python3-numpy; without numpy it says "skip" for the array tests) and the package's fuzz harness
 # (tests/python_fuzz.py: hostile arguments to every public call; `make check` runs it again
 # against the sanitized library), the batched games of leuctra.VecGame against leuctra.Game
-# (tests/vec_test.py), the one table of search options read by every syntax
+# (tests/vec_test.py), a network trained in PyTorch and written and evaluated by the library
+# (tests/network_test.py: "skip" without PyTorch), the one table of search options read by every syntax
 # (tests/search_options_test.py), the MPI tests
 # (tests/mpi_test.sh: self-play and tuning under mpirun; "skipped: no mpirun" without Open MPI),
 # the training command's tests (tests/train_test.py), the exported names (tests/symbols_test.sh) and the layout check (tests/layout_test.sh:
@@ -34,7 +35,7 @@ run() {
     [ "$(cat "$rc")" = 0 ] || status=1
 }
 : >"$log"
-expected=18
+expected=19
 if [ -n "${LEUCTRA_TEST_ONLY:-}" ]; then
     # One runner alone (tests/cli_test.sh checks this script's own accounting this way).
     run "$LEUCTRA_TEST_ONLY"
@@ -61,6 +62,7 @@ done
 run env LEUCTRA="$LEUCTRA" "$py" "$here/python_test.py" "$fixtures"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/python_fuzz.py"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/vec_test.py"
+run env LEUCTRA="$LEUCTRA" "$py" "$here/network_test.py"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/search_options_test.py"
 run env LEUCTRA="$LEUCTRA" sh "$here/mpi_test.sh"
 run env LEUCTRA="$LEUCTRA" python3 "$here/train_test.py"

@@ -167,8 +167,8 @@ static void test_zero_network_adds_nothing(TestContext *t)
     int n = game_gen_moves(g, &p, moves);
     network_priors(&net, g, NULL, &p, moves, n, logits);
     CHECK(t, network_value(&net, g, NULL, &p) == 0 && n > 0 && logits[0] == 0 && logits[n - 1] == 0);
+    network_free(&net);     /* before the refused init, which clears net first */
     CHECK(t, !network_init(&net, g, NETWORK_PATTERNS, 0, 20, &err) && strstr(err.msg, "multiple of 16"));
-    network_free(&net);
     game_free(g);
 }
 

@@ -264,9 +264,11 @@ static void copy_game(const TunePlan *plan, const GameRows *r, size_t i, TuneNet
     if (r->moves == 0)      /* no buffer was grown for them */
         return;
     const size_t m = s->move_start[row];
-    memcpy(s->action + m, r->action, r->moves * sizeof *r->action);
-    memcpy(s->skip_prior + m, r->prior, r->moves * sizeof *r->prior);
-    memcpy(s->share + m, r->share, r->moves * sizeof *r->share);
+    if (r->moves) {
+        memcpy(s->action + m, r->action, r->moves * sizeof *r->action);
+        memcpy(s->skip_prior + m, r->prior, r->moves * sizeof *r->prior);
+        memcpy(s->share + m, r->share, r->moves * sizeof *r->share);
+    }
 }
 
 /* ---------------------------------------------------------------- all of it */

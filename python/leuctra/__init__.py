@@ -8,6 +8,7 @@
     data = leuctra.read_records("run1.lrec")        # or leuctra.load_npz("train.npz")
     env = leuctra.VecGame("crossings", 1024, seed=1)   # 1,024 games stepped per call (numpy)
     obs = env.step(actions)                          # planes, masks, legal lists, rewards, done
+    nd = leuctra.network_data("run1.lrec")          # docs/NETWORK.md's inputs and targets (leuctra.net)
 
 Standard library only (ctypes over libleuctra.so, which `make` builds); numpy is used for arrays
 where it is installed.  Every failure is an exception: InputError (also a ValueError) for bad
@@ -22,7 +23,11 @@ from ._errors import LeuctraError, InputError
 from .game import Game, PLANE_NAMES, STATUS_NAMES, THREADS_MAX, search_options
 from .data import read_records, load_npz, unpack_planes, Dataset
 from .vec import VecGame, VecStep, END_REASONS
+# The network of docs/NETWORK.md trained in PyTorch (leuctra.net: PyTorch imported when used).
+from . import net
+from .net import network_data
 
 __version__: str = _lib.lt_version().decode()
 __all__ = ["Game", "VecGame", "VecStep", "END_REASONS", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "THREADS_MAX", "search_options", "read_records",
            "load_npz", "unpack_planes", "Dataset", "library_path", "__version__"]
+__all__ += ["net", "network_data"]
