@@ -149,6 +149,23 @@ bool mpi_env_gather_doubles(const MpiEnv *env, const double *mine, const size_t 
     return true;
 }
 
+bool mpi_env_broadcast(const MpiEnv *env, int root, void *buf, size_t bytes)
+{
+#ifdef LEUCTRA_MPI
+    if (active(env)) {
+        if (bytes > INT_MAX)
+            return false;
+        MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD);
+        return true;
+    }
+#endif
+    (void)env;
+    (void)root;
+    (void)buf;
+    (void)bytes;
+    return true;
+}
+
 bool mpi_env_exchange(const MpiEnv *env, const void *send, const size_t *send_bytes, void *recv,
                       const size_t *recv_bytes)
 {

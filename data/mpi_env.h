@@ -41,6 +41,9 @@ void mpi_env_gather_u64(const MpiEnv *env, uint64_t mine, uint64_t *all);
 /* Every rank's doubles, one rank's after the other's, on every rank: rank r gives counts[r]
  * values (counts known everywhere).  False when a count is beyond MPI's int. */
 bool mpi_env_gather_doubles(const MpiEnv *env, const double *mine, const size_t *counts, double *all);
+/* `bytes` bytes of rank `root`'s buf into every rank's buf.  False when the count is beyond MPI's
+ * int. */
+bool mpi_env_broadcast(const MpiEnv *env, int root, void *buf, size_t bytes);
 /* Bytes from every rank to every rank: send holds the parts for ranks 0, 1, ... one after the
  * other (send_bytes[r] each), recv gets the parts from ranks 0, 1, ... likewise.  False when a
  * count is beyond MPI's int. */

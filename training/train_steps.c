@@ -136,7 +136,7 @@ static int window_first(const TrainRun *run, int k)
 }
 
 /* What generation k's fit fits besides the linear weights: tables and priors from start weights
- * without them; priors only where their fit can run (one process, searches of enough visits). */
+ * without them; priors only where the searches made enough visits to fit them to. */
 static bool choose_fit(const TrainRun *run, int k, const char *best_rel, TuneOptions *t, Error *err)
 {
     const TrainOptions *o = run->o;
@@ -150,7 +150,7 @@ static bool choose_fit(const TrainRun *run, int k, const char *best_rel, TuneOpt
         return true;
     }
     t->tables = true;
-    t->priors = run->env->size == 1 && o->visits >= t->policy_opts.min_visits;
+    t->priors = o->visits >= t->policy_opts.min_visits;
     t->shapes = o->shapes;
     if (o->l2_tables)
         t->fit_opts.l2_tables = o->l2_tables;
