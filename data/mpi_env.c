@@ -108,6 +108,39 @@ bool mpi_env_all(const MpiEnv *env, bool mine)
     return mine;
 }
 
+bool mpi_env_agree(const MpiEnv *env, bool ok, Error *err)
+{
+    if (env->size <= 1)
+        return ok;
+    /* 0: fine; 1: failed, a failure; 2: failed, bad input; 3: stopped by another rank's error */
+    uint64_t mine = ok ? 0 : err->elsewhere ? 3 : err->failure ? 1 : 2, code = 0;
+    uint64_t *all = malloc((size_t)env->size * sizeof *all);
+    if (!mpi_env_all(env, all != NULL)) {
+        if (all) {
+            error_failed(err, "stopped: another process failed");
+            err->elsewhere = true;
+        } else {
+            error_failed(err, "out of memory");
+        }
+        free(all);
+        return false;
+    }
+    mpi_env_gather_u64(env, mine, all);
+    int first = 0;
+    while (first < env->size && all[first] == 0)
+        first++;
+    if (first < env->size)
+        code = all[first];
+    free(all);
+    if (code == 0)
+        return true;
+    if (env->rank != first) {
+        (void)(code == 2 ? error_set : error_failed)(err, "stopped: another process failed");
+        err->elsewhere = true;
+    }
+    return false;
+}
+
 void mpi_env_sum_u64(const MpiEnv *env, uint64_t *v, int n)
 {
 #ifdef LEUCTRA_MPI

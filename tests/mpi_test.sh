@@ -174,5 +174,83 @@ $MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" --out "$tmp/w.txt" --lambda 7 >"$tm
 [ $? -ne 0 ] && [ "$(grep -c 'lambda must be' "$tmp/err")" -ge 1 ]
 check "mpirun tune with a bad option fails with the option's message" $?
 
+# --- match: the game pairs spread over the processes, the one-process files -----------------------
+
+same_report() {     # two --json reports alike but for the timings (and the processes' shares)
+    python3 -c '
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d.pop("time"); d.pop("seconds")
+assert a == b, (a, b)
+' "$1" "$2"
+}
+$L match --make-openings 30 --variant crossings --size 5x6 --out "$tmp/o1.txt" >/dev/null
+$MPIRUN -np 2 "$M" match --make-openings 30 --variant crossings --size 5x6 --out "$tmp/o2.txt" >"$tmp/out" 2>&1
+[ $? -eq 0 ] && cmp -s "$tmp/o1.txt" "$tmp/o2.txt" && [ "$(grep -c 'openings written' "$tmp/out")" -eq 1 ]
+check "mpirun match --make-openings: the one-process suite, said once" $?
+PAIR="mcts:visits=30 mcts:visits=15 --variant crossings --size 5x6 --openings $tmp/o1.txt --seed 5"
+$L match $PAIR --games 40 --out "$tmp/m1.lrec" --results "$tmp/m1.txt" --json >"$tmp/mj1" 2>/dev/null
+check "plain match" $?
+for np in 2 3; do
+    $MPIRUN -np $np "$M" match $PAIR --games 40 --out "$tmp/m$np.lrec" --results "$tmp/m$np.txt" --concurrency 2 \
+        --json >"$tmp/mj$np" 2>"$tmp/err"
+    check "mpirun -np $np match exits 0" $?
+    cmp -s "$tmp/m1.lrec" "$tmp/m$np.lrec" && cmp -s "$tmp/m1.txt" "$tmp/m$np.txt"
+    check "$np processes: the one-process records and results, byte for byte" $?
+    same_report "$tmp/mj1" "$tmp/mj$np"
+    check "$np processes: the one-process report" $?
+    [ -z "$(ls "$tmp"/m$np.lrec.rank* 2>/dev/null)" ]
+    check "$np processes: no shard left after the merge" $?
+done
+$MPIRUN -np 2 "$M" match $PAIR --games 40 >"$tmp/out" 2>&1
+grep -q "processes: 2 (mpirun), games played by each: 20+20" "$tmp/out" && [ "$(grep -c '^mean length' "$tmp/out")" -eq 1 ]
+check "mpirun match: one report, saying how the processes shared the games" $?
+# A sequential test: the decision, the stopping pair and the files of one process at any concurrency.
+SPRT="mcts:visits=60 mcts:visits=5 --variant crossings --size 5x6 --openings $tmp/o1.txt --seed 5 --games 400 --sprt elo0=0 elo1=100"
+$L match $SPRT --out "$tmp/s1.lrec" --results "$tmp/s1.txt" --json >"$tmp/sj1" 2>/dev/null
+check "plain match --sprt" $?
+grep -q '"decision":"H1"' "$tmp/sj1"
+check "the SPRT decides before the game cap" $?
+for np in 2 3; do
+    $MPIRUN -np $np "$M" match $SPRT --out "$tmp/s$np.lrec" --results "$tmp/s$np.txt" --concurrency 2 --json \
+        >"$tmp/sj$np" 2>"$tmp/err"
+    check "mpirun -np $np match --sprt exits 0" $?
+    cmp -s "$tmp/s1.lrec" "$tmp/s$np.lrec" && cmp -s "$tmp/s1.txt" "$tmp/s$np.txt" && same_report "$tmp/sj1" "$tmp/sj$np"
+    check "$np processes, SPRT: the one-process decision, pairs, records, results and report" $?
+done
+# A tournament, and matches killed mid-run then resumed.
+$L match random mcts:visits=10 mcts:visits=20 --tournament round-robin --games 12 --variant crossings --size 5x6 \
+    --seed 2 --results "$tmp/t1.txt" >/dev/null
+$MPIRUN -np 2 "$M" match random mcts:visits=10 mcts:visits=20 --tournament round-robin --games 12 \
+    --variant crossings --size 5x6 --seed 2 --results "$tmp/t2.txt" >/dev/null 2>&1
+cmp -s "$tmp/t1.txt" "$tmp/t2.txt"
+check "mpirun round robin: the one-process results" $?
+LONG="mcts:visits=40 mcts:visits=20 --variant crossings --size 5x6 --openings $tmp/o1.txt --seed 7 --games 120 --sprt elo0=0 elo1=20"
+$L match $LONG --out "$tmp/k1.lrec" --results "$tmp/k1.txt" --json >"$tmp/kj1" 2>/dev/null
+$MPIRUN -np 2 "$M" match $LONG --out "$tmp/k2.lrec" --results "$tmp/k2.txt" >/dev/null 2>&1 &
+job=$!
+for _ in $(seq 1 200); do
+    a=$(cat "$tmp/k2.lrec.rank0-of-2" 2>/dev/null | wc -c)
+    b=$(cat "$tmp/k2.lrec.rank1-of-2" 2>/dev/null | wc -c)
+    [ "$a" -gt 3000 ] && [ "$b" -gt 3000 ] && break
+    sleep 0.05
+done
+victim=$(ps -o pid= --ppid "$job" | tail -1)      # one rank; mpirun then stops the other
+[ -n "$victim" ] && kill -9 $victim 2>/dev/null
+wait "$job" 2>/dev/null
+[ ! -e "$tmp/k2.lrec" ] && [ -e "$tmp/k2.lrec.rank0-of-2" ]
+check "a killed rank leaves the match's shards and no merged file" $?
+$L match $LONG --out "$tmp/k2.lrec" --results "$tmp/k2.txt" --resume >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "is a shard of a run with another number of processes" "$tmp/err"
+check "match --resume in one process among 2 processes' shards: refused, exit 2" $?
+$MPIRUN -np 2 "$M" match $LONG --out "$tmp/k2.lrec" --results "$tmp/k2.txt" --resume --json >"$tmp/kj2" 2>"$tmp/err"
+check "mpirun match --resume after the kill exits 0" $?
+cmp -s "$tmp/k1.lrec" "$tmp/k2.lrec" && cmp -s "$tmp/k1.txt" "$tmp/k2.txt"
+check "killed and resumed: the uninterrupted one-process records and results" $?
+$MPIRUN -np 2 "$M" match $PAIR --games 4 --debug "$tmp/debug.txt" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(grep -c 'debug writes one transcript' "$tmp/err")" -eq 1 ]
+check "mpirun match --debug: refused by one process, exit 2" $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
