@@ -252,5 +252,55 @@ $MPIRUN -np 2 "$M" match $PAIR --games 4 --debug "$tmp/debug.txt" >"$tmp/out" 2>
 [ $? -eq 2 ] && [ "$(grep -c 'debug writes one transcript' "$tmp/err")" -eq 1 ]
 check "mpirun match --debug: refused by one process, exit 2" $?
 
+# --- train: every step spread, the one-process folder ----------------------------------------------
+
+TRAIN="--variant crossings --size 5x6 --start zero --generations 2 --games 40 --visits 60 --gate-games 40 --gate-visits 30 --ladder-games 10 --ladder-visits 30 --make-openings 20 --sprt elo0=0 elo1=60 --seed 3 --threads 1 --quiet"
+same_folders() {    # every file but the timings (train.log, elapsed; tune.json's times)
+    python3 -c '
+import filecmp, json, os, sys
+def strip(v):
+    if isinstance(v, dict):
+        return {k: strip(x) for k, x in v.items() if k != "time" and not k.endswith("seconds")}
+    return [strip(x) for x in v] if isinstance(v, list) else v
+a, b = sys.argv[1:3]
+files = lambda top: sorted(os.path.relpath(os.path.join(r, f), top) for r, _, fs in os.walk(top) for f in fs)
+assert files(a) == files(b), (set(files(a)) ^ set(files(b)))
+for rel in files(a):
+    if os.path.basename(rel) in ("train.log", "elapsed"):
+        continue
+    if rel.endswith("tune.json"):
+        assert strip(json.load(open(os.path.join(a, rel)))) == strip(json.load(open(os.path.join(b, rel)))), rel
+    else:
+        assert filecmp.cmp(os.path.join(a, rel), os.path.join(b, rel), shallow=False), rel
+' "$1" "$2"
+}
+mkdir "$tmp/r1" "$tmp/r2" "$tmp/r3"
+(cd "$tmp/r1" && $L train run $TRAIN)
+check "plain train" $?
+(cd "$tmp/r2" && $MPIRUN -np 2 "$M" train run $TRAIN >../out 2>../err)
+check "mpirun -np 2 train exits 0" $?
+same_folders "$tmp/r1/run" "$tmp/r2/run"
+check "2 processes: the one-process training folder, every file but the timings" $?
+for step in "self-play done" "fit done" "gen 1: [a-z]*.*against gen0" "ladder: gen.* done"; do
+    grep "$step" "$tmp/r2/run/train.log" | grep -q "(2 processes: "
+    check "the log says how the processes shared '$step'" $?
+done
+# One rank killed inside generation 2's gate, the run resumed: the same folder.
+(cd "$tmp/r3" && exec $MPIRUN -np 2 "$M" train run $TRAIN >/dev/null 2>&1) &
+job=$!
+for _ in $(seq 1 600); do
+    [ -e "$tmp/r3/run/gen2/match.lrec.rank1-of-2" ] && break
+    sleep 0.05
+done
+victim=$(ps -o pid= --ppid "$job" | tail -1)
+[ -n "$victim" ] && kill -9 $victim 2>/dev/null
+wait "$job" 2>/dev/null
+[ ! -e "$tmp/r3/run/gen2/verdict" ]
+check "train killed inside a gate: no verdict yet" $?
+(cd "$tmp/r3" && $MPIRUN -np 2 "$M" train run $TRAIN --resume >/dev/null 2>"$tmp/err")
+check "mpirun train --resume after the kill exits 0" $?
+same_folders "$tmp/r1/run" "$tmp/r3/run"
+check "killed and resumed under mpirun: the one-process training folder" $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -108,13 +108,20 @@ static bool step_selfplay(TrainRun *run, int k, Error *err)
     weights_dispose(&w);
     if (!ok)
         return false;
-    char took[32], text[256];
+    char took[32], text[256], shares[512];
     training_duration_text(done.seconds, took, sizeof took);
+    /* process 0's counts are the whole run's, the others' their own (selfplay_mpi_run) */
+    uint64_t *played = training_gather_counts(run, done.played);
+    for (int r = 1; played && r < run->env->size; r++)
+        played[0] -= played[r];
+    training_shares_text(run->env, played, "games played", NULL, NULL, shares, sizeof shares);
+    free(played);
     /* the mark holds nothing that depends on the machine: a resumed run writes the same bytes */
     snprintf(text, sizeof text, "%llu games\n", (unsigned long long)(done.present + done.played));
     return training_write_text(run, mark, text, err) &&
-           training_log(run, err, "gen %d: self-play done: %llu games, %llu positions played now in %s", k,
-                        (unsigned long long)(done.present + done.played), (unsigned long long)done.plies, took);
+           training_log(run, err, "gen %d: self-play done: %llu games, %llu positions played now in %s%s", k,
+                        (unsigned long long)(done.present + done.played), (unsigned long long)done.plies, took,
+                        shares);
 }
 
 /* --- the fit ------------------------------------------------------------------------------------ */
@@ -167,8 +174,9 @@ static bool choose_fit(const TrainRun *run, int k, const char *best_rel, TuneOpt
     return true;
 }
 
-/* DIR/genK/tune.json, the fit's report (rank 0), and the log's line. */
-static bool report_fit(TrainRun *run, int k, const char *mark, const TuneSummary *s, Error *err)
+/* DIR/genK/tune.json, the fit's report (rank 0), and the log's line with how the processes
+ * shared the games and the positions (`shares`). */
+static bool report_fit(TrainRun *run, int k, const char *mark, const TuneSummary *s, const char *shares, Error *err)
 {
     if (run->env->rank != 0)
         return true;
@@ -182,8 +190,9 @@ static bool report_fit(TrainRun *run, int k, const char *mark, const TuneSummary
     if (!training_output_commit(&report, err))
         return false;
     char before[32], after[32];
-    return training_log(run, err, "gen %d: fit done: validation log-loss %s before, %s after", k,
-                        tune_loss_text(s->valid_before.target, before), tune_loss_text(s->valid_after.target, after));
+    return training_log(run, err, "gen %d: fit done: validation log-loss %s before, %s after%s", k,
+                        tune_loss_text(s->valid_before.target, before), tune_loss_text(s->valid_after.target, after),
+                        shares);
 }
 
 /* The fit of generation k as tune runs it, and its report.  An error of the fit's own (not
@@ -197,7 +206,15 @@ static bool fit(TrainRun *run, int k, const char *mark, const TuneOptions *t, Er
         Error e = *err;
         (e.failure ? error_failed : error_set)(err, "gen %d's fit: %s", k, e.msg);
     }
-    ok = ok && report_fit(run, k, mark, &work.summary, err);
+    char shares[1024] = "";
+    if (ok) {
+        uint64_t *games = training_gather_counts(run, work.games.count);
+        uint64_t *rows = training_gather_counts(run, (uint64_t)(work.train.count + work.valid.count));
+        training_shares_text(run->env, games, "games read", rows, "positions summed", shares, sizeof shares);
+        free(games);
+        free(rows);
+    }
+    ok = ok && report_fit(run, k, mark, &work.summary, shares, err);
     training_tune_free(&work);
     return ok;
 }
