@@ -241,6 +241,9 @@ victim=$(ps -o pid= --ppid "$job" | tail -1)      # one rank; mpirun then stops 
 wait "$job" 2>/dev/null
 [ ! -e "$tmp/k2.lrec" ] && [ -e "$tmp/k2.lrec.rank0-of-2" ]
 check "a killed rank leaves the match's shards and no merged file" $?
+# and a shard cut inside its last chunk, as a kill during a write leaves it
+size=$(wc -c <"$tmp/k2.lrec.rank1-of-2")
+truncate -s $((size - 50)) "$tmp/k2.lrec.rank1-of-2"
 $L match $LONG --out "$tmp/k2.lrec" --results "$tmp/k2.txt" --resume >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "is a shard of a run with another number of processes" "$tmp/err"
 check "match --resume in one process among 2 processes' shards: refused, exit 2" $?

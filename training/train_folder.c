@@ -83,6 +83,15 @@ void training_weights_of(const TrainRun *run, int k, char *rel, size_t len)
     snprintf(rel, len, "gen%d/weights.%s", k, training_exists(run, lwt) ? "lwt" : "txt");
 }
 
+void training_duration_text(double seconds, char *buf, size_t len)
+{
+    long s = seconds > 0 && isfinite(seconds) ? (long)(seconds + 0.5) : 0;
+    if (s >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else
+        snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+}
+
 double training_elapsed(const TrainRun *run) { return run->elapsed_before + clock_seconds() - run->started; }
 
 bool training_save_elapsed(const TrainRun *run, Error *err)

@@ -6,6 +6,7 @@
  */
 #include "train_run.h"
 
+#include "core/clock.h"
 #include "data/openings.h"
 #include "eval/elo.h"
 #include "eval/match.h"
@@ -67,7 +68,9 @@ bool training_match(const TrainRun *run, const SearchSetup *const setup[2], cons
         return false;
     }
     *out = (TrainMatchResult){0};
+    const double t0 = clock_seconds();
     bool ok = match_run(run->game, &run->start, &mo, &suite, gate_report, out, err);
+    out->seconds = clock_seconds() - t0;
     if (o->progress_end && say)
         o->progress_end(o->ctx);
     openings_free(&suite);
@@ -117,7 +120,8 @@ bool training_gate(TrainRun *run, int k, Error *err)
     const char *verdict = g.decision == SPRT_ACCEPT_H1 || likely ? "promoted"
                           : g.decision == SPRT_ACCEPT_H0         ? "rejected"
                                                                  : "undecided";
-    char json[1024], text[64], json_rel[64], score[96];
+    char json[1024], text[64], json_rel[64], score[96], took[32];
+    training_duration_text(g.seconds, took, sizeof took);
     snprintf(json, sizeof json, "{\"generation\":%d,\"against\":%d,\"decision\":\"%s\",\"verdict\":\"%s\","
              "\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"llr\":%.4f,\"elo\":%.1f,\"elo_lower\":%.1f,"
              "\"elo_upper\":%.1f,\"los\":%.4f}\n", k, run->best, decision_word(g.decision), verdict,
@@ -129,9 +133,9 @@ bool training_gate(TrainRun *run, int k, Error *err)
     snprintf(text, sizeof text, "%s\n", verdict);
     training_score_text(&g.totals.games, score, sizeof score);
     return training_write_text(run, json_rel, json, err) && training_write_text(run, mark, text, err) &&
-           training_log(run, err, "gen %d: %s%s: %s against gen%d, LLR %.2f, LOS %.1f%%%s", k, verdict,
+           training_log(run, err, "gen %d: %s%s: %s against gen%d, LLR %.2f, LOS %.1f%% in %s%s", k, verdict,
                         likely ? " (SPRT undecided at the game cap, LOS >= 95%)" : "", score, run->best,
-                        isfinite(g.llr) ? g.llr : 0.0, have_elo ? 100 * e.los : 50.0, g.shares);
+                        isfinite(g.llr) ? g.llr : 0.0, have_elo ? 100 * e.los : 50.0, took, g.shares);
 }
 
 bool training_verdict(const TrainRun *run, int k, const char **verdict, Error *err)

@@ -69,11 +69,13 @@ static bool ladder_match(TrainRun *run, int k, const char *anchor, int index, Er
     const SearchSetup *const setup[2] = {&setup_k, &setup_a};
     const char *const name[2] = {name_k, anchor};
     TrainMatchResult r;
+    char took[32];
     /* The seeds of the gates are seed + K; the ladder's are apart from them. */
-    return training_match(run, setup, name, run->o->ladder_games,
-                          run->o->seed + 100003 * (uint64_t)(index + 1) + (uint64_t)k, NULL, records, results, &r,
-                          err) &&
-           (!r.shares[0] || training_log(run, err, "ladder: gen%d against %s done%s", k, anchor, r.shares));
+    if (!training_match(run, setup, name, run->o->ladder_games,
+                        run->o->seed + 100003 * (uint64_t)(index + 1) + (uint64_t)k, NULL, records, results, &r, err))
+        return false;
+    training_duration_text(r.seconds, took, sizeof took);
+    return training_log(run, err, "ladder: gen%d against %s done in %s%s", k, anchor, took, r.shares);
 }
 
 /* The results files of the run in a fixed order: the ladder's, and with gates the gates' too;

@@ -122,6 +122,7 @@ typedef struct {
     double llr;
     bool reported;
     char shares[256];           /* how the processes shared the games (training_shares_text) */
+    double seconds;             /* the match's wall time */
 } TrainMatchResult;
 
 /* A player of the run's matches: a search of `visits` visits a move with the weights file at

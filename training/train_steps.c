@@ -9,11 +9,11 @@
 #include "train_output.h"
 #include "tune_run.h"
 
+#include "core/clock.h"
 #include "data/weights.h"
 #include "selfplay/selfplay.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,15 +38,6 @@ static bool best_has_priors(const TrainRun *run, const char *best_rel, bool *has
     *has = w.policy != NULL;
     weights_dispose(&w);
     return true;
-}
-
-void training_duration_text(double seconds, char *buf, size_t len)
-{
-    long s = seconds > 0 && isfinite(seconds) ? (long)(seconds + 0.5) : 0;
-    if (s >= 3600)
-        snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
-    else
-        snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
 }
 
 /* --- self-play ---------------------------------------------------------------------------------- */
@@ -176,7 +167,8 @@ static bool choose_fit(const TrainRun *run, int k, const char *best_rel, TuneOpt
 
 /* DIR/genK/tune.json, the fit's report (rank 0), and the log's line with how the processes
  * shared the games and the positions (`shares`). */
-static bool report_fit(TrainRun *run, int k, const char *mark, const TuneSummary *s, const char *shares, Error *err)
+static bool report_fit(TrainRun *run, int k, const char *mark, const TuneSummary *s, double seconds,
+                       const char *shares, Error *err)
 {
     if (run->env->rank != 0)
         return true;
@@ -189,10 +181,11 @@ static bool report_fit(TrainRun *run, int k, const char *mark, const TuneSummary
     training_tune_json(s, f);
     if (!training_output_commit(&report, err))
         return false;
-    char before[32], after[32];
-    return training_log(run, err, "gen %d: fit done: validation log-loss %s before, %s after%s", k,
+    char before[32], after[32], took[32];
+    training_duration_text(seconds, took, sizeof took);
+    return training_log(run, err, "gen %d: fit done: validation log-loss %s before, %s after in %s%s", k,
                         tune_loss_text(s->valid_before.target, before), tune_loss_text(s->valid_after.target, after),
-                        shares);
+                        took, shares);
 }
 
 /* The fit of generation k as tune runs it, and its report.  An error of the fit's own (not
@@ -201,6 +194,7 @@ static bool fit(TrainRun *run, int k, const char *mark, const TuneOptions *t, Er
 {
     TuneWork work;
     *err = (Error){0};
+    const double t0 = clock_seconds();
     bool ok = training_tune_run(t, run->env, &work, err);
     if (!ok && !err->elsewhere && err->kind == 0) {
         Error e = *err;
@@ -214,7 +208,7 @@ static bool fit(TrainRun *run, int k, const char *mark, const TuneOptions *t, Er
         free(games);
         free(rows);
     }
-    ok = ok && report_fit(run, k, mark, &work.summary, shares, err);
+    ok = ok && report_fit(run, k, mark, &work.summary, clock_seconds() - t0, shares, err);
     training_tune_free(&work);
     return ok;
 }
