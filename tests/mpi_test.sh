@@ -305,5 +305,17 @@ check "mpirun train --resume after the kill exits 0" $?
 same_folders "$tmp/r1/run" "$tmp/r3/run"
 check "killed and resumed under mpirun: the one-process training folder" $?
 
+# The Slurm recipe, as far as a machine without Slurm allows: srun is mpirun -np 2 here.
+mkdir "$tmp/slurm" "$tmp/bin"
+printf '#!/bin/sh\nexec %s -np 2 "$@"\n' "$MPIRUN" >"$tmp/bin/srun"
+chmod +x "$tmp/bin/srun"
+SMALLTRAIN="--variant crossings --size 5x6 --start zero --games 20 --visits 30 --gate-games 10 --gate-visits 20 --ladder-games 0 --make-openings 10 --quiet"
+(cd "$tmp/slurm" && PATH="$tmp/bin:$PATH" SLURM_CPUS_PER_TASK=1 LEUCTRA="$M" bash "$root/scripts/slurm-train.sh" run \
+    --generations 1 $SMALLTRAIN >out 2>&1 &&
+ PATH="$tmp/bin:$PATH" SLURM_CPUS_PER_TASK=1 LEUCTRA="$M" bash "$root/scripts/slurm-train.sh" run \
+    --generations 2 $SMALLTRAIN >>out 2>&1)
+[ $? -eq 0 ] && [ -e "$tmp/slurm/run/gen2/verdict" ] && grep -q "resumed: 1 generation" "$tmp/slurm/run/train.log"
+check "scripts/slurm-train.sh with a stand-in srun: begins the run, then continues it" $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
