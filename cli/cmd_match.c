@@ -294,7 +294,7 @@ void cli_match_progress_end(MatchProgressLine *line)
 /* Every spec made into a player once (a bad one ends the command before any game), their
  * clocks kept for the files, and a warning when the games in flight want more cores than there
  * are: players that share a core lose time to each other, which skews every timed result. */
-static void check_players(const Game *g, MatchOptions *o)
+static void check_players(const Game *g, MatchOptions *o, bool say)
 {
     MatchPlayerInfo info[MATCH_MAX_PLAYERS];
     Error err;
@@ -308,13 +308,13 @@ static void check_players(const Game *g, MatchOptions *o)
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     long busy = (long)o->concurrency * threads;
-    if (cores > 0 && busy > cores)
+    if (say && cores > 0 && busy > cores)
         fprintf(stderr, "leuctra match: warning: --concurrency %d x %d search thread%s = %ld threads at once on %ld "
                 "core%s: the players take time from each other, which skews timed results\n", o->concurrency,
                 threads, threads == 1 ? "" : "s", busy, cores, cores == 1 ? "" : "s");
 }
 
-static void load_suite(const Game *g, const Position *start, const MatchOptions *o, OpeningSuite *suite)
+static void load_suite(const Game *g, const Position *start, const MatchOptions *o, OpeningSuite *suite, bool say)
 {
     openings_init(suite);
     Error err;
@@ -323,7 +323,7 @@ static void load_suite(const Game *g, const Position *start, const MatchOptions 
     /* Pairs cycle through the suite; players that search a fixed budget on one thread play a
      * repeated opening's games again move for move, and the interval would count them anew. */
     const long pairs = (o->games + 1) / 2;
-    if (suite->count > 0 && pairs > suite->count)
+    if (say && suite->count > 0 && pairs > suite->count)
         fprintf(stderr, "leuctra match: note: %ld game pairs from %d opening%s: each is played up to %ld times, "
                 "and deterministic players repeat those games (a larger suite: --make-openings)\n",
                 pairs, suite->count, suite->count == 1 ? "" : "s", (pairs + suite->count - 1) / suite->count);
@@ -339,16 +339,22 @@ static int run_match(int argc, char **argv)
     parse_options(argc, argv, &o, &gopts, &report);
     Position start;
     Game *g = cli_open_game("match", &gopts, &start);
-    Error err;
+    /* Under mpirun every process plays its share and process 0 alone speaks and writes. */
+    MpiEnv env = mpi_env_start();
+    o.mpi = &env;
+    const bool say = env.rank == 0;
+    if (!say)
+        o.progress = NULL;
+    Error err = {0};
     bool ok;
     if (o.make_openings) {
         ok = match_make_openings(g, &start, &o, &err);
-        if (ok && !report.json && !cli_output_is_stdout(o.out_path))
+        if (ok && say && !report.json && !cli_output_is_stdout(o.out_path))
             printf("%d openings written to %s\n", o.make_openings, o.out_path);
     } else {
-        check_players(g, &o);
+        check_players(g, &o, say);
         OpeningSuite suite;
-        load_suite(g, &start, &o, &suite);
+        load_suite(g, &start, &o, &suite, say);
         MatchProgressLine line = {false};
         o.progress_ctx = &line;
         ok = match_run(g, &start, &o, &suite, cli_match_report, &report, &err);
@@ -356,8 +362,12 @@ static int run_match(int argc, char **argv)
         openings_free(&suite);
     }
     game_free(g);
+    /* the line comes from the process whose error it is, before MPI stops (fail_say) */
+    if (!ok && !err.elsewhere)
+        fail_say("match", &err);
+    mpi_env_stop(&env);
     if (!ok)
-        fail_with("match", &err);
+        exit(fail_status(&err));
     return 0;
 }
 
@@ -382,8 +392,9 @@ const Command command_match = {
     "winner's >= 1 - value (both must agree, as cutechess's two-sided -resign; players that report\n"
     "no value never resign).\n"
     "--sprt stops once the LLR (pentanomial, counted pair by pair in order) leaves its bounds;\n"
-    "games still in flight then finish but are not counted.  elo0 and elo1 are normalized Elo\n"
-    "(model=normalized, the default, as fishtest) or logistic Elo (model=logistic).\n"
+    "the match is then the pairs up to that one: games still in flight finish but are left out of\n"
+    "the report and every file, which so do not depend on --concurrency.  elo0 and elo1 are\n"
+    "normalized Elo (model=normalized, the default, as fishtest) or logistic Elo (model=logistic).\n"
     "--out writes every game to a records file (--resume plays only the games it lacks, and only\n"
     "when the file's players, seed, games and openings are this run's);\n"
     "--results writes `white black result` lines for `leuctra ratings` (names: --name1/--name2,\n"
@@ -397,7 +408,10 @@ const Command command_match = {
     "--debug FILE logs every line sent to and read from external engines, with timestamps.\n"
     "A warning says when --concurrency x search threads exceeds the cores.\n"
     "--make-openings writes N openings of --plies random moves whose value for the side to move by\n"
-    "mcts:visits=--visits (default 200) is within [0.4, 0.6].\n\n"
+    "mcts:visits=--visits (default 200) is within [0.4, 0.6], --concurrency evaluated at once.\n"
+    "Under mpirun (make MPI=1; docs/MATCHES.md, docs/CLUSTER.md) each process plays its share of\n"
+    "the game pairs, process 0 gathers them and writes the files and the report: the same files\n"
+    "as one process.\n\n"
     PLAYER_SPECS_HELP PLAYER_EXTERNAL_SPECS_HELP "\n"
     "example: leuctra match mcts:visits=1000 greedy --games 200 --concurrency 2 --sprt elo0=0 elo1=10\n"
     "         leuctra match mcts:tc=10+0.1,name=clock mcts:time=0.1,name=fixed --variant crossings\n"

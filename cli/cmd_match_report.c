@@ -226,6 +226,12 @@ void cli_match_report(const MatchRun *run, double seconds, void *report_options)
     if (run->removed_temps)
         printf("resume removed %d temporary file%s (%s.tmp.*) that a stopped run left\n", run->removed_temps,
                run->removed_temps == 1 ? "" : "s", run->options->out_path);
+    if (run->played_by) {
+        printf("processes: %d (mpirun), games played by each:", run->mpi->size);
+        for (int r = 0; r < run->mpi->size; r++)
+            printf("%s%llu", r ? "+" : " ", (unsigned long long)run->played_by[r]);
+        printf("\n");
+    }
     if (run->num_matchups > 1)
         print_ratings(run);
 }

@@ -265,9 +265,9 @@ const Command command_train = {
     "  --quiet, -q           no progress lines (DIR/train.log has every step anyway)\n"
     "  --variant, --size     the game and board (default Epaminondas 14x12)\n\n"
     "On a terminal each step shows its progress (games, rate, ETA); a line per step goes to\n"
-    "stdout and DIR/train.log.  Under mpirun (a build made with `make MPI=1`) the self-play and\n"
-    "the fits spread over the processes as `selfplay` and `tune` do, and process 0 plays the\n"
-    "matches (learned priors are then refitted only by a run without mpirun).\n\n"
+    "stdout and DIR/train.log.  Under mpirun (a build made with `make MPI=1`) every step spreads\n"
+    "over the processes as `selfplay`, `tune` and `match` spread theirs, and the folder ends as\n"
+    "one process leaves it, byte for byte but for the timings (docs/TRAINING.md).\n\n"
     "example: leuctra train run1 --variant crossings --start zero --generations 8 --games 3000\n"
     "         leuctra train run1 --variant crossings --start zero --generations 12 --resume\n",
 };

@@ -11,9 +11,11 @@
 #include "records_cli.h"
 #include "tune_cli.h"
 
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const NAME = "tune";
 
@@ -225,17 +227,37 @@ static void check_out(const TuneOptions *o)
 /* What the run chose to fit that the user may not have asked for, on stderr. */
 static void note_choices(const TuneSummary *s)
 {
-    if (s->priors_kept_by_mpi)
-        fprintf(stderr, "leuctra tune: note: the start's learned priors are kept as they are: their fit runs in one "
-                "process (tune the priors without mpirun)\n");
     if (s->priors_kept[0])
         fprintf(stderr, "leuctra tune: note: the start's learned priors are kept as they are: %s\n", s->priors_kept);
+}
+
+/* The provenance's date from SOURCE_DATE_EPOCH (reproducible-builds.org) where it is set, so that
+ * two fits of the same data write the same bytes (tests/mpi_test.sh compares mpirun's file with
+ * one process's); NULL: now. */
+static const char *source_date(char *buf, size_t len)
+{
+    const char *v = getenv("SOURCE_DATE_EPOCH");
+    if (!v || !*v)
+        return NULL;
+    char *end;
+    errno = 0;
+    long long seconds = strtoll(v, &end, 10);
+    if (*end || seconds < 0 || errno || (long long)(time_t)seconds != seconds)
+        fail_exit(NAME, EXIT_USAGE, "SOURCE_DATE_EPOCH '%s' is not a number of seconds since 1970", v);
+    time_t t = (time_t)seconds;
+    struct tm utc;
+    if (!gmtime_r(&t, &utc))
+        fail_exit(NAME, EXIT_USAGE, "SOURCE_DATE_EPOCH '%s' is not a date", v);
+    strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &utc);
+    return buf;
 }
 
 static int run_tune(int argc, char **argv)
 {
     TuneOptions o;
     read_options(argc, argv, &o);
+    char date[40];
+    o.date = source_date(date, sizeof date);
     check_out(&o);
     /* GSL's default error handler aborts the program; the tuner checks every return code instead.
      * It is GSL's one process-wide setting, made here before any thread starts. */
@@ -365,12 +387,14 @@ const Command command_tune = {
     "                        as how the data were made\n"
     "  --json                the report as one JSON object (with --tables: the train and\n"
     "                        validation log-loss of every epoch)\n\n"
+    "The provenance's date is SOURCE_DATE_EPOCH's (seconds since 1970) where the environment\n"
+    "sets it, else now.\n"
     "Under mpirun (a build made with `make MPI=1`; docs/CLUSTER.md) each process reads and\n"
     "replays its own contiguous part of the games, repeats are found across all of them, and\n"
     "the sums of every step are combined in the one-process order: the weights and the report\n"
-    "are those of one process, bit for bit; process 0 writes them.  Learned priors are fitted in\n"
-    "one process only: under mpirun a table file's priors are kept (with a note on stderr), and\n"
-    "--priors is refused.\n\n"
+    "are those of one process, bit for bit; process 0 writes them.  The learned priors' fit\n"
+    "spreads alike: each process extracts the positions of its games, and the gradients and\n"
+    "scores are summed exactly (fixed point) over all of them.\n\n"
     "example: leuctra tune --data run1.lrec run2.lrec --out tuned.lwt --skip-opening 4\n"
     "         leuctra tune --data reversi.lrec --tables --priors --out reversi.lwt\n"
     "         leuctra tune --data crossings.lrec --shapes base,2x4 --out crossings-2x4.lwt\n"

@@ -108,6 +108,39 @@ bool mpi_env_all(const MpiEnv *env, bool mine)
     return mine;
 }
 
+bool mpi_env_agree(const MpiEnv *env, bool ok, Error *err)
+{
+    if (env->size <= 1)
+        return ok;
+    /* 0: fine; 1: failed, a failure; 2: failed, bad input; 3: stopped by another rank's error */
+    uint64_t mine = ok ? 0 : err->elsewhere ? 3 : err->failure ? 1 : 2, code = 0;
+    uint64_t *all = malloc((size_t)env->size * sizeof *all);
+    if (!mpi_env_all(env, all != NULL)) {
+        if (all) {
+            error_failed(err, "stopped: another process failed");
+            err->elsewhere = true;
+        } else {
+            error_failed(err, "out of memory");
+        }
+        free(all);
+        return false;
+    }
+    mpi_env_gather_u64(env, mine, all);
+    int first = 0;
+    while (first < env->size && all[first] == 0)
+        first++;
+    if (first < env->size)
+        code = all[first];
+    free(all);
+    if (code == 0)
+        return true;
+    if (env->rank != first) {
+        (void)(code == 2 ? error_set : error_failed)(err, "stopped: another process failed");
+        err->elsewhere = true;
+    }
+    return false;
+}
+
 void mpi_env_sum_u64(const MpiEnv *env, uint64_t *v, int n)
 {
 #ifdef LEUCTRA_MPI
@@ -146,6 +179,23 @@ bool mpi_env_gather_doubles(const MpiEnv *env, const double *mine, const size_t 
     (void)env;
     if (counts[0])
         memmove(all, mine, counts[0] * sizeof *all);
+    return true;
+}
+
+bool mpi_env_broadcast(const MpiEnv *env, int root, void *buf, size_t bytes)
+{
+#ifdef LEUCTRA_MPI
+    if (active(env)) {
+        if (bytes > INT_MAX)
+            return false;
+        MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD);
+        return true;
+    }
+#endif
+    (void)env;
+    (void)root;
+    (void)buf;
+    (void)bytes;
     return true;
 }
 

@@ -14,6 +14,8 @@
 #ifndef LEUCTRA_MPI_ENV_H
 #define LEUCTRA_MPI_ENV_H
 
+#include "core/game.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +36,11 @@ void mpi_env_stop(MpiEnv *env);
 
 /* True on every rank when `mine` is true on every rank. */
 bool mpi_env_all(const MpiEnv *env, bool mine);
+/* After a step each rank did on its own share: true when `ok` holds on every rank.  Otherwise
+ * the first rank in rank order where it failed keeps its *err (what one process doing all the
+ * work in order would have met first), and every other rank gets "stopped: another process
+ * failed" of that error's kind (input or failure), err->elsewhere set.  Collective. */
+bool mpi_env_agree(const MpiEnv *env, bool ok, Error *err);
 /* v[0 .. n) summed over the ranks, in place (integers: exact in any order). */
 void mpi_env_sum_u64(const MpiEnv *env, uint64_t *v, int n);
 /* all[r] = rank r's `mine`, on every rank. */
@@ -41,6 +48,9 @@ void mpi_env_gather_u64(const MpiEnv *env, uint64_t mine, uint64_t *all);
 /* Every rank's doubles, one rank's after the other's, on every rank: rank r gives counts[r]
  * values (counts known everywhere).  False when a count is beyond MPI's int. */
 bool mpi_env_gather_doubles(const MpiEnv *env, const double *mine, const size_t *counts, double *all);
+/* `bytes` bytes of rank `root`'s buf into every rank's buf.  False when the count is beyond MPI's
+ * int. */
+bool mpi_env_broadcast(const MpiEnv *env, int root, void *buf, size_t bytes);
 /* Bytes from every rank to every rank: send holds the parts for ranks 0, 1, ... one after the
  * other (send_bytes[r] each), recv gets the parts from ranks 0, 1, ... likewise.  False when a
  * count is beyond MPI's int. */

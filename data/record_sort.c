@@ -1,6 +1,7 @@
 /*
  * record_sort.c - rewriting records files in canonical form: records_canonicalize (one file, at
- * the end of a run) and records_merge (shards into one file).
+ * the end of a run) and records_merge (shards into one file; records_merge_below keeps only the
+ * games below an index, as a match stopped by its SPRT keeps the pairs it counted).
  *
  * The canonical file holds the games sorted by index, each index once, packed into chunks that
  * close after CANONICAL_CHUNK_BYTES of raw data; so its bytes depend only on the header and the
@@ -35,6 +36,7 @@ typedef struct {
     Entry *entries;
     size_t count, cap;
     bool refuse_different_duplicates;   /* merge: two different games with one index fail */
+    uint64_t below;         /* games of this index or more are left out */
 } Rewrite;
 
 static int entry_order(const void *a, const void *b)
@@ -95,7 +97,7 @@ static bool index_chunk(Rewrite *rw, int input, const ChunkScanner *s)
         if (!record_peek(p, (size_t)(end - p), &e.index, &used))
             return false;
         e.length = (uint32_t)used;
-        if (!add_entry(rw, &e))
+        if (e.index < rw->below && !add_entry(rw, &e))
             return false;
         p += used;
     }
@@ -286,7 +288,7 @@ bool records_canonicalize(const char *path, Error *err)
     /* rewritten in place: a file to read back and rename over, not stdout, a device or a FIFO */
     if (!records_path_check(path, err))
         return false;
-    Rewrite rw = {.num_inputs = 1, .paths = &path};
+    Rewrite rw = {.num_inputs = 1, .paths = &path, .below = UINT64_MAX};
     bool ok = prepare(&rw, err) && write_output(&rw, path, &rw.files[0].header, err);
     free_rewrite(&rw);
     return ok;
@@ -322,11 +324,16 @@ static char *merged_settings(const Rewrite *rw)
 
 bool records_merge(const char *out, const char *const *inputs, int num_inputs, Error *err)
 {
+    return records_merge_below(out, inputs, num_inputs, UINT64_MAX, err);
+}
+
+bool records_merge_below(const char *out, const char *const *inputs, int num_inputs, uint64_t below, Error *err)
+{
     if (num_inputs < 1) {
         records_error(err, RECORDS_ERR_INVALID, 0, "merge: no input files");
         return false;
     }
-    Rewrite rw = {.num_inputs = num_inputs, .paths = inputs, .refuse_different_duplicates = true};
+    Rewrite rw = {.num_inputs = num_inputs, .paths = inputs, .refuse_different_duplicates = true, .below = below};
     bool ok = prepare(&rw, err);
     RecordsHeader h;
     memset(&h, 0, sizeof h);

@@ -294,5 +294,7 @@ bool records_canonicalize(const char *path, Error *err);
  * identical bytes is kept once, two different games with one index are refused (DUPLICATE).
  * The settings are the inputs' if they all agree, else each input's lines prefixed "shardN.". */
 bool records_merge(const char *out, const char *const *inputs, int num_inputs, Error *err);
+/* records_merge of the games whose index is below `below` alone (the others are left out). */
+bool records_merge_below(const char *out, const char *const *inputs, int num_inputs, uint64_t below, Error *err);
 
 #endif

@@ -13,6 +13,7 @@
 #define LEUCTRA_MATCH_H
 
 #include "core/game.h"
+#include "data/mpi_env.h"
 #include "data/openings.h"
 #include "data/records.h"
 #include "eval/results.h"
@@ -69,6 +70,11 @@ typedef struct {
     int make_openings;          /* > 0: generate this many openings instead of playing */
     int make_visits;            /* the evaluating search of the generator */
     double make_low, make_high; /* kept when the side to move's value is inside */
+    /* Several processes (mpirun; match_mpi.c): each plays its share of the game pairs (and of
+     * the generator's evaluations), and process 0 gathers the results and writes the files, the
+     * same bytes as one process.  Every process calls match_run (or match_make_openings) alike.
+     * NULL or one rank: this process plays everything. */
+    const MpiEnv *mpi;
 } MatchOptions;
 
 typedef struct {
@@ -84,6 +90,7 @@ typedef struct {
 
 typedef struct {
     bool done;                  /* played (now or in the resumed file) */
+    bool resumed;               /* ... read back from the records (--resume), not played now */
     bool counted;               /* part of the reported result (see match_mark_counted) */
     GameStatus result;
     EndReason reason;
@@ -105,17 +112,24 @@ typedef struct {
     const Game *game;
     const Position *start;
     const MatchOptions *options;
+    const MpiEnv *mpi;          /* the options' processes, or one (never NULL) */
     const OpeningSuite *suite;  /* count 0: random opening plies */
     const Matchup *matchup;
     int num_matchups;
     int total;                  /* num_matchups * options->games */
-    MatchGame *games;           /* total entries */
+    /* The games that make the match: [0, limit), all of them unless a decided SPRT stopped it
+     * (match_keep_decided); the files and the report hold these alone. */
+    int limit;
+    MatchGame *games;           /* total entries; under MPI on process 0 all, elsewhere its own */
     RecordsWriter *writer;      /* NULL: no records file */
+    char *shard;                /* under MPI, the records file this process writes beside --out */
     MatchSprt *sprt;            /* NULL: no SPRT */
-    int resumed;                /* games read back from the records file (--resume) */
-    int removed_temps;          /* its temporary files that a stopped run left, removed (--resume) */
+    int resumed;                /* games of the match read back from the records files (--resume) */
+    int removed_temps;          /* their temporary files that a stopped run left, removed (--resume) */
     long incidents[MATCH_MAX_PLAYERS];  /* external engines' crashes, hangs, illegal moves ... */
-    int played;                 /* games played by this run */
+    int played;                 /* games of the match played by this run (on every process) */
+    uint64_t *played_by;        /* under MPI, on process 0: the games each process played now
+                                 * (those beyond a decided SPRT's pairs included); else NULL */
     IoLog *io_log;              /* NULL, or the --debug transcript */
 } MatchRun;
 
@@ -184,16 +198,47 @@ bool match_make_openings(const Game *g, const Position *start, const MatchOption
 void match_sprt_init(MatchSprt *s, const SprtTest *test);
 /* Counts every complete pair in order while undecided; true when a decision was just made. */
 bool match_sprt_advance(MatchSprt *s, const MatchRun *run);
-/* Marks the games the report counts: with a decided SPRT, the pairs up to the decision. */
+/* After the games: run->limit (a decided SPRT's pairs, else every game), the games beyond it
+ * left out as if never played (games in flight when the test stopped, or another process's
+ * ahead of it), and run->played and run->resumed counted among the games kept. */
+void match_keep_decided(MatchRun *run);
+/* Marks the games the report counts: those kept (match_keep_decided). */
 void match_mark_counted(MatchRun *run);
 const char *match_sprt_decision_name(SprtDecision d);
 
 /* --- match_files.c */
-/* Opens (creates or resumes) the records file and marks the games it holds as done; NULL with
- * *err. */
+/* Opens (creates or, with --resume, resumes) the records file this process writes: --out, or
+ * under MPI its shard beside it (run->shard); NULL with *err. */
 RecordsWriter *match_open_records(MatchRun *run, Error *err);
+/* --resume: marks the games that the records files hold as done (--out, and under MPI every
+ * process's shard, so that every process knows them all); after every process opened its own. */
+bool match_read_resumed(MatchRun *run, Error *err);
+/* Closes this process's file; one process makes --out canonical with the games [0, limit). */
 bool match_close_records(MatchRun *run, RecordsWriter *w, Error *err);
+/* Under MPI, process 0: --out (when resumed) and every shard merged into --out, the games
+ * [0, limit) alone, canonical (the file one process writes); then the shards are removed. */
+bool match_merge_shards(MatchRun *run, Error *err);
 bool match_write_results(const MatchRun *run, Error *err);
+
+/* --- match_mpi.c: the games of a match over several processes.  Game pair p of the run (pairs
+ * numbered matchup after matchup) is played by process p mod R, both its games; every finished
+ * game goes to process 0, which keeps the table and the SPRT and tells the others when to stop. */
+typedef struct MatchExchange MatchExchange;
+/* Whether this process plays game k. */
+bool match_plays_here(const MatchRun *run, int k);
+/* For match_play with several processes: the exchange, or NULL (*err) when memory runs out. */
+MatchExchange *match_exchange_new(MatchRun *run, int todo, double t0, Error *err);
+void match_exchange_free(MatchExchange *x);
+/* Game k (run->games[k], just played here) to process 0, or there into the table with whatever
+ * the others sent; the SPRT advanced.  Call inside the loop's one critical section.  True when
+ * this process should start no new game. */
+bool match_exchange_game(MatchExchange *x, int k);
+/* The games finished so far, over all processes, as process 0 knows them (progress). */
+int match_exchange_done(const MatchExchange *x);
+/* After this process's loop: its end (ok: no failure here) to process 0, which takes the rest
+ * of every process's games; every process returns once all have ended.  Incidents and removed
+ * temporary files are summed on process 0.  A failure is agreed afterwards (mpi_env_agree). */
+void match_exchange_finish(MatchExchange *x, bool ok);
 
 /* --- match_pgn.c: the games of the records file as text, in game order (docs/MATCHES.md): one
  * block a game, its tags (players, variant, opening, result, reason, clocks) and its moves with

@@ -1,7 +1,8 @@
 /*
  * match_files.c - the files a match leaves: the records file (data/records.h; one record per
  * game, appended as games finish, canonical at the end; --resume reads back what an interrupted
- * run played) and the results file in the format of `leuctra ratings` (docs/RATINGS.md).
+ * run played; under MPI one shard a process, merged by process 0) and the results file in the
+ * format of `leuctra ratings` (docs/RATINGS.md).
  */
 #include "eval/match.h"
 
@@ -64,35 +65,93 @@ static bool records_failed(const Error *e, Error *err)
     return false;
 }
 
-/* The games an interrupted run left in the file, marked done with their results. */
-static bool read_played(MatchRun *run, Error *err)
+/* The games a records file holds (an interrupted run's), marked done with their results.  A
+ * file that no writer of this run opened (--out under MPI) has its settings checked here. */
+static bool read_played(MatchRun *run, const char *path, const char *settings, Error *err)
 {
     Error e;
-    RecordsReader *r = records_open(run->options->out_path, &e);
+    RecordsReader *r = records_open(path, &e);
     if (!r)
         return records_failed(&e, err);
+    if (settings && !check_resumed(path, records_reader_header(r)->settings, settings, err)) {
+        records_close(r);
+        return false;
+    }
     GameRecord g;
     game_record_init(&g);
     int status;
     bool ok = true;
     while (ok && (status = records_next(r, &g, &e)) == 1) {
         if (g.index >= (uint64_t)run->total) {
-            error_set(err, "%s: game %llu is beyond this match's %d games", run->options->out_path,
-                      (unsigned long long)g.index, run->total);
+            error_set(err, "%s: game %llu is beyond this match's %d games", path, (unsigned long long)g.index,
+                      run->total);
             ok = false;
             break;
         }
-        run->resumed += !run->games[g.index].done;
         run->games[g.index] = match_game_of_record(run, &g);
+        run->games[g.index].resumed = true;
     }
     game_record_free(&g);
     records_close(r);
     return ok && (status == 0 || records_failed(&e, err));
 }
 
+/* Resumes an existing records file of this match for appending (a cut-off last chunk removed),
+ * or creates it. */
+static RecordsWriter *open_writer(MatchRun *run, const char *path, const RecordsHeader *h, const char *settings,
+                                  Error *err)
+{
+    Error e;
+    if (!run->options->resume || access(path, F_OK) != 0) {
+        RecordsWriter *w = records_create(path, h, &e);
+        if (!w)
+            records_failed(&e, err);
+        return w;
+    }
+    RecordsResumeInfo info;
+    RecordsWriter *w = records_resume(path, h, &info, &e);
+    if (!w) {
+        records_failed(&e, err);
+        return NULL;
+    }
+    bool same = check_resumed(path, info.header.settings, settings, err);
+    if (same && info.header.version < RECORDS_VERSION) {
+        same = false;
+        error_set(err, "%s: a records file of format version %d, which has no room for the games' times; "
+                  "resume it with the build that wrote it, or start a new file", path, info.header.version);
+    }
+    run->removed_temps = info.stale_temps;
+    records_resume_info_free(&info);
+    if (!same) {
+        Error ignored;
+        records_writer_close(w, &ignored);
+        return NULL;
+    }
+    return w;
+}
+
+/* Under MPI: this process's records file beside --out, with --out itself left to the merge (a
+ * resumed one is read; a new run's must not be there, as one process would refuse it too). */
+static bool shard_path(MatchRun *run, Error *err)
+{
+    const char *out = run->options->out_path;
+    const int ranks = run->mpi->size;
+    if (run->options->resume && !selfplay_no_foreign_shards(out, ranks, err))
+        return false;
+    if (!run->options->resume && access(out, F_OK) == 0)
+        return error_set(err, "%s: already exists (resume it, or choose another name)", out);
+    size_t len = strlen(out) + 32;
+    if (!(run->shard = malloc(len)))
+        return error_failed(err, "out of memory");
+    selfplay_shard_path(out, run->mpi->rank, ranks, run->shard, len);
+    return true;
+}
+
 RecordsWriter *match_open_records(MatchRun *run, Error *err)
 {
-    const char *path = run->options->out_path;
+    const char *out = run->options->out_path;
+    if (run->mpi->size > 1 ? !shard_path(run, err) : run->options->resume && !selfplay_no_foreign_shards(out, 1, err))
+        return NULL;
     char settings[4096];
     settings_text(run, settings, sizeof settings);
     RecordsHeader h;
@@ -102,48 +161,72 @@ RecordsWriter *match_open_records(MatchRun *run, Error *err)
         return NULL;
     }
     h.version = RECORDS_VERSION;    /* the games carry their times and clocks */
-    RecordsWriter *w;
-    if (run->options->resume && access(path, F_OK) == 0) {
-        RecordsResumeInfo info;
-        w = records_resume(path, &h, &info, &e);
-        if (w) {
-            bool same = check_resumed(path, info.header.settings, settings, err);
-            if (same && info.header.version < RECORDS_VERSION) {
-                same = false;
-                error_set(err, "%s: a records file of format version %d, which has no room for the games' times; "
-                          "resume it with the build that wrote it, or start a new file", path, info.header.version);
-            }
-            run->removed_temps = info.stale_temps;
-            records_resume_info_free(&info);
-            if (!same) {
-                records_header_free(&h);
-                Error ignored;
-                records_writer_close(w, &ignored);
-                return NULL;
-            }
-        }
-    } else {
-        w = records_create(path, &h, &e);
-    }
+    RecordsWriter *w = open_writer(run, run->shard ? run->shard : out, &h, settings, err);
     records_header_free(&h);
-    if (!w) {
-        records_failed(&e, err);
-        return NULL;
-    }
-    if (run->options->resume && !read_played(run, err)) {
-        Error ignored;
-        records_writer_close(w, &ignored);
-        return NULL;
-    }
     return w;
+}
+
+bool match_read_resumed(MatchRun *run, Error *err)
+{
+    const char *out = run->options->out_path;
+    const int ranks = run->mpi->size;
+    if (ranks == 1)
+        return read_played(run, out, NULL, err);    /* checked when opened */
+    char settings[4096];
+    settings_text(run, settings, sizeof settings);
+    if (access(out, F_OK) == 0 && !read_played(run, out, settings, err))
+        return false;
+    size_t len = strlen(out) + 32;
+    char *path = malloc(len);
+    bool ok = path || error_failed(err, "out of memory");
+    for (int r = 0; ok && r < ranks; r++) {
+        selfplay_shard_path(out, r, ranks, path, len);
+        ok = read_played(run, path, settings, err);
+    }
+    free(path);
+    return ok;
 }
 
 bool match_close_records(MatchRun *run, RecordsWriter *w, Error *err)
 {
     Error e;
-    if (!records_writer_close(w, &e) || !records_canonicalize(run->options->out_path, &e))
+    const char *out = run->options->out_path;
+    if (!records_writer_close(w, &e))
         return records_failed(&e, err);
-    return true;
+    if (run->shard)
+        return true;    /* merged by process 0 */
+    bool ok = run->limit < run->total ? records_merge_below(out, &out, 1, (uint64_t)run->limit, &e)
+                                      : records_canonicalize(out, &e);
+    return ok || records_failed(&e, err);
+}
+
+bool match_merge_shards(MatchRun *run, Error *err)
+{
+    const char *out = run->options->out_path;
+    const int ranks = run->mpi->size;
+    size_t len = strlen(out) + 32;
+    char **paths = calloc((size_t)ranks + 1, sizeof *paths);
+    int n = 0;
+    bool ok = paths != NULL;
+    if (ok && access(out, F_OK) == 0)   /* a resumed run's: its games stay */
+        ok = (paths[n++] = strdup(out)) != NULL;
+    for (int r = 0; ok && r < ranks; r++) {
+        ok = (paths[n] = malloc(len)) != NULL;
+        if (ok)
+            selfplay_shard_path(out, r, ranks, paths[n++], len);
+    }
+    Error e;
+    if (!ok)
+        error_failed(err, "out of memory");
+    else if (!(ok = records_merge_below(out, (const char *const *)paths, n, (uint64_t)run->limit, &e)))
+        records_failed(&e, err);
+    for (int i = 0; paths && i < n; i++) {
+        if (ok && strcmp(paths[i], out) != 0)
+            unlink(paths[i]);
+        free(paths[i]);
+    }
+    free(paths);
+    return ok;
 }
 
 static const char *result_text(GameStatus s)

@@ -25,7 +25,8 @@ int match_first_score(const MatchRun *run, int k)
 
 MatchGame match_game_of_record(const MatchRun *run, const GameRecord *r)
 {
-    MatchGame m = {true, false, r->result, driver_end_reason_of_record(r->end), r->plies, {{0, 0, 0, NAN}, {0, 0, 0, NAN}}};
+    MatchGame m = {.done = true, .result = r->result, .reason = driver_end_reason_of_record(r->end),
+                   .plies = r->plies, .time = {{0, 0, 0, NAN}, {0, 0, 0, NAN}}};
     Position start;
     Error err;
     int mover = game_parse_position(run->game, r->start, &start, &err) ? game_side_to_move(run->game, &start) : WHITE;

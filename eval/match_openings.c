@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,26 +64,77 @@ static bool already_kept(char (*kept)[RECORD_MAX_POSITION], int count, const cha
     return false;
 }
 
-/* Candidate after candidate until `want` balanced, distinct openings are found; gives up after
- * 200 tries per opening (a --plies so deep that the games are decided). */
-static int find_balanced(const Game *g, const Position *start, const MatchOptions *o, Player *judge,
-                         char (*kept)[RECORD_MAX_POSITION])
+/* Candidates are evaluated a batch at a time, try i of a batch by process i mod R on one of its
+ * threads (each with its own judge), and every process gathers the batch's values; then each
+ * keeps the balanced ones in try order, exactly as one judge taking the tries one by one would
+ * (a try's value depends only on its position and seed).  So the suite is the same for any
+ * threads and processes; the tries evaluated past the last opening kept are the only waste. */
+typedef struct {
+    const Game *g;
+    const Position *start;
+    const MatchOptions *o;
+    const MpiEnv *env;
+    int threads;
+    Player **judge;             /* one a thread */
+    Position *pos;              /* the batch's candidates */
+    double *mine, *value;       /* this process's values; the whole batch's, by process */
+    size_t *counts;             /* tries of the batch each process evaluates */
+    int batch;
+} Generator;
+
+/* Try `first + i` of the batch, i = rank, rank + R, ...: its value, NAN where the opening ended
+ * the game (never kept). */
+static void evaluate_share(Generator *gen, long first)
 {
-    int count = 0;
-    long limit = 200L * o->make_openings;
-    for (long tries = 0; tries < limit && count < o->make_openings; tries++) {
-        Position pos = random_opening(g, start, o->opening_plies, o->seed, (uint64_t)tries);
-        if (game_status(g, &pos) != STATUS_ONGOING)
-            continue;
-        char text[RECORD_MAX_POSITION];
-        game_format_position(g, &pos, text, sizeof text);
-        if (already_kept(kept, count, text))
-            continue;
-        double v = evaluate(judge, &pos, o->seed + (uint64_t)tries);
-        if (v >= o->make_low && v <= o->make_high)
-            memcpy(kept[count++], text, sizeof text);
+    const int R = gen->env->size, rank = gen->env->rank;
+    const int n = (gen->batch - rank + R - 1) / R;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(gen->threads)
+    for (int j = 0; j < n; j++) {
+        const long tries = first + rank + (long)j * R;
+        const Position *pos = &gen->pos[rank + j * R];
+        gen->mine[j] = game_status(gen->g, pos) != STATUS_ONGOING
+                           ? NAN
+                           : evaluate(gen->judge[omp_get_thread_num()], pos, gen->o->seed + (uint64_t)tries);
     }
-    return count;
+}
+
+/* The value of the batch's try i among the gathered ones (process i mod R's, in its order). */
+static double value_of(const Generator *gen, int i)
+{
+    const int R = gen->env->size;
+    size_t at = 0;
+    for (int r = 0; r < i % R; r++)
+        at += gen->counts[r];
+    return gen->value[at + (size_t)(i / R)];
+}
+
+/* Candidate after candidate until `want` balanced, distinct openings are found; gives up after
+ * 200 tries per opening (a --plies so deep that the games are decided).  False when a count is
+ * beyond MPI's. */
+static bool find_balanced(Generator *gen, char (*kept)[RECORD_MAX_POSITION], int *count)
+{
+    const MatchOptions *o = gen->o;
+    const long limit = 200L * o->make_openings;
+    *count = 0;
+    for (long first = 0; first < limit && *count < o->make_openings; first += gen->batch) {
+        for (int i = 0; i < gen->batch; i++)
+            gen->pos[i] = random_opening(gen->g, gen->start, o->opening_plies, o->seed, (uint64_t)(first + i));
+        evaluate_share(gen, first);
+        if (!mpi_env_gather_doubles(gen->env, gen->mine, gen->counts, gen->value))
+            return false;
+        for (int i = 0; i < gen->batch && first + i < limit && *count < o->make_openings; i++) {
+            if (game_status(gen->g, &gen->pos[i]) != STATUS_ONGOING)
+                continue;
+            char text[RECORD_MAX_POSITION];
+            game_format_position(gen->g, &gen->pos[i], text, sizeof text);
+            if (already_kept(kept, *count, text))
+                continue;
+            const double v = value_of(gen, i);
+            if (v >= o->make_low && v <= o->make_high)
+                memcpy(kept[(*count)++], text, sizeof text);
+        }
+    }
+    return true;
 }
 
 static bool write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECORD_MAX_POSITION], int count,
@@ -103,23 +155,56 @@ static bool write_suite(const Game *g, const MatchOptions *o, char (*kept)[RECOR
     return output_file_commit(&file, err);
 }
 
-bool match_make_openings(const Game *g, const Position *start, const MatchOptions *o, Error *err)
+/* The generator's judges and buffers; false with *err when one cannot be made. */
+static bool generator_init(Generator *gen, Error *err)
 {
+    const int R = gen->env->size;
     SearchSetup setup;
     search_setup_default(&setup);
-    setup.limits.visits = o->make_visits;
-    Player *judge = player_create_search(g, &setup, err);
+    setup.limits.visits = gen->o->make_visits;
+    gen->batch = R * gen->threads * 4;      /* a few tries a thread: short waits at the gather */
+    gen->judge = calloc((size_t)gen->threads, sizeof *gen->judge);
+    gen->pos = malloc((size_t)gen->batch * sizeof *gen->pos);
+    gen->mine = malloc((size_t)gen->batch * sizeof *gen->mine);
+    gen->value = malloc((size_t)gen->batch * sizeof *gen->value);
+    gen->counts = calloc((size_t)R, sizeof *gen->counts);
+    if (!gen->judge || !gen->pos || !gen->mine || !gen->value || !gen->counts)
+        return error_failed(err, "out of memory");
+    for (int i = 0; i < gen->batch; i++)
+        gen->counts[i % R]++;
+    for (int t = 0; t < gen->threads; t++)
+        if (!(gen->judge[t] = player_create_search(gen->g, &setup, err)))
+            return false;
+    return true;
+}
+
+static void generator_free(Generator *gen)
+{
+    for (int t = 0; gen->judge && t < gen->threads; t++)
+        player_free(gen->judge[t]);
+    free(gen->judge);
+    free(gen->pos);
+    free(gen->mine);
+    free(gen->value);
+    free(gen->counts);
+}
+
+bool match_make_openings(const Game *g, const Position *start, const MatchOptions *o, Error *err)
+{
+    static const MpiEnv one = {0, 1, false, true};
+    Generator gen = {.g = g, .start = start, .o = o, .env = o->mpi && o->mpi->size > 1 ? o->mpi : &one,
+                     .threads = o->concurrency > 0 ? o->concurrency : 1};
     char (*kept)[RECORD_MAX_POSITION] = malloc((size_t)o->make_openings * sizeof *kept);
-    bool ok = judge && kept;
-    if (judge && !kept)
-        error_failed(err, "out of memory");
-    int count = ok ? find_balanced(g, start, o, judge, kept) : 0;
-    player_free(judge);
-    if (ok && count < o->make_openings) {
-        error_failed(err, "found only %d balanced openings of %d; try fewer random plies", count, o->make_openings);
-        ok = false;
-    }
-    ok = ok && write_suite(g, o, kept, count, err);
+    bool ok = mpi_env_agree(gen.env, (kept || error_failed(err, "out of memory")) && generator_init(&gen, err), err);
+    int count = 0;
+    /* the rest every process meets alike: the same values, the same suite */
+    if (ok && !find_balanced(&gen, kept, &count))
+        ok = error_failed(err, "too many openings to evaluate at once for MPI");
+    generator_free(&gen);
+    if (ok && count < o->make_openings)
+        ok = error_failed(err, "found only %d balanced openings of %d; try fewer random plies", count, o->make_openings);
+    if (ok && gen.env->rank == 0)
+        ok = write_suite(g, o, kept, count, err);
     free(kept);
-    return ok;
+    return mpi_env_agree(gen.env, ok, err);
 }

@@ -2,8 +2,10 @@
  * match_play.c - the game loop of `leuctra match`: every game not yet done, concurrency at a
  * time, each from its own seed and opening so that its moves do not depend on the thread that
  * plays it; finished games go to the records file at once (crash safety, --resume) and into the
- * pair-order SPRT, which may stop the loop.  A failure in any thread (a player that cannot be
- * made, a record that cannot be written) is kept, the first one, and stops the loop the same way.
+ * pair-order SPRT, which may stop the loop; under MPI each process plays its own pairs and the
+ * exchange (match_mpi.c) brings the games to process 0.  A failure in any thread (a player that
+ * cannot be made, a record that cannot be written) is kept, the first one, and stops the loop
+ * the same way.
  */
 #include "eval/match.h"
 
@@ -135,16 +137,18 @@ static bool play_one(MatchWorker *w, const MatchRun *run, int k, MatchGame *play
 }
 
 /* Game k is over: its entry, the SPRT and the progress line, one thread at a time (the SPRT
- * reads other threads' entries, so they are written here too). */
-static void game_finished(MatchRun *run, int k, MatchGame played, int *done, int todo, double t0, MatchLoop *loop)
+ * reads other threads' entries, so they are written here too); under MPI, the exchange with the
+ * other processes (match_mpi.c), whose calls this section keeps to one thread at a time. */
+static void game_finished(MatchRun *run, MatchExchange *x, int k, MatchGame played, int *done, int todo, double t0,
+                          MatchLoop *loop)
 {
 #pragma omp critical(match_finished)
     {
         run->games[k] = played;
         ++*done;
-        if (run->sprt && match_sprt_advance(run->sprt, run))
+        if (x ? match_exchange_game(x, k) : run->sprt && match_sprt_advance(run->sprt, run))
             atomic_store(&loop->stop, true);
-        if (run->options->progress)
+        if (run->options->progress && !x)
             run->options->progress(&(MatchProgress){*done, todo, clock_seconds() - t0, run->sprt},
                                    run->options->progress_ctx);
     }
@@ -169,21 +173,30 @@ bool match_play(MatchRun *run, Error *err)
     for (int k = 0; k < run->total; k++)
         todo += !run->games[k].done;
     MatchLoop loop = {.stop = false, .failed = false};
+    /* every process has every resumed game (match_read_resumed), so all decide this alike */
     if (run->sprt && (match_sprt_advance(run->sprt, run) || run->sprt->decision != SPRT_CONTINUE))
         loop.stop = true;    /* the resumed games already decided the test */
     double t0 = clock_seconds();
+    MatchExchange *x = NULL;
+    if (run->mpi->size > 1) {
+        x = match_exchange_new(run, todo, t0, err);
+        if (!mpi_env_agree(run->mpi, x != NULL, err)) {
+            match_exchange_free(x);
+            return false;
+        }
+    }
 #pragma omp parallel num_threads(run->options->concurrency)
     {
         MatchWorker w = {{NULL}, {0}, run->game, false};
         game_record_init(&w.record);
 #pragma omp for schedule(dynamic, 1)
         for (int k = 0; k < run->total; k++) {
-            if (run->games[k].done || atomic_load(&loop.stop))
+            if (run->games[k].done || atomic_load(&loop.stop) || !match_plays_here(run, k))
                 continue;
             MatchGame played;
             Error game_err;
             if (play_one(&w, run, k, &played, &game_err))
-                game_finished(run, k, played, &done, todo, t0, &loop);
+                game_finished(run, x, k, played, &done, todo, t0, &loop);
             else
                 loop_fail(&loop, &game_err);
         }
@@ -194,6 +207,9 @@ bool match_play(MatchRun *run, Error *err)
         game_record_free(&w.record);
     }
     run->played = done;
+    if (x)
+        match_exchange_finish(x, !loop.failed);
+    match_exchange_free(x);
     if (loop.failed && err)
         *err = loop.err;
     return !loop.failed;

@@ -142,6 +142,9 @@ bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, Error *err);
 
 /* The shard that rank `rank` of `ranks` writes beside `out`: "OUT.rank0-of-2" ... */
 void selfplay_shard_path(const char *out, int rank, int ranks, char *buf, size_t len);
+/* False with *err (input) when shards of a run with another number of processes than `ranks`
+ * lie beside `out` (a resume with this many would leave their games aside); matches share it. */
+bool selfplay_no_foreign_shards(const char *out, int ranks, Error *err);
 
 /* A run split over processes (data/mpi_env.h): with one rank, exactly selfplay_run.  With R
  * ranks, rank r plays the games i with i % R == r into its own crash-safe shard

@@ -186,17 +186,17 @@ static bool read_existing(const SelfplayRun *run, uint64_t **indices, size_t *co
 
 /* Shards of a run with another number of ranks: a resume with this many would leave their
  * games aside (and play them again), so it is refused. */
-static bool no_foreign_shards(const SelfplayRun *run, int ranks, Error *err)
+bool selfplay_no_foreign_shards(const char *out, int ranks, Error *err)
 {
-    size_t len = strlen(run->path) + 32;
+    size_t len = strlen(out) + 32;
     char *pattern = malloc(len), *want = malloc(len);
     if (!pattern || !want) {
         free(pattern);
         free(want);
-        error_failed(err, "%s: out of memory", run->path);
+        error_failed(err, "%s: out of memory", out);
         return false;
     }
-    snprintf(pattern, len, "%s.rank*-of-*", run->path);
+    snprintf(pattern, len, "%s.rank*-of-*", out);
     snprintf(want, len, "-of-%d", ranks);
     glob_t found;
     bool ok = true;
@@ -253,7 +253,7 @@ static bool merge_shards(const MpiEnv *env, const SelfplayRun *run, bool with_ex
 static bool prepare(const MpiEnv *env, const SelfplayRun *run, SelfplayRun *shard, char **settings,
                     uint64_t **existing, size_t *num_existing, Error *err)
 {
-    if (run->resume && !no_foreign_shards(run, env->size, err))
+    if (run->resume && !selfplay_no_foreign_shards(run->path, env->size, err))
         return false;
     if (!run->resume || access(run->path, F_OK) != 0)
         return true;
@@ -311,7 +311,7 @@ bool selfplay_mpi_run(const MpiEnv *env, const SelfplayRun *run, SelfplayProgres
 {
     if (env->size <= 1) {
         SelfplayRun plain = *run;
-        bool ok = (!run->resume || no_foreign_shards(run, 1, err)) && selfplay_run(&plain, final, err);
+        bool ok = (!run->resume || selfplay_no_foreign_shards(run->path, 1, err)) && selfplay_run(&plain, final, err);
         *all_ok = ok;
         return ok;
     }

@@ -3,7 +3,9 @@
 with line numbers, pairs from a suite in order), the generator of balanced openings, the SPRT
 (an obviously lopsided match stops early with H1, the reverse with H0; --json carries it), the
 records and results files (readable by `leuctra records verify` and `leuctra ratings`), --resume
-after a kill plays only the missing games, concurrency 1 and 2 give identical results files,
+after a kill plays only the missing games, concurrency 1 and 2 give identical results files (and
+with a decided SPRT, 1 and 4 identical records files holding the counted pairs alone; the made
+openings likewise),
 tournaments, game clocks (time per move, clock left and losses on time in the report and --json;
 times and clocks in the records, read alike by the C dump and the Python reader; the --pgn text
 export), names from a spec's name=, no Elo printed as infinite, the warning when the games want
@@ -125,6 +127,11 @@ def test_make_openings(tmp):
     rc, out, err = match("random", "random", *CROSS, "--openings", path, "--games", "4")
     check("made suite reads back", rc == 0, err)
     check("no note while the openings last", "note:" not in err, err)
+    # the candidates are evaluated --concurrency at a time, kept in try order: the same suite
+    again = os.path.join(tmp, "made3.txt")
+    rc, out, err = match("--make-openings", "6", *CROSS, "--plies", "3", "--visits", "50", "--out", again,
+                         "--concurrency", "3")
+    check("make-openings --concurrency 3: the suite of one thread", rc == 0 and read(again) == text, err)
 
 
 def sprt_json(*players, games="400"):
@@ -256,6 +263,20 @@ def test_concurrency(tmp):
                              "--results", res, "--sprt", "elo1=50")
         outs.append(read(res) if rc == 0 else err)
     check("sprt with concurrency 1 and 2: identical results files", outs[0] == outs[1], outs)
+    # A decided SPRT's match is exactly its pairs: the games in flight when it stopped are left out
+    # of the records too, so the file is the same at any concurrency (and under mpirun).
+    recs, games = [], []
+    for c in ("1", "4"):
+        rec = os.path.join(tmp, f"sprt{c}.lrec")
+        rc, out, err = match("mcts:visits=20,nodes=100000", "random", *CROSS, "--games", "200", "--concurrency", c,
+                             "--out", rec, "--sprt", "elo1=50", "--json")
+        recs.append(open(rec, "rb").read() if rc == 0 else err)
+        games.append(json.loads(out)["games"] if rc == 0 else -1)
+        rc, out, err = leuctra("records", "info", rec)
+        held = [l.split()[1] for l in out.splitlines() if l.startswith("games")]
+        check(f"sprt, concurrency {c}: the records hold the counted games alone",
+              rc == 0 and held == [str(games[-1])], (held, games))
+    check("sprt with concurrency 1 and 4: identical records files", recs[0] == recs[1] and games[0] < 200, games)
 
 
 def kill_after_some_games(args, rec):

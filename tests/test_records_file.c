@@ -731,6 +731,14 @@ static void test_merge(TestContext *t)
     CHECK(t, access(out, F_OK) != 0);
     const char *mixed[2] = {a, x};
     CHECK(t, !records_merge(out, mixed, 2, &err) && err.kind == RECORDS_ERR_MISMATCH);
+    /* Below an index: the games from 3 on are left out (a match cut at its SPRT's pairs), and a
+     * file merged into itself keeps the rest. */
+    uint64_t first_three[3] = {0, 1, 2}, first_two[2] = {0, 1};
+    CHECK(t, records_merge_below(out, ins, 2, 3, &err));
+    check_games(t, g, out, first_three, 3, &FULL);
+    const char *self[1] = {out};
+    CHECK(t, records_merge_below(out, self, 1, 2, &err));
+    check_games(t, g, out, first_two, 2, &FULL);
     CHECK(t, count_files(&d, ".tmp.") == 0);
     game_free(g);
     game_free(other);

@@ -29,8 +29,10 @@
  *   DIR/elapsed                seconds the run has taken so far, over all its resumptions
  *   DIR/lock                   held while a run is in the folder
  *
- * Under mpirun the self-play and the fits spread over the processes (data/mpi_env.h); process 0
- * writes the files and plays the matches, and every process runs training_run alike.
+ * Under mpirun every step spreads over the processes (data/mpi_env.h): the openings' candidates,
+ * the self-play, the fit (tables and priors) and the gate's and ladder's game pairs; process 0
+ * merges the shards and writes the files, and every process runs training_run alike.  The folder
+ * is the one-process folder byte for byte, timings aside.
  */
 #ifndef LEUCTRA_TRAIN_H
 #define LEUCTRA_TRAIN_H

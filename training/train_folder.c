@@ -83,6 +83,15 @@ void training_weights_of(const TrainRun *run, int k, char *rel, size_t len)
     snprintf(rel, len, "gen%d/weights.%s", k, training_exists(run, lwt) ? "lwt" : "txt");
 }
 
+void training_duration_text(double seconds, char *buf, size_t len)
+{
+    long s = seconds > 0 && isfinite(seconds) ? (long)(seconds + 0.5) : 0;
+    if (s >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else
+        snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+}
+
 double training_elapsed(const TrainRun *run) { return run->elapsed_before + clock_seconds() - run->started; }
 
 bool training_save_elapsed(const TrainRun *run, Error *err)
@@ -90,6 +99,49 @@ bool training_save_elapsed(const TrainRun *run, Error *err)
     char text[64];
     snprintf(text, sizeof text, "%.1f\n", training_elapsed(run));
     return training_write_text(run, "elapsed", text, err);
+}
+
+/* "a+b+c" of the counts at buf + *n. */
+static void list_counts(int ranks, const uint64_t *counts, const char *unit, char *buf, size_t len, size_t *n)
+{
+    for (int r = 0; r < ranks && *n < len; r++)
+        *n += (size_t)snprintf(buf + *n, len - *n, "%s%llu", r ? "+" : "", (unsigned long long)counts[r]);
+    if (*n < len)
+        *n += (size_t)snprintf(buf + *n, len - *n, " %s", unit);
+}
+
+void training_shares_text(const MpiEnv *env, const uint64_t *counts, const char *unit, const uint64_t *counts2,
+                          const char *unit2, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (env->size <= 1 || !counts)
+        return;
+    size_t n = (size_t)snprintf(buf, len, " (%d processes: ", env->size);
+    list_counts(env->size, counts, unit, buf, len, &n);
+    if (counts2 && n < len) {
+        n += (size_t)snprintf(buf + n, len - n, ", ");
+        list_counts(env->size, counts2, unit2, buf, len, &n);
+    }
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
+uint64_t *training_gather_counts(const TrainRun *run, uint64_t mine)
+{
+    const MpiEnv *env = run->env;
+    if (env->size <= 1)
+        return NULL;
+    uint64_t *all = malloc((size_t)env->size * sizeof *all);
+    if (!mpi_env_all(env, all != NULL)) {
+        free(all);
+        return NULL;
+    }
+    mpi_env_gather_u64(env, mine, all);
+    if (env->rank != 0) {
+        free(all);
+        return NULL;
+    }
+    return all;
 }
 
 bool training_lock(TrainRun *run, Error *err)

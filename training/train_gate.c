@@ -1,10 +1,12 @@
 /*
  * train_gate.c - the gate of a generation (train_run.h): the candidate against the best so far
  * under an SPRT, its verdict (the gate's mark, DIR/genK/verdict) and report; and the matches of
- * the run, the gate's and the ladder's, with players made from search set-ups.
+ * the run, the gate's and the ladder's, with players made from search set-ups, their game pairs
+ * spread over the processes under mpirun.
  */
 #include "train_run.h"
 
+#include "core/clock.h"
 #include "data/openings.h"
 #include "eval/elo.h"
 #include "eval/match.h"
@@ -31,6 +33,7 @@ static void gate_report(const MatchRun *m, double seconds, void *ctx)
     g->decision = m->sprt ? m->sprt->decision : SPRT_CONTINUE;
     g->llr = m->sprt ? m->sprt->llr : NAN;
     g->reported = true;
+    training_shares_text(m->mpi, m->played_by, "games played", NULL, NULL, g->shares, sizeof g->shares);
 }
 
 static const char *decision_word(SprtDecision d)
@@ -43,11 +46,12 @@ bool training_match(const TrainRun *run, const SearchSetup *const setup[2], cons
                     TrainMatchResult *out, Error *err)
 {
     const TrainOutput *o = run->out;
+    const bool say = run->env->rank == 0;   /* the output is process 0's */
     MatchOptions mo = {.games = (int)games, .concurrency = run->o->threads, .max_plies = 600, .opening_plies = 4,
                        .repetition = true, .seed = seed, .openings_path = run->openings_path, .out_path = records,
                        .results_path = results, .resume = true, .sprt_on = sprt != NULL,
-                       .progress = o->match_progress, .progress_ctx = o->ctx,
-                       .player_output = {.note = o->note, .note_ctx = o->ctx}};
+                       .progress = say ? o->match_progress : NULL, .progress_ctx = o->ctx,
+                       .player_output = {.note = say ? o->note : NULL, .note_ctx = o->ctx}, .mpi = run->env};
     if (sprt)
         mo.sprt = *sprt;
     for (int i = 0; i < 2; i++) {
@@ -57,17 +61,23 @@ bool training_match(const TrainRun *run, const SearchSetup *const setup[2], cons
     mo.players = 2;
     OpeningSuite suite;
     openings_init(&suite);
-    if (!openings_load(&suite, run->game, &run->start, run->openings_path, err))
+    const bool loaded = openings_load(&suite, run->game, &run->start, run->openings_path, err);
+    if (!mpi_env_agree(run->env, loaded, err)) {
+        if (loaded)
+            openings_free(&suite);
         return false;
+    }
     *out = (TrainMatchResult){0};
+    const double t0 = clock_seconds();
     bool ok = match_run(run->game, &run->start, &mo, &suite, gate_report, out, err);
-    if (o->progress_end)
+    out->seconds = clock_seconds() - t0;
+    if (o->progress_end && say)
         o->progress_end(o->ctx);
     openings_free(&suite);
     return ok;
 }
 
-/* The gate's players, candidate k and the best, and its match (rank 0). */
+/* The gate's players, candidate k and the best, and its match (every process its share). */
 static bool play_gate(TrainRun *run, int k, TrainMatchResult *g, Error *err)
 {
     const TrainOptions *o = run->o;
@@ -87,8 +97,6 @@ static bool play_gate(TrainRun *run, int k, TrainMatchResult *g, Error *err)
     if (!training_log(run, err, "gen %d: gate against gen%d, SPRT elo0=%g elo1=%g, at most %ld games at %ld visits", k,
                       run->best, o->sprt.elo0, o->sprt.elo1, o->gate_games, o->gate_visits))
         return false;
-    if (run->env->rank != 0)
-        return true;
     const SearchSetup *const setup[2] = {&setup_a, &setup_b};
     const char *const name[2] = {name_a, name_b};
     return training_match(run, setup, name, o->gate_games, o->seed + (uint64_t)k, &o->sprt, records, results, g, err);
@@ -112,7 +120,8 @@ bool training_gate(TrainRun *run, int k, Error *err)
     const char *verdict = g.decision == SPRT_ACCEPT_H1 || likely ? "promoted"
                           : g.decision == SPRT_ACCEPT_H0         ? "rejected"
                                                                  : "undecided";
-    char json[1024], text[64], json_rel[64], score[96];
+    char json[1024], text[64], json_rel[64], score[96], took[32];
+    training_duration_text(g.seconds, took, sizeof took);
     snprintf(json, sizeof json, "{\"generation\":%d,\"against\":%d,\"decision\":\"%s\",\"verdict\":\"%s\","
              "\"wins\":%lld,\"draws\":%lld,\"losses\":%lld,\"llr\":%.4f,\"elo\":%.1f,\"elo_lower\":%.1f,"
              "\"elo_upper\":%.1f,\"los\":%.4f}\n", k, run->best, decision_word(g.decision), verdict,
@@ -124,9 +133,9 @@ bool training_gate(TrainRun *run, int k, Error *err)
     snprintf(text, sizeof text, "%s\n", verdict);
     training_score_text(&g.totals.games, score, sizeof score);
     return training_write_text(run, json_rel, json, err) && training_write_text(run, mark, text, err) &&
-           training_log(run, err, "gen %d: %s%s: %s against gen%d, LLR %.2f, LOS %.1f%%", k, verdict,
+           training_log(run, err, "gen %d: %s%s: %s against gen%d, LLR %.2f, LOS %.1f%% in %s%s", k, verdict,
                         likely ? " (SPRT undecided at the game cap, LOS >= 95%)" : "", score, run->best,
-                        isfinite(g.llr) ? g.llr : 0.0, have_elo ? 100 * e.los : 50.0);
+                        isfinite(g.llr) ? g.llr : 0.0, have_elo ? 100 * e.los : 50.0, took, g.shares);
 }
 
 bool training_verdict(const TrainRun *run, int k, const char **verdict, Error *err)

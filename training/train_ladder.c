@@ -66,18 +66,16 @@ static bool ladder_match(TrainRun *run, int k, const char *anchor, int index, Er
     if (!training_log(run, err, "ladder: gen%d against %s, %ld games at %ld visits", k, anchor, run->o->ladder_games,
                       run->o->ladder_visits))
         return false;
-    if (run->env->rank == 0) {
-        const SearchSetup *const setup[2] = {&setup_k, &setup_a};
-        const char *const name[2] = {name_k, anchor};
-        TrainMatchResult r;
-        /* The seeds of the gates are seed + K; the ladder's are apart from them. */
-        if (!training_match(run, setup, name, run->o->ladder_games,
-                            run->o->seed + 100003 * (uint64_t)(index + 1) + (uint64_t)k, NULL, records, results, &r,
-                            err))
-            return false;
-    }
-    mpi_env_all(run->env, true);
-    return true;
+    const SearchSetup *const setup[2] = {&setup_k, &setup_a};
+    const char *const name[2] = {name_k, anchor};
+    TrainMatchResult r;
+    char took[32];
+    /* The seeds of the gates are seed + K; the ladder's are apart from them. */
+    if (!training_match(run, setup, name, run->o->ladder_games,
+                        run->o->seed + 100003 * (uint64_t)(index + 1) + (uint64_t)k, NULL, records, results, &r, err))
+        return false;
+    training_duration_text(r.seconds, took, sizeof took);
+    return training_log(run, err, "ladder: gen%d against %s done in %s%s", k, anchor, took, r.shares);
 }
 
 /* The results files of the run in a fixed order: the ladder's, and with gates the gates' too;

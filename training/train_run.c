@@ -179,23 +179,21 @@ static bool prepare_openings(TrainRun *run, Error *err)
     if (training_exists(run, "openings.txt"))
         return true;
     const TrainOptions *o = run->o;
-    if (run->env->rank == 0) {
-        if (o->openings) {
-            if (!copy_openings(run, err))
-                return false;
-        } else {
-            if (!training_log(run, err, "making %d balanced openings for the gates and the ladder", o->make_openings))
-                return false;
-            MatchOptions mo = {.make_openings = o->make_openings, .out_path = run->openings_path, .opening_plies = 4,
-                               .make_visits = 200, .make_low = 0.4, .make_high = 0.6, .seed = o->seed};
-            if (run->game->variant == VARIANT_REVERSI)
-                mo.opening_plies = 8;   /* only 172 balanced positions exist after 4 plies */
-            if (!match_make_openings(run->game, &run->start, &mo, err))
-                return false;
-        }
+    if (o->openings) {
+        if (run->env->rank == 0 && !copy_openings(run, err))
+            return false;
+        mpi_env_all(run->env, true);
+        return true;
     }
-    mpi_env_all(run->env, true);
-    return true;
+    if (!training_log(run, err, "making %d balanced openings for the gates and the ladder", o->make_openings))
+        return false;
+    /* every process evaluates its share of the candidates, process 0 writes the suite */
+    MatchOptions mo = {.make_openings = o->make_openings, .out_path = run->openings_path, .opening_plies = 4,
+                       .make_visits = 200, .make_low = 0.4, .make_high = 0.6, .seed = o->seed,
+                       .concurrency = o->threads, .mpi = run->env};
+    if (run->game->variant == VARIANT_REVERSI)
+        mo.opening_plies = 8;   /* only 172 balanced positions exist after 4 plies */
+    return match_make_openings(run->game, &run->start, &mo, err);
 }
 
 /* The generations finished in an earlier run: their verdicts give the best so far. */
@@ -226,13 +224,15 @@ static bool read_state(TrainRun *run, Error *err)
 
 /* --- the generations ------------------------------------------------------------------------------ */
 
-/* Whether the budget lets generation k begin. */
+/* Whether the budget lets generation k begin: process 0's answer on every process (each has its
+ * own clock, and all must begin the same generations). */
 static bool budget_allows(const TrainRun *run, int k)
 {
     const TrainOptions *o = run->o;
     if (o->generations && k > o->generations)
         return false;
-    return !o->hours || training_elapsed(run) < o->hours * 3600;
+    const bool mine = !o->hours || training_elapsed(run) < o->hours * 3600;
+    return mpi_env_all(run->env, run->env->rank == 0 ? mine : true);
 }
 
 /* Generation k and its ladder, the elapsed time saved after each step. */

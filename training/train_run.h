@@ -88,6 +88,13 @@ void training_unlock(TrainRun *run);
 /* Removes the temporary files ("NAME.tmp.XXXXXX") that a run killed while writing a file whole left
  * in the folder (under the lock, no other writer owns them); returns how many. */
 int training_remove_stale_temps(const TrainRun *run);
+/* How the processes shared a step, for its log line: " (R processes: a+b+... UNIT)" of each one's
+ * count, with ", c+d+... UNIT2" where counts2 is given; "" in one process or where counts is NULL. */
+void training_shares_text(const MpiEnv *env, const uint64_t *counts, const char *unit, const uint64_t *counts2,
+                          const char *unit2, char *buf, size_t len);
+/* Every process's `mine` on process 0 (malloc'd, R entries); NULL elsewhere, in one process, or
+ * where memory ran out.  Collective. */
+uint64_t *training_gather_counts(const TrainRun *run, uint64_t mine);
 /* "+W =D -L  Elo [lower, upper]" of a score at 95%, never an infinite Elo: a perfect score says
  * "won every game", a score whose interval reaches 0 or 1 gives its one finite bound. */
 void training_score_text(const Trinomial *c, char *buf, size_t len);
@@ -114,14 +121,17 @@ typedef struct {
     SprtDecision decision;      /* SPRT_CONTINUE without a test */
     double llr;
     bool reported;
+    char shares[256];           /* how the processes shared the games (training_shares_text) */
+    double seconds;             /* the match's wall time */
 } TrainMatchResult;
 
 /* A player of the run's matches: a search of `visits` visits a move with the weights file at
  * `weights` (NULL: the shipped weights), the rest as players' defaults. */
 void training_player(long visits, const char *weights, SearchSetup *setup);
-/* A match of two players of the run (rank 0): the folder's suite, the run's threads, crash-safe
- * records (resumed where a killed run left them) and a results file for the ratings; sprt may
- * be NULL. */
+/* A match of two players of the run, every process its share of the game pairs (eval/match.h):
+ * the folder's suite, the run's threads, crash-safe records (resumed where a killed run left
+ * them) and a results file for the ratings; sprt may be NULL.  *out is the match's on process 0
+ * (elsewhere zeros); the answer and the error are every process's (mpi_env_agree). */
 bool training_match(const TrainRun *run, const SearchSetup *const setup[2], const char *const name[2], long games,
                     uint64_t seed, const SprtTest *sprt, const char *records, const char *results,
                     TrainMatchResult *out, Error *err);

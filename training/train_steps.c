@@ -9,11 +9,11 @@
 #include "train_output.h"
 #include "tune_run.h"
 
+#include "core/clock.h"
 #include "data/weights.h"
 #include "selfplay/selfplay.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,15 +38,6 @@ static bool best_has_priors(const TrainRun *run, const char *best_rel, bool *has
     *has = w.policy != NULL;
     weights_dispose(&w);
     return true;
-}
-
-void training_duration_text(double seconds, char *buf, size_t len)
-{
-    long s = seconds > 0 && isfinite(seconds) ? (long)(seconds + 0.5) : 0;
-    if (s >= 3600)
-        snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
-    else
-        snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
 }
 
 /* --- self-play ---------------------------------------------------------------------------------- */
@@ -108,13 +99,20 @@ static bool step_selfplay(TrainRun *run, int k, Error *err)
     weights_dispose(&w);
     if (!ok)
         return false;
-    char took[32], text[256];
+    char took[32], text[256], shares[512];
     training_duration_text(done.seconds, took, sizeof took);
+    /* process 0's counts are the whole run's, the others' their own (selfplay_mpi_run) */
+    uint64_t *played = training_gather_counts(run, done.played);
+    for (int r = 1; played && r < run->env->size; r++)
+        played[0] -= played[r];
+    training_shares_text(run->env, played, "games played", NULL, NULL, shares, sizeof shares);
+    free(played);
     /* the mark holds nothing that depends on the machine: a resumed run writes the same bytes */
     snprintf(text, sizeof text, "%llu games\n", (unsigned long long)(done.present + done.played));
     return training_write_text(run, mark, text, err) &&
-           training_log(run, err, "gen %d: self-play done: %llu games, %llu positions played now in %s", k,
-                        (unsigned long long)(done.present + done.played), (unsigned long long)done.plies, took);
+           training_log(run, err, "gen %d: self-play done: %llu games, %llu positions played now in %s%s", k,
+                        (unsigned long long)(done.present + done.played), (unsigned long long)done.plies, took,
+                        shares);
 }
 
 /* --- the fit ------------------------------------------------------------------------------------ */
@@ -136,7 +134,7 @@ static int window_first(const TrainRun *run, int k)
 }
 
 /* What generation k's fit fits besides the linear weights: tables and priors from start weights
- * without them; priors only where their fit can run (one process, searches of enough visits). */
+ * without them; priors only where the searches made enough visits to fit them to. */
 static bool choose_fit(const TrainRun *run, int k, const char *best_rel, TuneOptions *t, Error *err)
 {
     const TrainOptions *o = run->o;
@@ -150,7 +148,7 @@ static bool choose_fit(const TrainRun *run, int k, const char *best_rel, TuneOpt
         return true;
     }
     t->tables = true;
-    t->priors = run->env->size == 1 && o->visits >= t->policy_opts.min_visits;
+    t->priors = o->visits >= t->policy_opts.min_visits;
     t->shapes = o->shapes;
     if (o->l2_tables)
         t->fit_opts.l2_tables = o->l2_tables;
@@ -167,8 +165,10 @@ static bool choose_fit(const TrainRun *run, int k, const char *best_rel, TuneOpt
     return true;
 }
 
-/* DIR/genK/tune.json, the fit's report (rank 0), and the log's line. */
-static bool report_fit(TrainRun *run, int k, const char *mark, const TuneSummary *s, Error *err)
+/* DIR/genK/tune.json, the fit's report (rank 0), and the log's line with how the processes
+ * shared the games and the positions (`shares`). */
+static bool report_fit(TrainRun *run, int k, const char *mark, const TuneSummary *s, double seconds,
+                       const char *shares, Error *err)
 {
     if (run->env->rank != 0)
         return true;
@@ -181,9 +181,11 @@ static bool report_fit(TrainRun *run, int k, const char *mark, const TuneSummary
     training_tune_json(s, f);
     if (!training_output_commit(&report, err))
         return false;
-    char before[32], after[32];
-    return training_log(run, err, "gen %d: fit done: validation log-loss %s before, %s after", k,
-                        tune_loss_text(s->valid_before.target, before), tune_loss_text(s->valid_after.target, after));
+    char before[32], after[32], took[32];
+    training_duration_text(seconds, took, sizeof took);
+    return training_log(run, err, "gen %d: fit done: validation log-loss %s before, %s after in %s%s", k,
+                        tune_loss_text(s->valid_before.target, before), tune_loss_text(s->valid_after.target, after),
+                        took, shares);
 }
 
 /* The fit of generation k as tune runs it, and its report.  An error of the fit's own (not
@@ -192,12 +194,21 @@ static bool fit(TrainRun *run, int k, const char *mark, const TuneOptions *t, Er
 {
     TuneWork work;
     *err = (Error){0};
+    const double t0 = clock_seconds();
     bool ok = training_tune_run(t, run->env, &work, err);
     if (!ok && !err->elsewhere && err->kind == 0) {
         Error e = *err;
         (e.failure ? error_failed : error_set)(err, "gen %d's fit: %s", k, e.msg);
     }
-    ok = ok && report_fit(run, k, mark, &work.summary, err);
+    char shares[1024] = "";
+    if (ok) {
+        uint64_t *games = training_gather_counts(run, work.games.count);
+        uint64_t *rows = training_gather_counts(run, (uint64_t)(work.train.count + work.valid.count));
+        training_shares_text(run->env, games, "games read", rows, "positions summed", shares, sizeof shares);
+        free(games);
+        free(rows);
+    }
+    ok = ok && report_fit(run, k, mark, &work.summary, clock_seconds() - t0, shares, err);
     training_tune_free(&work);
     return ok;
 }

@@ -77,12 +77,6 @@ static bool prepare(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error 
         s->fit_tables = o->tables || o->shapes || (s->init.tables && !o->linear_only);
         s->families = o->shapes ? o->shapes : s->init.tables ? s->init.pattern_families : PATTERN_BASE;
         s->fit_priors = o->priors || (s->init.policy && !o->linear_only && !o->no_priors);
-        /* Learned priors are fitted in one process (their fit reads every game's visit lists). */
-        s->priors_kept_by_mpi = s->fit_priors && env->size > 1 && !o->priors;
-        if (s->priors_kept_by_mpi)
-            s->fit_priors = false;
-        if (o->priors && env->size > 1)
-            return error_set(err, "--priors runs in one process, not under mpirun"), fail_alike(env, err);
         return true;
     }
     return fail_alike(env, err);
@@ -162,6 +156,8 @@ static bool fit_priors(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Err
     po.skip_opening = o->data_opts.skip_opening;
     po.validation = o->data_opts.validation;
     po.threads = o->data_opts.threads;
+    po.mpi = env;
+    /* under mpirun every rank gets the same answer and error, and so decides alike */
     if (!tune_fit_policy(w->game, &w->games, &s->init, &po, &s->policy, err)) {
         if (o->priors || err->failure)
             return fail_alike(env, err);

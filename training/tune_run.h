@@ -96,7 +96,6 @@ typedef struct {
     Weights init;
     bool fit_tables, fit_priors;    /* what this run fits besides the linear weights */
     unsigned families;          /* the pattern families of the tables fitted */
-    bool priors_kept_by_mpi;    /* the start's priors kept as they are: their fit runs in one process */
     char priors_kept[600];      /* or why the data could not refit them ("" when they were) */
     bool init_tables_fixed;     /* the start weights' tables kept as they are (--linear-only) */
     TuneFit fit;
@@ -147,8 +146,7 @@ bool training_tune_save(const TuneOptions *o, TuneSummary *s, Error *err);
 /* Why a run that holds learned priors did not refit them (s->fit_priors false). */
 static inline const char *tune_priors_kept(const TuneSummary *s)
 {
-    return s->priors_kept[0] ? s->priors_kept : s->priors_kept_by_mpi ? "their fit runs in one process, not under mpirun"
-           : "--linear-only or --no-priors";
+    return s->priors_kept[0] ? s->priors_kept : "--linear-only or --no-priors";
 }
 
 /* The report as one JSON object (tune --json, and train's DIR/genK/tune.json). */

@@ -222,13 +222,17 @@ bool tune_dedup(const uint64_t *hash, size_t n, uint8_t *keep, int threads);
 
 /* ---------------------------------------------------------------- several processes (tune_mpi.c) */
 
-/* tune_dedup over the hashes of all ranks, taken in rank order: keep[i] is 1 when this rank's
- * hash[i] occurs on no lower rank and not earlier here.  Collective: every rank calls it.  False
- * (on every rank) when memory runs out or a count is too large for MPI. */
 /* Whether `ok` holds on every rank (collective).  A rank where it holds but not everywhere gets
  * *err saying that another process failed (err->elsewhere). */
 bool tune_agree(const MpiEnv *env, bool ok, Error *err);
+/* Like tune_agree, but every rank gets the error of the first rank (in rank order) where `ok`
+ * is false, as one process reading all the data would have met it first: an error every rank
+ * then handles alike (env NULL or one rank: ok as it is).  Collective. */
+bool tune_agree_first(const MpiEnv *env, bool ok, Error *err);
 
+/* tune_dedup over the hashes of all ranks, taken in rank order: keep[i] is 1 when this rank's
+ * hash[i] occurs on no lower rank and not earlier here.  Collective: every rank calls it.  False
+ * (on every rank) when memory runs out or a count is too large for MPI. */
 bool tune_dedup_ranks(const MpiEnv *env, const uint64_t *hash, size_t n, uint8_t *keep, int threads);
 
 /* Moves the rows of a set whose parts lie on the ranks in rank order so that each rank holds
@@ -306,6 +310,10 @@ typedef struct {
     size_t batch;           /* positions a mini-batch */
     int max_epochs, patience;
     int threads;
+    /* Several processes, each with its share of the games (tune_read_share, in rank order): the
+     * positions of all of them are fitted and scored, the same bits as one process reading all
+     * the games.  NULL or one rank: this process only. */
+    const MpiEnv *mpi;
 } TunePolicyOptions;
 
 /* Defaults: skip 0, validation 0 (set both from the data options), 50 visits, 1,000,000
@@ -330,7 +338,9 @@ typedef struct {
 } TunePolicyFit;
 
 /* Fits the game's learned priors to the visit lists of `games` (read with keep_visits), from
- * init's priors where it has some, else from zero (uniform).  One process. */
+ * init's priors where it has some, else from zero (uniform).  Under MPI (opts->mpi) collective:
+ * every rank returns the same answer, and on failure the same error (the first rank's in rank
+ * order, as one process would meet it). */
 bool tune_fit_policy(const Game *g, const TuneGames *games, const Weights *init, const TunePolicyOptions *opts,
                      TunePolicyFit *out, Error *err);
 

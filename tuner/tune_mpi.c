@@ -29,6 +29,35 @@ bool tune_agree(const MpiEnv *env, bool ok, Error *err)
     return all;
 }
 
+bool tune_agree_first(const MpiEnv *env, bool ok, Error *err)
+{
+    if (!env || env->size <= 1)
+        return ok;
+    uint64_t *failed = malloc((size_t)env->size * sizeof *failed);
+    if (!mpi_env_all(env, failed != NULL)) {
+        if (failed) {
+            free(failed);
+            error_failed(err, "stopped: another process failed");
+            err->elsewhere = true;
+        } else {
+            error_failed(err, "out of memory");
+        }
+        return false;
+    }
+    mpi_env_gather_u64(env, !ok, failed);
+    int first = 0;
+    while (first < env->size && !failed[first])
+        first++;
+    free(failed);
+    if (first == env->size)
+        return true;
+    /* Error is plain bytes (a message array, flags and numbers): the same on every machine of one
+     * build, which is what mpirun starts. */
+    mpi_env_broadcast(env, first, err, sizeof *err);
+    err->elsewhere = false;
+    return false;
+}
+
 /* --- repeats across processes ---------------------------------------------------------------------- */
 
 /* The process that owns a hash: its top 32 bits scaled to [0, ranks), as tune_dedup cuts. */

@@ -17,6 +17,7 @@
 #include "tune.h"
 
 #include "core/policy.h"
+#include "core/threads.h"
 #include "tune_sparse.h"
 
 #include <math.h>
@@ -191,42 +192,65 @@ static double row_logit(const PolicyRows *s, const float *weights, size_t r)
     return z;
 }
 
-/* The rows' scores under the weights (NULL: the start priors), summed in group order. */
-static TunePolicyScore score(const PolicyRows *s, const float *weights)
+/* Scores are summed in fixed point, SCORE_ONE a nat, as the sparse fit sums its losses: exact in
+ * any order, so the threads and the processes (each its share of the positions) add them to the
+ * bits one thread adds. */
+#define SCORE_ONE 16777216.0
+
+/* Group g's cross-entropy and log-evidence in fixed point; whether its highest logit is its most
+ * visited move. */
+static bool score_group(const PolicyRows *s, const float *weights, size_t g, int64_t *loss, int64_t *evidence)
 {
-    double loss = 0, top1 = 0, evidence = 0;
-    for (size_t g = 0; g < s->groups; g++) {
-        const size_t a = s->group_start[g], b = s->group_start[g + 1];
-        double top = -INFINITY, norm = 0;
-        size_t best = a, visited = a;
-        for (size_t r = a; r < b; r++) {
-            const double z = row_logit(s, weights, r);
-            if (s->target[r] > s->target[visited])
-                visited = r;
-            if (z > top) {
-                top = z;
-                best = r;
-            }
+    const size_t a = s->group_start[g], b = s->group_start[g + 1];
+    double top = -INFINITY, norm = 0, cross = 0;
+    size_t best = a, visited = a;
+    for (size_t r = a; r < b; r++) {
+        const double z = row_logit(s, weights, r);
+        if (s->target[r] > s->target[visited])
+            visited = r;
+        if (z > top) {
+            top = z;
+            best = r;
         }
-        for (size_t r = a; r < b; r++)
-            norm += exp(row_logit(s, weights, r) - top);
-        const double log_norm = top + log(norm);
-        for (size_t r = a; r < b; r++)
-            if (s->target[r] > 0)
-                loss -= s->target[r] * (row_logit(s, weights, r) - log_norm);
-        evidence += row_logit(s, weights, visited) - log_norm;
-        top1 += best == visited;
     }
-    const double n = s->groups ? (double)s->groups : NAN;
-    return (TunePolicyScore){loss / n, top1 / n, evidence / n};
+    for (size_t r = a; r < b; r++)
+        norm += exp(row_logit(s, weights, r) - top);
+    const double log_norm = top + log(norm);
+    for (size_t r = a; r < b; r++)
+        if (s->target[r] > 0)
+            cross -= s->target[r] * (row_logit(s, weights, r) - log_norm);
+    *loss = llround(cross * SCORE_ONE);
+    *evidence = llround((row_logit(s, weights, visited) - log_norm) * SCORE_ONE);
+    return best == visited;
+}
+
+/* The rows' scores under the weights (NULL: the start priors), over every process's rows. */
+static TunePolicyScore score(const PolicyRows *s, const float *weights, const TunePolicyOptions *o)
+{
+    int64_t loss = 0, evidence = 0, top1 = 0;
+    const long groups = (long)s->groups;
+#pragma omp parallel for schedule(static) reduction(+ : loss, evidence, top1) num_threads(threads_or_default(o->threads))
+    for (long g = 0; g < groups; g++) {
+        int64_t l, e;
+        top1 += score_group(s, weights, (size_t)g, &l, &e);
+        loss += l;
+        evidence += e;
+    }
+    uint64_t sums[4] = {(uint64_t)loss, (uint64_t)evidence, (uint64_t)top1, (uint64_t)groups};
+    if (o->mpi)
+        mpi_env_sum_u64(o->mpi, sums, 4);
+    const double n = sums[3] ? (double)sums[3] : NAN;
+    return (TunePolicyScore){(double)(int64_t)sums[0] / SCORE_ONE / n, (double)sums[2] / n,
+                             (double)(int64_t)sums[1] / SCORE_ONE / n};
 }
 
 /* ---------------------------------------------------------------- the fit */
 
-static SparseData sparse_view(const PolicyRows *s)
+/* The rows as the sparse fit sees them; `first` is the global index of their first group. */
+static SparseData sparse_view(const PolicyRows *s, uint64_t first)
 {
     return (SparseData){.rows = s->rows, .columns = s->columns, .entries = s->entries, .target = s->target,
-                        .group_start = s->group_start, .groups = s->groups};
+                        .group_start = s->group_start, .groups = s->groups, .first_group = first};
 }
 
 static void log_epoch(const SparseEpoch *e, void *ctx)
@@ -238,16 +262,50 @@ static void log_epoch(const SparseEpoch *e, void *ctx)
     out->num_epochs = e->epoch + 1;
 }
 
-static size_t count_eligible(const Extract *x)
+/* The eligible positions of every process's games. */
+static uint64_t count_eligible(const Extract *x)
 {
-    size_t n = 0;
+    uint64_t n = 0;
     for (size_t i = 0; i < x->games->count; i++)
         for (int ply = 0; ply < x->games->game[i].plies; ply++)
             n += eligible(x, &x->games->game[i], ply);
+    if (x->opts->mpi)
+        mpi_env_sum_u64(x->opts->mpi, &n, 1);
     return n;
 }
 
-static bool fit_rows(const PolicyRows sets[2], const TunePolicyOptions *o, TunePolicyFit *out, Error *err)
+/* Where this process's groups of each set begin in the global order (the ranks' games joined in
+ * rank order), and the sets' totals over every process. */
+typedef struct {
+    uint64_t first[2], total[2];
+} GroupPlace;
+
+static bool place_groups(const TunePolicyOptions *o, const PolicyRows sets[2], GroupPlace *p, Error *err)
+{
+    *p = (GroupPlace){{0, 0}, {sets[0].groups, sets[1].groups}};
+    const MpiEnv *env = o->mpi;
+    if (!env || env->size <= 1)
+        return true;
+    uint64_t *counts = malloc((size_t)env->size * sizeof *counts);
+    if (!tune_agree(env, counts != NULL, err)) {
+        free(counts);
+        return counts ? false : error_failed(err, "out of memory");
+    }
+    for (int set = 0; set < 2; set++) {
+        mpi_env_gather_u64(env, sets[set].groups, counts);
+        p->total[set] = 0;
+        for (int r = 0; r < env->size; r++) {
+            if (r == env->rank)
+                p->first[set] = p->total[set];
+            p->total[set] += counts[r];
+        }
+    }
+    free(counts);
+    return true;
+}
+
+static bool fit_rows(const PolicyRows sets[2], const GroupPlace *place, const TunePolicyOptions *o,
+                     TunePolicyFit *out, Error *err)
 {
     SparseModel model = {.num_sparse = out->size, .sparse_w = out->weights};
     SparseFitOptions so = tune_sparse_fit_defaults();
@@ -257,17 +315,54 @@ static bool fit_rows(const PolicyRows sets[2], const TunePolicyOptions *o, TuneP
     so.max_epochs = o->max_epochs < TUNE_MAX_EPOCHS ? o->max_epochs : TUNE_MAX_EPOCHS;
     so.patience = o->patience;
     so.threads = o->threads;
+    so.mpi = o->mpi;
     uint8_t groups[POLICY_MAX_COLUMNS];
     for (int c = 0; c < POLICY_MAX_COLUMNS; c++)
         groups[c] = (uint8_t)c;
     so.column_group = groups;
     so.on_epoch = log_epoch;
     so.ctx = out;
-    const SparseData tr = sparse_view(&sets[0]), va = sparse_view(&sets[1]);
+    const SparseData tr = sparse_view(&sets[0], place->first[0]), va = sparse_view(&sets[1], place->first[1]);
     SparseFitResult r;
     if (!tune_sparse_fit(&model, &tr, &va, &so, &r))
         return error_failed(err, "out of memory fitting the priors");
     out->best_epoch = r.best_epoch;
+    return true;
+}
+
+/* Every process's positions of its share of the games, into sets[0] (training) and sets[1]
+ * (validation); the first error in rank order on every rank. */
+static bool extract_all(Extract *x, PolicyRows sets[2], bool ok, Error *err)
+{
+    if (!tune_agree_first(x->opts->mpi, ok, err))
+        return false;
+    const uint64_t eligible_positions = count_eligible(x);
+    if (eligible_positions > x->opts->max_positions)
+        x->keep_fraction = (double)x->opts->max_positions / (double)eligible_positions;
+    for (size_t i = 0; ok && i < x->games->count; i++)
+        ok = extract_game(x, i, sets, err);
+    return tune_agree_first(x->opts->mpi, ok, err);
+}
+
+/* The fit of the extracted positions, its scores before and after. */
+static bool fit_sets(const Extract *x, const PolicyRows sets[2], TunePolicyFit *out, Error *err)
+{
+    const TunePolicyOptions *o = x->opts;
+    GroupPlace place;
+    if (!place_groups(o, sets, &place, err))
+        return false;
+    if (place.total[0] == 0)
+        return error_set(err, "no positions with visit lists of %d visits or more to fit priors to", o->min_visits);
+    if (x->init->policy && x->init->policy_id == x->set->id)
+        memcpy(out->weights, x->init->policy, x->set->size * sizeof *out->weights);
+    out->positions_train = place.total[0];
+    out->positions_validation = place.total[1];
+    out->train_before = score(&sets[0], NULL, o);
+    out->valid_before = score(&sets[1], NULL, o);
+    if (!fit_rows(sets, &place, o, out, err))
+        return false;
+    out->train_after = score(&sets[0], out->weights, o);
+    out->valid_after = score(&sets[1], out->weights, o);
     return true;
 }
 
@@ -277,6 +372,7 @@ bool tune_fit_policy(const Game *g, const TuneGames *games, const Weights *init,
     double t0 = omp_get_wtime();
     memset(out, 0, sizeof *out);
     const PolicySet *set = policy_set_of(g);
+    /* alike on every rank: the game and the reading options are */
     if (!set)
         return error_set(err, "%s has no move features for learned priors", g->name);
     if (!games->keep_visits)
@@ -289,27 +385,7 @@ bool tune_fit_policy(const Game *g, const TuneGames *games, const Weights *init,
     bool ok = x.moves && x.priors && out->weights;
     if (!ok)
         error_failed(err, "out of memory for the priors");
-    const size_t eligible_positions = ok ? count_eligible(&x) : 0;
-    if (eligible_positions > o->max_positions)
-        x.keep_fraction = (double)o->max_positions / (double)eligible_positions;
-    for (size_t i = 0; ok && i < games->count; i++)
-        ok = extract_game(&x, i, sets, err);
-    if (ok && sets[0].groups == 0)
-        ok = error_set(err, "no positions with visit lists of %d visits or more to fit priors to",
-                            o->min_visits);
-    if (ok && init->policy && init->policy_id == set->id)
-        memcpy(out->weights, init->policy, set->size * sizeof *out->weights);
-    if (ok) {
-        out->positions_train = sets[0].groups;
-        out->positions_validation = sets[1].groups;
-        out->train_before = score(&sets[0], NULL);
-        out->valid_before = score(&sets[1], NULL);
-        ok = fit_rows(sets, o, out, err);
-    }
-    if (ok) {
-        out->train_after = score(&sets[0], out->weights);
-        out->valid_after = score(&sets[1], out->weights);
-    }
+    ok = extract_all(&x, sets, ok, err) && fit_sets(&x, sets, out, err);
     rows_free(&sets[0]);
     rows_free(&sets[1]);
     free(x.moves);
