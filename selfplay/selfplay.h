@@ -90,6 +90,25 @@ void selfplay_game_free(SelfplayGame *sg);
  * are replaced), index and seed included.  False when memory runs out. */
 bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record);
 
+/* The same game a move at a time, its searches made by the caller (selfplay_lockstep.c batches
+ * many games' searches for an outside evaluator).  selfplay_game_play is exactly: start; while
+ * advance says SEARCH, search selfplay_game_tree's tree for the config's visits and hand the
+ * result to selfplay_game_searched; then finish. */
+typedef enum { SELFPLAY_SEARCH, SELFPLAY_OVER, SELFPLAY_FAILED } SelfplayStep;
+
+/* Begins game `index` from `start` with its seed into *record; false when memory runs out. */
+bool selfplay_game_start(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record);
+/* Plays the moves that need no search (random opening plies) and stops at the end of the game
+ * (OVER), where a move needs a search (SEARCH: selfplay_game_tree is set to the game so far), or
+ * when memory runs out (FAILED; the game is then abandoned by the next start or the free). */
+SelfplayStep selfplay_game_advance(SelfplayGame *sg);
+Mcts *selfplay_game_tree(SelfplayGame *sg);
+/* The search the next move is chosen by (copied). */
+void selfplay_game_searched(SelfplayGame *sg, const MctsResult *r);
+/* The result and end of a game that advance said is OVER into its record; false when memory ran
+ * out during it. */
+bool selfplay_game_finish(SelfplayGame *sg);
+
 /* ---------------------------------------------------------------- the run */
 
 typedef struct {
