@@ -148,12 +148,13 @@ static bool root_proven(const Mcts *m)
 }
 
 /* Fills the batch with visits, tree by tree, each until its visits are all under way, it
- * collides, or the batch is full. */
-static void fill_batch(Batch *b, Mcts *const *trees, int count, long visits, TreeState *state)
+ * collides, it has per_tree visits waiting, or the batch is full. */
+static void fill_batch(Batch *b, Mcts *const *trees, int count, long visits, long per_tree, TreeState *state)
 {
     for (int t = 0; t < count && b->count < b->capacity; t++) {
         Mcts *m = trees[t];
-        while (!state[t].finished && b->count < b->capacity && state[t].started < visits && !root_proven(m))
+        while (!state[t].finished && b->count < b->capacity && state[t].started < visits && !root_proven(m) &&
+               state[t].started - state[t].completed < per_tree)
             if (!visit_or_defer(b, trees, t, state))
                 break;
     }
@@ -226,9 +227,10 @@ static void collect(Mcts *const *trees, int count, const TreeState *state, MctsR
     }
 }
 
-bool mcts_search_batched(Mcts *const *trees, int count, long visits, int batch, MctsEvaluateFn evaluate, void *ctx,
-                         MctsResult *results)
+bool mcts_search_batched(Mcts *const *trees, int count, long visits, int batch, int per_tree, MctsEvaluateFn evaluate,
+                         void *ctx, MctsResult *results)
 {
+    const long in_flight = per_tree > 0 ? per_tree : batch > 0 ? batch : 1;
     Batch b = {0};
     TreeState *state = calloc((size_t)(count > 0 ? count : 1), sizeof *state);
     for (int t = 0; t < count; t++)
@@ -236,7 +238,7 @@ bool mcts_search_batched(Mcts *const *trees, int count, long visits, int batch, 
     bool ok = state && batch_init(&b, batch > 0 ? batch : 1) && prepare_roots(&b, trees, count, visits, state,
                                                                               evaluate, ctx, results);
     while (ok) {
-        fill_batch(&b, trees, count, visits, state);
+        fill_batch(&b, trees, count, visits, in_flight, state);
         if (b.count == 0)
             break;
         ok = evaluate_batch(&b, evaluate, ctx) && finish_batch(&b, trees, state);
