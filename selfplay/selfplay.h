@@ -77,9 +77,10 @@ char *selfplay_settings_text(const Game *g, const Position *start, const Weights
 /* The same for a run whose leaves an outside evaluator judges (SelfplayRun.evaluator): two more
  * lines, "evaluator=external NAME" (the caller's name for its evaluator, one line: a network's
  * file and generation, say, so that a resumed run cannot mix evaluators silently) and
- * "evaluator_batch=N" (the leaves per call, which the games depend on beyond 1). */
+ * "evaluator_in_flight=K" (selfplay_lockstep_in_flight: at 1 each game is a function of its seed
+ * and the evaluator alone, beyond it depends on the games beside it). */
 char *selfplay_settings_text_external(const Game *g, const Position *start, const Weights *w,
-                                      const SelfplayConfig *cfg, const char *evaluator, int batch,
+                                      const SelfplayConfig *cfg, const char *evaluator, int in_flight,
                                       const char *command_line);
 
 /* Whether a file's settings and a run's describe the same games: every line equal except
@@ -194,9 +195,14 @@ typedef enum {
 
 /* Plays games todo[0 .. count-1] of the run, run->evaluator->games_at_once at a time, handing
  * each to `done` as it finishes (selfplay_lockstep.c; selfplay_run calls it for a run with an
- * evaluator).  Game i is seeded as selfplay_run seeds it. */
+ * evaluator).  Game i is seeded as selfplay_run seeds it.  Each search has at most
+ * selfplay_lockstep_in_flight visits in flight: where that is 1 (a batch no larger than the
+ * games at once) a game's visits go one after another, and the game is the one selfplay_game_play
+ * plays with an evaluator that answers as the weights' evaluation, whatever games are beside it. */
 SelfplayLockstepStatus selfplay_lockstep(const SelfplayRun *run, const uint64_t *todo, uint64_t count,
                                          SelfplayGameDone done, void *ctx);
+/* ceil(batch / games_at_once): the batch shared among the games at once. */
+int selfplay_lockstep_in_flight(const SelfplayEvaluator *e);
 
 /* ---------------------------------------------------------------- across processes (MPI) */
 

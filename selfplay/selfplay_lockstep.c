@@ -8,9 +8,10 @@
  * runs: the same random opening, root noise, sampling by visits, adjudication and records; only
  * the search is made here.  With batches of one leaf and an evaluator that answers as the
  * weights' own evaluation does, every game is the one `leuctra selfplay` plays (the unit test
- * api_search.selfplay_through_callback compares the files byte for byte).  With larger batches
- * a tree's visits in flight depend on the other trees in the batch, so a game depends on the
- * games played beside it.
+ * api_search.selfplay_through_evaluator compares the files byte for byte); so it is with one
+ * leaf of each game per call, since each tree's visits still go one after another.  With more
+ * visits of a tree in flight, they depend on the other trees in the batch, so a game depends
+ * on the games played beside it.
  *
  * One thread: the evaluator is the caller's and may not be thread-safe (Python's is not).
  */
@@ -87,9 +88,8 @@ static bool round_of_searches(Lockstep *l, SelfplayGameDone done, void *ctx, boo
     *any = n > 0;
     if (!n)
         return true;
-    /* the batch shared among the games: each tree's visits in flight at most its share */
-    const int per_tree = (e->batch + n - 1) / n;
-    if (!mcts_search_batched(l->trees, n, l->run->config->visits, e->batch, per_tree, e->evaluate, e->ctx,
+    if (!mcts_search_batched(l->trees, n, l->run->config->visits, e->batch, selfplay_lockstep_in_flight(e),
+                             e->evaluate, e->ctx,
                              l->results)) {
         *status = SELFPLAY_LOCKSTEP_EVALUATOR;
         return false;
@@ -109,6 +109,14 @@ static void lockstep_free(Lockstep *l)
     free(l->trees);
     free(l->searching);
     free(l->results);
+}
+
+/* The share of the games at once, not of the games left, so that the last games of a run are
+ * searched as the first. */
+int selfplay_lockstep_in_flight(const SelfplayEvaluator *e)
+{
+    const int at_once = e->games_at_once > 0 ? e->games_at_once : 1, batch = e->batch > 0 ? e->batch : 1;
+    return (batch + at_once - 1) / at_once;
 }
 
 SelfplayLockstepStatus selfplay_lockstep(const SelfplayRun *run, const uint64_t *todo, uint64_t count,
