@@ -75,6 +75,18 @@ static int read_setup(int count, const char *const *names, const char *const *va
     return LT_OK;
 }
 
+/* The searches of one call: a tree per game, the games' positions as they were when the search
+ * began (what the results describe, whatever an evaluator does to the handles meanwhile), the
+ * results and the evaluator's bridge. */
+typedef struct {
+    const Game *game;
+    Mcts **trees;
+    Position *roots;
+    MctsResult *results;
+    ApiEvaluator *evaluator;
+    int n;
+} Searches;
+
 /* Game i's root: its legal actions ascending with their visits, into actions/visits from `at`. */
 static void root_visits(const Game *g, const Position *root, const MctsResult *r, int32_t *actions, int32_t *visits,
                         size_t at, int n)
@@ -98,44 +110,41 @@ static void root_visits(const Game *g, const Position *root, const MctsResult *r
 }
 
 /* The results into the caller's outputs. */
-static int write_results(LtGame *const *games, int n, const MctsResult *results, int32_t *legal_start,
-                         int32_t *actions, int32_t *visits, size_t capacity, double *root_values, int32_t *best,
-                         char *err, size_t err_len)
+static int write_results(const Searches *s, int32_t *legal_start, int32_t *actions, int32_t *visits, size_t capacity,
+                         double *root_values, int32_t *best, char *err, size_t err_len)
 {
     size_t at = 0;
-    for (int i = 0; i < n; i++) {
-        const Game *g = api_game_rules(games[i]);
-        const Position *root = &api_game_played(games[i])->now;
-        const int count = game_count_moves(g, root);
+    for (int i = 0; i < s->n; i++) {
+        const Position *root = &s->roots[i];
+        const MctsResult *r = &s->results[i];
+        const int count = game_count_moves(s->game, root);
         if (legal_start)
             legal_start[i] = (int32_t)at;
         if (actions && visits) {
             if (at + (size_t)count > capacity)
                 return fail(err, err_len, LT_ERR_INPUT, "search: the actions and visits hold %zu entries, the "
                             "games' legal actions are more", capacity);
-            root_visits(g, root, &results[i], actions, visits, at, count);
+            root_visits(s->game, root, r, actions, visits, at, count);
         }
         at += (size_t)count;
         if (root_values)
-            root_values[i] = results[i].value;
+            root_values[i] = r->value;
         if (best)
-            best[i] = results[i].best == MOVE_NONE ? -1 : game_action_of(g, root, results[i].best);
+            best[i] = r->best == MOVE_NONE ? -1 : game_action_of(s->game, root, r->best);
     }
     if (legal_start)
-        legal_start[n] = (int32_t)at;
+        legal_start[s->n] = (int32_t)at;
     return LT_OK;
 }
 
 /* The results as a JSON list into json. */
-static int write_json(LtGame *const *games, int n, const MctsResult *results, char *json, size_t json_len,
-                      char *err, size_t err_len)
+static int write_json(const Searches *s, char *json, size_t json_len, char *err, size_t err_len)
 {
     size_t at = 0;
-    for (int i = 0; i < n && at < json_len; i++) {
+    for (int i = 0; i < s->n && at < json_len; i++) {
         at += (size_t)snprintf(json + at, json_len - at, i ? ", " : "[");
         if (at < json_len)
-            at += search_result_json(api_game_rules(games[i]), &api_game_played(games[i])->now, &results[i], 0, 0,
-                                     json + at, json_len - at);
+            at += search_result_json(s->game, &s->roots[i], &s->results[i], 0, 0, json + at, json_len - at);
     }
     if (at < json_len)
         at += (size_t)snprintf(json + at, json_len - at, "]");
@@ -144,18 +153,12 @@ static int write_json(LtGame *const *games, int n, const MctsResult *results, ch
     return LT_OK;
 }
 
-typedef struct {
-    Mcts **trees;
-    MctsResult *results;
-    ApiEvaluator *evaluator;
-    int n;
-} Searches;
-
 static void searches_free(Searches *s)
 {
     for (int i = 0; s->trees && i < s->n; i++)
         mcts_free(s->trees[i]);
     free(s->trees);
+    free(s->roots);
     free(s->results);
     api_evaluator_free(s->evaluator);
 }
@@ -165,13 +168,16 @@ static int searches_make(Searches *s, LtGame *const *games, int n, const SearchS
                          LtEvaluateFn evaluate, void *ctx, char *err, size_t err_len)
 {
     const Game *g = api_game_rules(games[0]);
+    s->game = g;
     s->n = n;
     s->trees = calloc((size_t)n, sizeof *s->trees);
+    s->roots = malloc((size_t)n * sizeof *s->roots);
     s->results = malloc((size_t)n * sizeof *s->results);
     s->evaluator = api_evaluator_new(g, w, mcts_coarse_share(&setup->mcts, g, w), evaluate, ctx);
-    if (!s->trees || !s->results || !s->evaluator)
+    if (!s->trees || !s->roots || !s->results || !s->evaluator)
         return fail(err, err_len, LT_ERR_FAILED, "search: out of memory");
     for (int i = 0; i < n; i++) {
+        s->roots[i] = api_game_played(games[i])->now;
         if (!(s->trees[i] = mcts_new(g, w, &setup->mcts)))
             return fail(err, err_len, LT_ERR_FAILED, "search: cannot allocate the search tree of game %d", i);
         mcts_set_game(s->trees[i], api_game_played(games[i]));
@@ -206,10 +212,9 @@ int lt_search_batched(LtGame *const *games, int n, int count, const char *const 
             status = fail(err, err_len, LT_ERR_FAILED, "search: out of memory");
     }
     if (status == LT_OK)
-        status = write_results(games, n, s.results, legal_start, actions, visits, capacity, root_values, best, err,
-                               err_len);
+        status = write_results(&s, legal_start, actions, visits, capacity, root_values, best, err, err_len);
     if (status == LT_OK && json)
-        status = write_json(games, n, s.results, json, json_len, err, err_len);
+        status = write_json(&s, json, json_len, err, err_len);
     searches_free(&s);
     return status;
 }

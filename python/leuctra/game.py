@@ -172,9 +172,15 @@ class Game:
             self._h = None
             lib.lt_game_free(handle)
 
+    # True while leuctra.search searches this Game (guided.py): a call on it from inside the
+    # search's evaluate is refused.
+    _searching = False
+
     def _live(self) -> int:
         if self._h is None:
             raise LeuctraError("this leuctra.Game is closed")
+        if self._searching:
+            raise LeuctraError("this leuctra.Game is being searched: the evaluate of leuctra.search may not use it")
         return self._h
 
     def _check(self, status: int) -> None:
