@@ -20,8 +20,11 @@
 
 struct LtLeaves {
     const Game *game;
-    const Weights *weights;
+    const Weights *weights;     /* NULL until loaded from holder (api_evaluator_new) */
     double coarse;
+    LtGame *holder;
+    const char *path;
+    const MctsConfig *cfg;
     const MctsLeaf *leaves;
     int n;
     const int32_t *legal_start;
@@ -45,7 +48,8 @@ struct ApiEvaluator {
     char msg[ERROR_LEN];
 };
 
-ApiEvaluator *api_evaluator_new(const Game *g, const Weights *w, double coarse, LtEvaluateFn evaluate, void *ctx)
+ApiEvaluator *api_evaluator_new(const Game *g, const Weights *w, double coarse, LtGame *holder, const char *path,
+                                const MctsConfig *cfg, LtEvaluateFn evaluate, void *ctx)
 {
     ApiEvaluator *e = calloc(1, sizeof *e);
     if (!e)
@@ -54,7 +58,7 @@ ApiEvaluator *api_evaluator_new(const Game *g, const Weights *w, double coarse, 
     e->evaluate = evaluate;
     e->ctx = ctx;
     e->plane_bytes = (size_t)PLANES_COUNT * (size_t)g->width * (size_t)g->height;
-    e->leaves = (LtLeaves){g, w, coarse, NULL, 0, NULL, NULL};
+    e->leaves = (LtLeaves){g, w, coarse, holder, path, cfg, NULL, 0, NULL, NULL};
     return e;
 }
 
@@ -202,14 +206,27 @@ int lt_leaves_position(const LtLeaves *leaves, int i, char *buf, size_t len, cha
     return LT_OK;
 }
 
-void lt_leaves_evaluate(const LtLeaves *leaves, double *values_out, float *policy_out)
+int lt_leaves_evaluate(const LtLeaves *leaves, double *values_out, float *policy_out, char *err, size_t err_len)
 {
+    if (!leaves->leaves) {
+        if (err && err_len)
+            snprintf(err, err_len, "lt_leaves_evaluate: the leaves live only during the evaluator's call");
+        return LT_ERR_INPUT;
+    }
+    if (!leaves->weights) {
+        LtLeaves *mine = (LtLeaves *)leaves;    /* the bridge's own: loaded once, kept for the search */
+        const int status = api_game_weights(mine->holder, mine->path, &mine->weights, err, err_len);
+        if (status != LT_OK)
+            return status;
+        mine->coarse = mcts_coarse_share(mine->cfg, mine->game, mine->weights);
+    }
     float priors[MAX_MOVES];
-    for (int i = 0; leaves->leaves && i < leaves->n; i++) {
+    for (int i = 0; i < leaves->n; i++) {
         const MctsLeaf *leaf = &leaves->leaves[i];
         values_out[i] = value_search(leaves->game, leaves->weights, NULL, leaf->position, leaves->coarse);
         value_move_priors(leaves->game, leaves->weights, leaf->position, leaf->moves, leaf->num_moves, priors);
         for (int32_t j = leaves->legal_start[i]; j < leaves->legal_start[i + 1]; j++)
             policy_out[j] = priors[leaves->order[j]];
     }
+    return LT_OK;
 }

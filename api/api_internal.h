@@ -29,8 +29,13 @@ int api_game_weights(LtGame *g, const char *path, const Weights **out, char *err
 typedef struct ApiEvaluator ApiEvaluator;
 
 /* A bridge to `evaluate` for searches of game g; w and coarse: the weights' own evaluation that
- * lt_leaves_evaluate gives (as the search would evaluate with them).  NULL when memory runs out. */
-ApiEvaluator *api_evaluator_new(const Game *g, const Weights *w, double coarse, LtEvaluateFn evaluate, void *ctx);
+ * lt_leaves_evaluate gives (as the search would evaluate with them), or w NULL: the weights file
+ * `path` ("": the shipped ones) loaded into `holder` at lt_leaves_evaluate's first call, and
+ * the coarse share cfg gives with them (a search through an evaluator needs no weights, and
+ * loading them costs up to a tenth of a second on a board of their own).  NULL when memory
+ * runs out. */
+ApiEvaluator *api_evaluator_new(const Game *g, const Weights *w, double coarse, LtGame *holder, const char *path,
+                                const MctsConfig *cfg, LtEvaluateFn evaluate, void *ctx);
 void api_evaluator_free(ApiEvaluator *e);
 /* The search's evaluator (an MctsEvaluateFn; ctx: the ApiEvaluator): the leaves as planes and
  * ascending legal actions to the caller's function, its answer checked and put back in the

@@ -164,8 +164,8 @@ static void searches_free(Searches *s)
 }
 
 /* The trees of the games and the evaluator's bridge. */
-static int searches_make(Searches *s, LtGame *const *games, int n, const SearchSetup *setup, const Weights *w,
-                         LtEvaluateFn evaluate, void *ctx, char *err, size_t err_len)
+static int searches_make(Searches *s, LtGame *const *games, int n, const SearchSetup *setup, LtEvaluateFn evaluate,
+                         void *ctx, char *err, size_t err_len)
 {
     const Game *g = api_game_rules(games[0]);
     s->game = g;
@@ -173,12 +173,12 @@ static int searches_make(Searches *s, LtGame *const *games, int n, const SearchS
     s->trees = calloc((size_t)n, sizeof *s->trees);
     s->roots = malloc((size_t)n * sizeof *s->roots);
     s->results = malloc((size_t)n * sizeof *s->results);
-    s->evaluator = api_evaluator_new(g, w, mcts_coarse_share(&setup->mcts, g, w), evaluate, ctx);
+    s->evaluator = api_evaluator_new(g, NULL, 0, games[0], setup->eval_path, &setup->mcts, evaluate, ctx);
     if (!s->trees || !s->roots || !s->results || !s->evaluator)
         return fail(err, err_len, LT_ERR_FAILED, "search: out of memory");
     for (int i = 0; i < n; i++) {
         s->roots[i] = api_game_played(games[i])->now;
-        if (!(s->trees[i] = mcts_new(g, w, &setup->mcts)))
+        if (!(s->trees[i] = mcts_new(g, NULL, &setup->mcts)))     /* the evaluator judges every leaf */
             return fail(err, err_len, LT_ERR_FAILED, "search: cannot allocate the search tree of game %d", i);
         mcts_set_game(s->trees[i], api_game_played(games[i]));
     }
@@ -200,11 +200,13 @@ int lt_search_batched(LtGame *const *games, int n, int count, const char *const 
         return fail(err, err_len, LT_ERR_INPUT, "search: no evaluator");
     SearchSetup setup;
     const Weights *w;
-    if ((status = read_setup(count, names, values, 1000, &setup, err, err_len)) != LT_OK ||
-        (status = api_game_weights(games[0], setup.eval_path, &w, err, err_len)) != LT_OK)
+    if ((status = read_setup(count, names, values, 1000, &setup, err, err_len)) != LT_OK)
+        return status;
+    /* a weights file named is checked now; the shipped ones load when an evaluator asks for them */
+    if (setup.eval_path[0] && (status = api_game_weights(games[0], setup.eval_path, &w, err, err_len)) != LT_OK)
         return status;
     Searches s = {0};
-    status = searches_make(&s, games, n, &setup, w, evaluate, ctx, err, err_len);
+    status = searches_make(&s, games, n, &setup, evaluate, ctx, err, err_len);
     if (status == LT_OK && !mcts_search_batched(s.trees, n, setup.limits.visits, batch, (batch + n - 1) / n,
                                                 api_evaluator_call, s.evaluator, s.results)) {
         status = api_evaluator_error(s.evaluator, err, err_len);

@@ -161,7 +161,7 @@ static int run_games(const Game *g, const Position *start, const Weights *w, con
                      size_t err_len)
 {
     const MctsConfig search = selfplay_search_config(&o->config);
-    ApiEvaluator *bridge = api_evaluator_new(g, w, mcts_coarse_share(&search, g, w), evaluate, ctx);
+    ApiEvaluator *bridge = api_evaluator_new(g, w, mcts_coarse_share(&search, g, w), NULL, "", NULL, evaluate, ctx);
     const SelfplayEvaluator evaluator = {api_evaluator_call, bridge, o->batch, o->at_once};
     char *settings = selfplay_settings_text_external(g, start, w, &o->config, o->evaluator,
                                                      selfplay_lockstep_in_flight(&evaluator), NULL);

@@ -221,10 +221,13 @@ typedef int (*LtEvaluateFn)(void *ctx, int n, const uint8_t *planes, const int32
 
 /* Leaf i's position string (as lt_game_position). */
 LT_API int lt_leaves_position(const LtLeaves *leaves, int i, char *buf, size_t len, char *err, size_t err_len);
-/* The leaves as leuctra's own evaluation judges them, with the weights the search loaded (its
- * "weights" option), in the evaluator's layout: to mix with a network's answer, or to check a
- * caller's plumbing (passed through an evaluator, a search is the one lt_game_search makes). */
-LT_API void lt_leaves_evaluate(const LtLeaves *leaves, double *values_out, float *policy_out);
+/* The leaves as leuctra's own evaluation judges them, with the weights of the search's "weights"
+ * option (loaded at the first call where the search did not load them), in the evaluator's
+ * layout: to mix with a network's answer, or to check a caller's plumbing (passed through an
+ * evaluator, a search is the one lt_game_search makes).  LT_ERR_INPUT when the weights do not
+ * load or the leaves are no longer being evaluated. */
+LT_API int lt_leaves_evaluate(const LtLeaves *leaves, double *values_out, float *policy_out, char *err,
+                              size_t err_len);
 
 /* The most games one lt_search_batched searches, and the largest batch. */
 enum { LT_SEARCH_MAX_GAMES = 1024, LT_SEARCH_MAX_BATCH = 1024 };

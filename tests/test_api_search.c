@@ -31,8 +31,7 @@ static int evaluate_own(void *ctx, int n, const uint8_t *planes, const int32_t *
     Counts *c = ctx;
     if (c)
         c->calls++, c->leaves += n;
-    lt_leaves_evaluate(leaves, values, policy);
-    return 0;
+    return lt_leaves_evaluate(leaves, values, policy, NULL, 0);
 }
 
 /* A search result's JSON without its times (the one thing two equal searches differ in). */
@@ -273,7 +272,8 @@ static void test_selfplay_through_evaluator(TestContext *t)
     static const int shapes[][2] = {{1, 3}, {3, 3}};    /* batch, games at once */
     for (size_t k = 0; k < 2; k++) {
         Counts counts = {0, 0};
-        ApiEvaluator *bridge = api_evaluator_new(g, &w, mcts_coarse_share(&search, g, &w), evaluate_own, &counts);
+        ApiEvaluator *bridge = api_evaluator_new(g, &w, mcts_coarse_share(&search, g, &w), NULL, "", NULL, evaluate_own,
+                                                 &counts);
         const SelfplayEvaluator evaluator = {api_evaluator_call, bridge, shapes[k][0], shapes[k][1]};
         snprintf(through, sizeof through, "%s/through%zu.lrec", d.dir, k);
         CHECK(t, run_selfplay(g, &start, &w, &cfg, settings, through, &evaluator, &err));

@@ -81,7 +81,7 @@ def _declare(lib):
                                   P, P, P, SZ, P, P, S, SZ, S, SZ]),
         "lt_selfplay": (I, [S, S, S, S, L, I, c.POINTER(S), c.POINTER(S), c.c_void_p, P, S, SZ, S, SZ]),
         "lt_leaves_position": (I, [P, I, S, SZ, S, SZ]),
-        "lt_leaves_evaluate": (None, [P, P, P]),
+        "lt_leaves_evaluate": (I, [P, P, P, S, SZ]),
         "lt_records_open": (P, [S, I, S, SZ]),
         "lt_records_variant": (S, [P]),
         "lt_records_shape": (None, [P, PI, PI, PI, PI, PI]),

@@ -164,7 +164,10 @@ def own_evaluation(planes: Any, legal_start: Any, legal: Any) -> Tuple[Any, Any]
         raise InputError("own_evaluation: pass the planes, legal_start and legal of the batch being evaluated")
     values = numpy.empty(n, dtype=numpy.float64)
     policy = numpy.empty(total, dtype=numpy.float32)
-    lib.lt_leaves_evaluate(leaves, values.ctypes.data, policy.ctypes.data)
+    err = ctypes.create_string_buffer(_ERR_LEN)
+    status = lib.lt_leaves_evaluate(leaves, values.ctypes.data, policy.ctypes.data, err, _ERR_LEN)
+    if status != OK:
+        _raise(status, err)
     return values, policy
 
 
