@@ -234,38 +234,38 @@ static char *read_file(const char *path, size_t *len)
 }
 
 /* A run of the settings in s into path: the weights' own (evaluator NULL) or through one. */
+/* A self-play run: `games` games of cfg into path, the weights' own (evaluator NULL) or through one. */
 static bool run_selfplay(const Game *g, const Position *start, const Weights *w, const SelfplayConfig *cfg,
-                         const char *settings, const char *path, const SelfplayEvaluator *evaluator, Error *err)
+                         const char *settings, const char *path, uint64_t games, const SelfplayEvaluator *evaluator,
+                         Error *err)
 {
     const SelfplayRun run = {.game = g, .start = start, .weights = w, .config = cfg, .settings = settings,
-                             .path = path, .games = 6, .threads = 1, .evaluator = evaluator};
+                             .path = path, .games = games, .threads = 1, .evaluator = evaluator};
     SelfplayProgress progress;
-    return selfplay_run(&run, &progress, err) && progress.played == 6;
+    return selfplay_run(&run, &progress, err) && progress.played == games;
 }
 
-/* Self-play whose leaves leuctra's own evaluation judges through the C API's evaluator writes
- * `leuctra selfplay`'s very file (the same settings text given): with one leaf per call, and with
- * one leaf of each game per call (their searches one visit at a time each). */
-static void test_selfplay_through_evaluator(TestContext *t)
+/* Runs of one setting: leuctra selfplay's, and through the evaluator in two shapes; the same bytes. */
+static void compare_runs(TestContext *t, const char *dir, const char *variant, int width, int height, long visits,
+                         uint64_t seed, uint64_t games)
 {
-    TempDir d;
     Error err = {0};
-    Game *g = game_new("crossings", 0, 0, &err);
+    Game *g = game_new(variant, width, height, &err);
     Weights w;
-    CHECK(t, temp_dir(&d) && g && weights_default(g, &w));
+    CHECK(t, g && weights_default(g, &w));
     if (!g)
         return;
     Position start;
     game_start(g, &start);
     SelfplayConfig cfg;
     selfplay_default_config(g, &cfg);
-    cfg.visits = 40;
+    cfg.visits = visits;
     cfg.random_opening = 2;
-    cfg.seed = 11;
+    cfg.seed = seed;
     char *settings = selfplay_settings_text(g, &start, &w, &cfg, NULL);
     char plain[300], through[300];
-    snprintf(plain, sizeof plain, "%s/plain.lrec", d.dir);
-    CHECK(t, run_selfplay(g, &start, &w, &cfg, settings, plain, NULL, &err));
+    snprintf(plain, sizeof plain, "%s/plain.lrec", dir);
+    CHECK(t, run_selfplay(g, &start, &w, &cfg, settings, plain, games, NULL, &err));
     size_t want_len = 0, got_len = 0;
     char *want = read_file(plain, &want_len);
     const MctsConfig search = selfplay_search_config(&cfg);
@@ -275,13 +275,14 @@ static void test_selfplay_through_evaluator(TestContext *t)
         ApiEvaluator *bridge = api_evaluator_new(g, &w, mcts_coarse_share(&search, g, &w), NULL, "", NULL, evaluate_own,
                                                  &counts);
         const SelfplayEvaluator evaluator = {api_evaluator_call, bridge, shapes[k][0], shapes[k][1]};
-        snprintf(through, sizeof through, "%s/through%zu.lrec", d.dir, k);
-        CHECK(t, run_selfplay(g, &start, &w, &cfg, settings, through, &evaluator, &err));
+        snprintf(through, sizeof through, "%s/through%zu.lrec", dir, k);
+        CHECK(t, run_selfplay(g, &start, &w, &cfg, settings, through, games, &evaluator, &err));
         char *got = read_file(through, &got_len);
-        CHECK(t, want && got && want_len == got_len && memcmp(want, got, want_len) == 0);
-        if (!(want && got && want_len == got_len && memcmp(want, got, want_len) == 0))
-            fprintf(stderr, "  batch %d, %d games at once: %zu bytes against %zu\n", shapes[k][0], shapes[k][1],
-                    got_len, want_len);
+        const bool same = want && got && want_len == got_len && memcmp(want, got, want_len) == 0;
+        CHECK(t, same);
+        if (!same)
+            fprintf(stderr, "  %s %dx%d, batch %d, %d games at once: %zu bytes against %zu\n", variant, width, height,
+                    shapes[k][0], shapes[k][1], got_len, want_len);
         CHECK(t, k == 0 ? counts.calls == counts.leaves : counts.calls * 2 < counts.leaves);
         free(got);
         api_evaluator_free(bridge);
@@ -290,9 +291,57 @@ static void test_selfplay_through_evaluator(TestContext *t)
     free(want);
     free(settings);
     unlink(plain);
-    rmdir(d.dir);
     weights_dispose(&w);
     game_free(g);
+}
+
+/* Self-play whose leaves leuctra's own evaluation judges through the C API's evaluator writes
+ * `leuctra selfplay`'s very file (the same settings text given): with one leaf per call, and with
+ * one leaf of each game per call (their searches one visit at a time each).  The second run
+ * meets a kept node that only repetitions had reached, whose priors the search asks for alone
+ * (mcts_internal.h: LEAF_PRIORS) and then goes on as a search without a batch goes. */
+static void test_selfplay_through_evaluator(TestContext *t)
+{
+    TempDir d;
+    CHECK(t, temp_dir(&d));
+    compare_runs(t, d.dir, "crossings", 8, 8, 40, 11, 6);
+    compare_runs(t, d.dir, "crossings", 5, 6, 24, 5, 16);
+    rmdir(d.dir);
+}
+
+static int evaluate_uniform(void *ctx, int n, const uint8_t *planes, const int32_t *legal_start, const int32_t *legal,
+                            double *values, float *policy, const LtLeaves *leaves)
+{
+    (void)ctx, (void)planes, (void)legal, (void)leaves;
+    for (int i = 0; i < n; i++)
+        values[i] = 0.5;
+    for (int32_t j = 0; j < legal_start[n]; j++)
+        policy[j] = 1;
+    return 0;
+}
+
+/* An evaluator that knows nothing (every value 0.5, uniform priors) shuffles stones back and
+ * forth: nodes that only repetitions reached, never evaluated, are kept with the subtree and
+ * later expanded (as the root, or deeper) once no repetition stops the visit there.  Their
+ * priors are asked for then; the search had stopped with no visits ("out of memory while
+ * playing": the player chose no move). */
+static void test_selfplay_knowing_nothing(TestContext *t)
+{
+    TempDir d;
+    CHECK(t, temp_dir(&d));
+    char path[300], err[512] = "", summary[512] = "";
+    snprintf(path, sizeof path, "%s/uniform.lrec", d.dir);
+    static const char *const variants[] = {"crossings", "epaminondas"};
+    for (size_t v = 0; v < 2; v++) {
+        const char *names[] = {"visits", "seed", "random_opening", "batch"}, *values[] = {"24", "2", "2", "1"};
+        int status = lt_selfplay(variants[v], "5x6", NULL, path, 16, 4, names, values, evaluate_uniform, NULL, summary,
+                                 sizeof summary, err, sizeof err);
+        CHECK(t, status == LT_OK && strstr(summary, "\"played\": 16"));
+        if (status != LT_OK)
+            fprintf(stderr, "  %s: %s\n", variants[v], err);
+        unlink(path);
+    }
+    rmdir(d.dir);
 }
 
 /* lt_selfplay: the settings say the evaluator is external and name it, so a resumed run with
@@ -345,5 +394,6 @@ const TestCase api_search_tests[] = {
     {"refused", test_refused},
     {"selfplay_through_evaluator", test_selfplay_through_evaluator},
     {"selfplay_api", test_selfplay_api},
+    {"selfplay_knowing_nothing", test_selfplay_knowing_nothing},
     TEST_END,
 };
