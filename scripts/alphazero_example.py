@@ -53,17 +53,43 @@ SIZE = "8x8"            # --size
 # --- the network ------------------------------------------------------------------------------
 
 
+class Batch:
+    """Positions in the export's layout: inputs x [n, planes*H*W]; row i's legal actions and their
+    visit shares are legal[start[i]:start[i + 1]] and share[...]; result [n] (1, 0.5, 0 for the
+    side to move); has_policy [n] (the search visited: not a random opening ply)."""
+
+    def __init__(self, x, start, legal, share, result):
+        self.x, self.start, self.legal, self.share, self.result = x, start, legal, share, result
+        self.rows = np.repeat(np.arange(len(x)), np.diff(start))
+        self.has_policy = np.add.reduceat(share, start[:-1]) > 0 if len(share) else np.zeros(len(x), bool)
+
+    def take(self, index):
+        counts = np.diff(self.start)[index]
+        first = self.start[index]
+        entries = np.repeat(first - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts) + np.arange(counts.sum())
+        return Batch(self.x[index], np.concatenate([[0], np.cumsum(counts)]), self.legal[entries],
+                     self.share[entries], self.result[index])
+
+
+def segment_softmax(z, start, rows):
+    """Softmax of z within each row's segment [start[i], start[i + 1]) (no segment is empty)."""
+    top = np.maximum.reduceat(z, start[:-1])
+    e = np.exp(z - top[rows])
+    return e / np.add.reduceat(e, start[:-1])[rows]
+
+
 class NumpyNet:
-    """planes -> relu(x W1 + b1) -> policy logits over the action index, value logit."""
+    """planes -> relu(x W1 + b1) -> a policy logit per legal action (the rows of Wp's legal
+    columns: no product over the whole action index) and a value logit; Adam on both heads."""
 
     def __init__(self, inputs, hidden, actions, seed):
         rng = np.random.default_rng(seed)
         self.shape = (inputs, hidden, actions)
         self.p = {"w1": rng.normal(0, np.sqrt(2.0 / inputs), (inputs, hidden)).astype(np.float32),
                   "b1": np.zeros(hidden, np.float32),
-                  "wp": rng.normal(0, 0.01, (hidden, actions)).astype(np.float32),
+                  "wp": rng.normal(0, 0.01, (actions, hidden)).astype(np.float32),
                   "bp": np.zeros(actions, np.float32),
-                  "wv": rng.normal(0, 0.01, (hidden, 1)).astype(np.float32),
+                  "wv": rng.normal(0, 0.01, hidden).astype(np.float32),
                   "bv": np.zeros(1, np.float32)}
         self.m = {k: np.zeros_like(v) for k, v in self.p.items()}
         self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
@@ -78,36 +104,41 @@ class NumpyNet:
         other.t = self.t
         return other
 
-    def forward(self, x):
+    def forward(self, x, rows, legal):
+        """Hidden units, the logits of the legal actions (rows[e]'s action legal[e]), value logits."""
         h = np.maximum(x @ self.p["w1"] + self.p["b1"], 0)
-        return h, h @ self.p["wp"] + self.p["bp"], (h @ self.p["wv"] + self.p["bv"])[:, 0]
+        z = np.einsum("ij,ij->i", h[rows], self.p["wp"][legal]) + self.p["bp"][legal]
+        return h, z, h @ self.p["wv"] + self.p["bv"][0]
 
-    def train_step(self, x, target, mask, result, lr):
-        """One Adam step on a batch: target [n, A] visit shares, mask [n, A] legal, result [n]."""
-        h, logits, v = self.forward(x)
-        logits = np.where(mask, logits, -1e9)
-        logits -= logits.max(axis=1, keepdims=True)
-        prob = np.exp(logits) * mask
-        prob /= prob.sum(axis=1, keepdims=True)
+    def train_step(self, b, lr):
+        """One Adam step on a Batch: cross-entropy against the visit shares and the result."""
+        n = len(b.x)
+        h, z, v = self.forward(b.x, b.rows, b.legal)
+        prob = segment_softmax(z, b.start, b.rows)
         value = 1 / (1 + np.exp(-v))
-        n = len(x)
-        has_policy = (target.sum(axis=1) > 0).astype(np.float32)[:, None]
-        d_logits = (prob - target) * has_policy / n
-        d_v = ((value - result) / n)[:, None]
-        grads = {"wp": h.T @ d_logits, "bp": d_logits.sum(axis=0), "wv": h.T @ d_v, "bv": d_v.sum(axis=0)}
-        d_h = (d_logits @ self.p["wp"].T + d_v @ self.p["wv"].T) * (h > 0)
-        grads["w1"] = x.T @ d_h
+        d_z = (prob - b.share) * b.has_policy[b.rows] / n
+        d_v = (value - b.result) / n
+        wp_rows = self.p["wp"][b.legal]
+        scattered = np.zeros((n, len(self.p["bp"])), np.float32)     # a row's legal actions are distinct
+        scattered[b.rows, b.legal] = d_z
+        grads = {"wp": scattered.T @ h, "bp": scattered.sum(axis=0), "wv": h.T @ d_v,
+                 "bv": np.array([d_v.sum()], np.float32)}
+        d_h = (np.add.reduceat(d_z[:, None] * wp_rows, b.start[:-1]) + d_v[:, None] * self.p["wv"]) * (h > 0)
+        grads["w1"] = b.x.T @ d_h
         grads["b1"] = d_h.sum(axis=0)
         self.t += 1
         for k, g in grads.items():
+            g = g.astype(np.float32)
             self.m[k] = 0.9 * self.m[k] + 0.1 * g
             self.v[k] = 0.999 * self.v[k] + 0.001 * g * g
             step = lr * (self.m[k] / (1 - 0.9 ** self.t)) / (np.sqrt(self.v[k] / (1 - 0.999 ** self.t)) + 1e-8)
             self.p[k] -= step.astype(np.float32)
 
-    def scores(self, planes):
-        _, logits, v = self.forward(planes.reshape(len(planes), -1).astype(np.float32))
-        return logits, 1 / (1 + np.exp(-v))
+    def scores(self, planes, legal_start, legal):
+        """The logits of each leaf's legal actions and its win probability (the evaluate below)."""
+        rows = np.repeat(np.arange(len(planes)), np.diff(legal_start))
+        _, z, v = self.forward(planes.reshape(len(planes), -1).astype(np.float32), rows, legal)
+        return z, 1 / (1 + np.exp(-v))
 
     def save(self, path):
         np.savez(path, shape=np.array(self.shape), **self.p)
@@ -153,29 +184,38 @@ class TorchNet(NumpyNet):
         h = self.torch.relu(self.model["body"](x))
         return self.model["policy"](h), self.model["value"](h)[:, 0]
 
-    def train_step(self, x, target, mask, result, lr):
+    def _log_policy(self, logits, rows, legal):
+        """log-softmax over each row's legal actions, at those actions."""
+        t = self.torch
+        masked = t.full_like(logits, -1e9)
+        rows_t, legal_t = t.from_numpy(rows), t.from_numpy(legal.astype(np.int64))
+        masked[rows_t, legal_t] = logits[rows_t, legal_t]
+        return t.log_softmax(masked, dim=1)[rows_t, legal_t]
+
+    def train_step(self, b, lr):
         t = self.torch
         for group in self.opt.param_groups:
             group["lr"] = lr
-        logits, v = self._heads(t.from_numpy(x))
-        logits = logits.masked_fill(~t.from_numpy(mask), -1e9)
-        target_t = t.from_numpy(target)
-        has = (target_t.sum(dim=1) > 0).float()
-        policy_loss = -(target_t * t.log_softmax(logits, dim=1)).sum(dim=1)
-        loss = (policy_loss * has).mean() + t.nn.functional.binary_cross_entropy_with_logits(v, t.from_numpy(result))
+        logits, v = self._heads(t.from_numpy(b.x))
+        log_p = self._log_policy(logits, b.rows, b.legal)
+        weight = t.from_numpy((b.share * b.has_policy[b.rows]).astype(np.float32))
+        loss = -(weight * log_p).sum() / len(b.x) + \
+            t.nn.functional.binary_cross_entropy_with_logits(v, t.from_numpy(b.result))
         self.opt.zero_grad()
         loss.backward()
         self.opt.step()
 
-    def scores(self, planes):
+    def scores(self, planes, legal_start, legal):
+        rows = np.repeat(np.arange(len(planes)), np.diff(legal_start))
         with self.torch.no_grad():
             logits, v = self._heads(self.torch.from_numpy(planes.reshape(len(planes), -1).astype(np.float32)))
-            return logits.numpy(), self.torch.sigmoid(v).numpy()
+            return logits[self.torch.from_numpy(rows), self.torch.from_numpy(legal.astype(np.int64))].numpy(), \
+                self.torch.sigmoid(v).numpy()
 
     def save(self, path):
         p = {k.replace(".", "_"): v.detach().numpy() for k, v in self.model.state_dict().items()}
-        np.savez(path, shape=np.array(self.shape), w1=p["body_weight"].T, b1=p["body_bias"],
-                 wp=p["policy_weight"].T, bp=p["policy_bias"], wv=p["value_weight"].T, bv=p["value_bias"])
+        np.savez(path, shape=np.array(self.shape), w1=p["body_weight"].T, b1=p["body_bias"], wp=p["policy_weight"],
+                 bp=p["policy_bias"], wv=p["value_weight"][0], bv=p["value_bias"])
 
     def digest(self):
         h = hashlib.sha256()
@@ -188,11 +228,9 @@ def evaluator(net):
     """leuctra's evaluate for a network: planes and legal actions in, values and scores out."""
 
     def evaluate(planes, legal_start, legal):
-        logits, value = net.scores(planes)
+        logits, value = net.scores(planes, legal_start, legal)
         rows = np.repeat(np.arange(len(planes)), np.diff(legal_start))
-        chosen = logits[rows, legal]
-        top = np.maximum.reduceat(chosen, legal_start[:-1]) if len(chosen) else chosen
-        return value, np.exp(chosen - top[rows])       # the search normalises each leaf's scores
+        return value, segment_softmax(logits, legal_start, rows)
 
     return evaluate
 
@@ -205,32 +243,27 @@ def load_evaluator(path):
 # --- training ---------------------------------------------------------------------------------
 
 
-def training_data(paths, actions):
-    """The records' positions (with their symmetric copies) as inputs and dense targets."""
+def training_data(paths):
+    """The records' positions (with their symmetric copies) as a Batch: leuctra.read_records
+    gives the export's layout, legal actions and visits per position, as it is."""
     parts = [leuctra.read_records(p, augment=True) for p in paths]
     planes = np.concatenate([d["planes"] for d in parts])
     counts = np.concatenate([d["legal_count"] for d in parts]).astype(np.int64)
     legal = np.concatenate([d["legal"] for d in parts]).astype(np.int64)
-    visits = np.concatenate([d["visits"] for d in parts]).astype(np.float32)
+    visits = np.concatenate([d["visits"] for d in parts]).astype(np.float64)
+    start = np.concatenate([[0], np.cumsum(counts)])
+    rows = np.repeat(np.arange(len(planes)), counts)
+    totals = np.add.reduceat(visits, start[:-1])[rows]
+    share = np.divide(visits, totals, out=np.zeros_like(visits), where=totals > 0).astype(np.float32)
     result = np.concatenate([d["result"] for d in parts]).astype(np.float32)
-    n = len(planes)
-    rows = np.repeat(np.arange(n), counts)
-    mask = np.zeros((n, actions), bool)
-    mask[rows, legal] = True
-    target = np.zeros((n, actions), np.float32)
-    target[rows, legal] = visits
-    sums = target.sum(axis=1, keepdims=True)
-    target = np.divide(target, sums, out=np.zeros_like(target), where=sums > 0)
-    return planes.reshape(n, -1).astype(np.float32), target, mask, result
+    return Batch(planes.reshape(len(planes), -1).astype(np.float32), start, legal, share, result)
 
 
 def train(net, data, epochs, batch, lr, rng):
-    x, target, mask, result = data
     for _ in range(epochs):
-        order = rng.permutation(len(x))
-        for at in range(0, len(x), batch):
-            i = order[at:at + batch]
-            net.train_step(x[i], target[i], mask[i], result[i], lr)
+        order = rng.permutation(len(data.x))
+        for at in range(0, len(order), batch):
+            net.train_step(data.take(order[at:at + batch]), lr)
 
 
 # --- playing ----------------------------------------------------------------------------------
@@ -312,10 +345,12 @@ def against(opponent, agent, games, seed, visits):
             r = leuctra.search([env.game(i) for i in live], who, visits=visits, batch=len(live), seed=seed)
             actions[live] = r.best_action
         else:
-            logits, _ = who.scores(obs.planes[live])
+            starts = np.concatenate([[0], np.cumsum(obs.legal_count[live])])
+            legal = np.concatenate([obs.legal[obs.legal_start[i]:obs.legal_start[i] + obs.legal_count[i]]
+                                    for i in live])
+            logits, _ = who.scores(obs.planes[live], starts, legal)
             for k, i in enumerate(live):
-                legal = obs.legal[obs.legal_start[i]:obs.legal_start[i] + obs.legal_count[i]]
-                actions[i] = legal[np.argmax(logits[k, legal])]
+                actions[i] = legal[starts[k] + np.argmax(logits[starts[k]:starts[k + 1]])]
         obs = env.step(actions)
         for i in live:
             if obs.done[i]:
@@ -331,12 +366,15 @@ def against(opponent, agent, games, seed, visits):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", help="folder for the records and networks (created)")
-    ap.add_argument("--budget-seconds", type=float, default=8, help="stop after this long (default 8)")
+    ap.add_argument("--budget-seconds", type=float, default=4, help="stop after this long (checked after each "
+                    "generation; default 4)")
+    ap.add_argument("--generations", type=int, default=0, help="stop after this many generations (0: the budget "
+                    "alone decides), so that a run does not depend on the machine's speed")
     ap.add_argument("--games", type=int, default=24, help="self-play games per generation (24)")
     ap.add_argument("--visits", type=int, default=24, help="search visits per move, in self-play, gating and "
                     "measuring (24)")
     ap.add_argument("--hidden", type=int, default=64, help="hidden units (64)")
-    ap.add_argument("--epochs", type=int, default=2, help="training epochs per generation (2)")
+    ap.add_argument("--epochs", type=int, default=8, help="training epochs per generation (8)")
     ap.add_argument("--window", type=int, default=4, help="generations of records trained on (4)")
     ap.add_argument("--lr", type=float, default=2e-3, help="Adam's learning rate (0.002)")
     ap.add_argument("--gate-games", type=int, default=8, help="games of each gating match (8)")
@@ -371,7 +409,7 @@ def main():
         files = (files + [path])[-a.window:]
         t1 = time.perf_counter()
         candidate = best.copy()
-        train(candidate, training_data(files, actions), a.epochs, 256, a.lr, rng)
+        train(candidate, training_data(files), a.epochs, 256, a.lr, rng)
         t2 = time.perf_counter()
         openings = random_openings(max(a.gate_games // 2, 1), 2, rng)
         score, played = play_pairs(evaluator(candidate), evaluator(best), openings, a.visits)
@@ -387,7 +425,7 @@ def main():
               % (gen, run["played"], run["plies"] / max(run["played"], 1), score, played,
                  "accepted" if took else "kept the old", t1 - t0, t2 - t1, t3 - t2, t3 - start), flush=True)
         gen += 1
-        if time.perf_counter() - start > a.budget_seconds:
+        if time.perf_counter() - start > a.budget_seconds or gen == a.generations:
             break
     best.save(os.path.join(a.out, "best.npz"))
     t3_measure = time.perf_counter()
