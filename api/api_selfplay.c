@@ -7,6 +7,7 @@
  */
 #include "api_internal.h"
 #include "core/number.h"
+#include "data/records.h"
 #include "data/weights.h"
 #include "search/search_setup.h"
 #include "selfplay/selfplay.h"
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { DEFAULT_AT_ONCE = 64, MAX_EVALUATOR_NAME = 200 };
 
@@ -162,6 +164,12 @@ static int run_games(const Game *g, const Position *start, const Weights *w, con
 {
     const MctsConfig search = selfplay_search_config(&o->config);
     ApiEvaluator *bridge = api_evaluator_new(g, w, mcts_coarse_share(&search, g, w), NULL, "", NULL, evaluate, ctx);
+    Error e = {0};
+    if (!records_path_check(path, &e))
+        return api_evaluator_free(bridge), fail(err, err_len, e.failure ? LT_ERR_FAILED : LT_ERR_INPUT, "%s", e.msg);
+    if (!o->resume && access(path, F_OK) == 0)     /* as `leuctra selfplay` refuses it: bad input */
+        return api_evaluator_free(bridge),
+               fail(err, err_len, LT_ERR_INPUT, "%s already exists (resume completes it; or choose another name)", path);
     const SelfplayEvaluator evaluator = {api_evaluator_call, bridge, o->batch, o->at_once};
     char *settings = selfplay_settings_text_external(g, start, w, &o->config, o->evaluator,
                                                      selfplay_lockstep_in_flight(&evaluator), NULL);
@@ -174,7 +182,6 @@ static int run_games(const Game *g, const Position *start, const Weights *w, con
                              .path = path, .games = (uint64_t)games, .threads = 1, .resume = o->resume,
                              .evaluator = &evaluator};
     SelfplayProgress progress;
-    Error e = {0};
     int status = LT_OK;
     if (!selfplay_run(&run, &progress, &e)) {
         status = api_evaluator_error(bridge, err, err_len);

@@ -164,6 +164,7 @@ class TorchNet(NumpyNet):
     def __init__(self, inputs, hidden, actions, seed):
         import torch
         self.torch = torch
+        torch.set_num_threads(1)        # batches of a few dozen positions: threads cost more than they give
         torch.manual_seed(seed)
         self.shape = (inputs, hidden, actions)
         self.model = torch.nn.ModuleDict({"body": torch.nn.Linear(inputs, hidden),
@@ -206,11 +207,15 @@ class TorchNet(NumpyNet):
         self.opt.step()
 
     def scores(self, planes, legal_start, legal):
-        rows = np.repeat(np.arange(len(planes)), np.diff(legal_start))
-        with self.torch.no_grad():
-            logits, v = self._heads(self.torch.from_numpy(planes.reshape(len(planes), -1).astype(np.float32)))
-            return logits[self.torch.from_numpy(rows), self.torch.from_numpy(legal.astype(np.int64))].numpy(), \
-                self.torch.sigmoid(v).numpy()
+        """The legal actions' logits alone: the rows of the policy layer that they pick."""
+        t = self.torch
+        rows = t.from_numpy(np.repeat(np.arange(len(planes)), np.diff(legal_start)))
+        actions = t.from_numpy(legal.astype(np.int64))
+        with t.no_grad():
+            h = t.relu(self.model["body"](t.from_numpy(planes.reshape(len(planes), -1).astype(np.float32))))
+            policy = self.model["policy"]
+            z = (h[rows] * policy.weight[actions]).sum(dim=1) + policy.bias[actions]
+            return z.numpy(), t.sigmoid(self.model["value"](h)[:, 0]).numpy()
 
     def save(self, path):
         p = {k.replace(".", "_"): v.detach().numpy() for k, v in self.model.state_dict().items()}
