@@ -77,9 +77,12 @@ def _raise(status: int, err: ctypes.Array) -> None:
 
 
 class _Bridge:
-    """The C evaluator over the caller's evaluate: the search's buffers wrapped as numpy arrays
-    without copying, the answer checked for shape and written back; an exception kept (the C
-    call returns nonzero, which stops the search) to be raised again when the call returns."""
+    """The C evaluator over the caller's evaluate.  The search's inputs are copied into arrays the
+    bridge keeps and hands out read-only (the search frees its own buffers when it ends, and an
+    evaluate that kept a view of them would read freed memory; a batch's planes are a few hundred
+    bytes a leaf, so the copy is cheap beside any network), evaluate's answer is checked for
+    shape and copied into the search's outputs, and an exception is kept (the C call returns
+    nonzero, which stops the search) to be raised again when the call returns."""
 
     def __init__(self, evaluate: Evaluate, shape: Tuple[int, int, int], num_actions: int) -> None:
         if not callable(evaluate):
@@ -91,45 +94,59 @@ class _Bridge:
         self.num_actions = num_actions
         self.error: Optional[BaseException] = None
         self.calls = 0
-        self.seconds = 0.0      # in evaluate, the wrapping and the copying back (time.perf_counter)
+        self.planes = numpy.zeros(0, numpy.uint8)
+        self.legal_start = numpy.zeros(0, numpy.int32)
+        self.legal = numpy.zeros(0, numpy.int32)
         self.c_function = _EVALUATE_FN(self._call)
 
     @staticmethod
-    def _view(address: int, ctype: Any, count: int, dtype: Any) -> Any:
-        if count == 0:
-            return numpy.zeros(0, dtype=dtype)
-        return numpy.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctype)), shape=(count,))
+    def _room(array: Any, count: int) -> Any:
+        """array, or a larger one of its dtype where it holds fewer than count."""
+        return array if len(array) >= count else numpy.zeros(max(count, 2 * len(array)), array.dtype)
+
+    @staticmethod
+    def _read_only(array: Any) -> Any:
+        view = array.view()
+        view.flags.writeable = False
+        return view
+
+    def _inputs(self, n: int, planes: int, legal_start: int, legal: int) -> Tuple[Any, Any, Any, int]:
+        self.legal_start = self._room(self.legal_start, n + 1)
+        ctypes.memmove(self.legal_start.ctypes.data, legal_start, 4 * (n + 1))
+        total = int(self.legal_start[n])
+        self.planes = self._room(self.planes, n * self.plane_size)
+        ctypes.memmove(self.planes.ctypes.data, planes, n * self.plane_size)
+        self.legal = self._room(self.legal, total)
+        ctypes.memmove(self.legal.ctypes.data, legal, 4 * total)
+        return (self._read_only(self.planes[:n * self.plane_size].reshape((n,) + self.shape)),
+                self._read_only(self.legal_start[:n + 1]), self._read_only(self.legal[:total]), total)
 
     def _call(self, ctx: Any, n: int, planes: int, legal_start: int, legal: int, values_out: int, policy_out: int,
               leaves: int) -> int:
         try:
             self.calls += 1
-            start = self._view(legal_start, ctypes.c_int32, n + 1, numpy.int32)
-            total = int(start[n])
-            inputs = (self._view(planes, ctypes.c_uint8, n * self.plane_size, numpy.uint8).reshape((n,) + self.shape),
-                      start, self._view(legal, ctypes.c_int32, total, numpy.int32))
-            for a in inputs:
-                a.flags.writeable = False
+            p, start, actions, total = self._inputs(n, planes, legal_start, legal)
+            outer = getattr(_current, "batch", None)      # an evaluate may search other games itself
             _current.batch = (leaves, n, total)
             try:
-                answer = self.evaluate(*inputs)
+                answer = self.evaluate(p, start, actions)
             finally:
-                _current.batch = None
-            values, policy = self._answer(answer, n, total, inputs[1], inputs[2])
-            self._view(values_out, ctypes.c_double, n, numpy.float64)[:] = values
-            if total:
-                self._view(policy_out, ctypes.c_float, total, numpy.float32)[:] = policy
+                _current.batch = outer
+            values, policy = self._answer(answer, n, total, start, actions)
+            ctypes.memmove(values_out, values.ctypes.data, 8 * n)
+            ctypes.memmove(policy_out, policy.ctypes.data, 4 * total)
             return 0
         except BaseException as e:      # KeyboardInterrupt too: the search stops, the caller sees it
             self.error = e
             return 1
 
     def _answer(self, answer: Any, n: int, total: int, legal_start: Any, legal: Any) -> Tuple[Any, Any]:
-        """(values [n], policy [total]) from evaluate's answer, or an InputError saying what is wrong."""
+        """(values float64 [n], policy float32 [total]), contiguous, from evaluate's answer, or an
+        InputError saying what is wrong."""
         if not isinstance(answer, (tuple, list)) or len(answer) != 2:
             raise InputError("evaluate must return (values, policy), got %s" % type(answer).__name__)
         try:
-            values = numpy.asarray(answer[0], dtype=numpy.float64)
+            values = numpy.ascontiguousarray(answer[0], dtype=numpy.float64)
             policy = numpy.asarray(answer[1], dtype=numpy.float32)
         except (TypeError, ValueError) as e:
             raise InputError("evaluate returned values or a policy that are not arrays of numbers (%s)" % e) from None
@@ -142,7 +159,7 @@ class _Bridge:
             raise InputError("evaluate returned a policy of shape %s; want (%d,), a score per legal action of the "
                              "%d leaves, or (%d, %d) over the action index" % (policy.shape, total, n, n,
                                                                                self.num_actions))
-        return values.reshape(n), policy
+        return values, numpy.ascontiguousarray(policy)
 
     def raise_kept(self) -> None:
         if self.error is not None:
