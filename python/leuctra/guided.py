@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import json
 import threading
+import time
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _args
@@ -93,7 +94,8 @@ class _Bridge:
         self.plane_size = shape[0] * shape[1] * shape[2]
         self.num_actions = num_actions
         self.error: Optional[BaseException] = None
-        self.calls = 0
+        self.calls = self.leaves = 0
+        self.python_seconds = 0.0       # inside the callback: the copies, evaluate, the checks
         self.planes = numpy.zeros(0, numpy.uint8)
         self.legal_start = numpy.zeros(0, numpy.int32)
         self.legal = numpy.zeros(0, numpy.int32)
@@ -123,8 +125,10 @@ class _Bridge:
 
     def _call(self, ctx: Any, n: int, planes: int, legal_start: int, legal: int, values_out: int, policy_out: int,
               leaves: int) -> int:
+        began = time.perf_counter()
         try:
             self.calls += 1
+            self.leaves += n
             p, start, actions, total = self._inputs(n, planes, legal_start, legal)
             outer = getattr(_current, "batch", None)      # an evaluate may search other games itself
             _current.batch = (leaves, n, total)
@@ -139,6 +143,14 @@ class _Bridge:
         except BaseException as e:      # KeyboardInterrupt too: the search stops, the caller sees it
             self.error = e
             return 1
+        finally:
+            self.python_seconds += time.perf_counter() - began
+
+    def report(self, stats: Optional[Dict[str, Any]], began: float) -> None:
+        """The call's figures into stats (a dict the caller gave), if any."""
+        if stats is not None:
+            stats.update(calls=self.calls, leaves=self.leaves, python_seconds=self.python_seconds,
+                         seconds=time.perf_counter() - began)
 
     def _answer(self, answer: Any, n: int, total: int, legal_start: Any, legal: Any) -> Tuple[Any, Any]:
         """(values float64 [n], policy float32 [total]), contiguous, from evaluate's answer, or an
@@ -256,7 +268,8 @@ class _Holding:
 
 
 def search(games: Union[Game, Sequence[Game]], evaluate: Evaluate, visits: int = 800, batch: int = 64,
-           seed: int = 1, weights: Optional[Any] = None, details: bool = False, **options: Any) -> SearchResult:
+           seed: int = 1, weights: Optional[Any] = None, details: bool = False,
+           stats: Optional[Dict[str, Any]] = None, **options: Any) -> SearchResult:
     """Searches each game (a leuctra.Game, or a sequence of up to 1,024 of one variant and board)
     from its position, its earlier positions counting for the repetition rule, with leuctra's
     MCTS on this thread, asking evaluate for batches of leaf evaluations: up to `batch` (1 to
@@ -276,17 +289,22 @@ def search(games: Union[Game, Sequence[Game]], evaluate: Evaluate, visits: int =
     visits: 1 to 10**12 per game (the search's visits; no time limit); seed, weights (the weights
     own_evaluation uses) and options: any search option but threads, time and playouts
     (leuctra.search_options(): cpuct=, fpu=, nodes=, contempt=, solve=, rootsolve=, coarse=).
-    The evaluator's priors count as learned ones: cpuct defaults to 0.7.  Returns a
-    SearchResult (visit counts per legal action, root values, best moves)."""
+    The evaluator's priors count as learned ones: cpuct defaults to 0.7.  stats: a dict to
+    fill with the call's figures: calls (of evaluate), leaves, python_seconds (inside the
+    callback: the copies, evaluate and the checks of its answer), seconds (the whole call).
+    Returns a SearchResult (visit counts per legal action, root values, best moves)."""
+    began = time.perf_counter()
     if numpy is None:
         raise ImportError("leuctra.search needs numpy")
+    if stats is not None and not isinstance(stats, dict):
+        raise TypeError("stats must be a dict, not %s" % type(stats).__name__)
     game_list = _games_of(games)
     b = _args.integer(batch, "batch", 1, SEARCH_MAX_BATCH)
     given = {"visits": _option_text("visits", visits), "seed": _option_text("seed", seed)}
     if weights is not None:
         given["weights"] = _option_text("weights", weights)
     for name, value in options.items():
-        if name in ("visits", "seed", "weights", "batch"):
+        if name in ("visits", "seed", "weights", "batch", "details", "stats"):
             raise TypeError("search: give %s as its own argument" % name)
         given[name] = _option_text(name, value)
     want_details = _args.flag(details, "details")
@@ -316,6 +334,7 @@ def search(games: Union[Game, Sequence[Game]], evaluate: Evaluate, visits: int =
                                            json_len, err, _ERR_LEN)
         finally:
             holding.searching(False)
+        bridge.report(stats, began)
         bridge.raise_kept()
         if status != OK:
             _raise(status, err)
@@ -332,7 +351,8 @@ def selfplay(variant: str, games: int, evaluate: Evaluate, out: Any, visits: int
              weights: Optional[Any] = None, cpuct: Optional[float] = None, temperature: Optional[float] = None,
              temperature_plies: Optional[int] = None, noise: Optional[float] = None,
              noise_alpha: Optional[float] = None, random_opening: Optional[int] = None,
-             max_plies: Optional[int] = None, repetition: bool = True) -> Dict[str, Any]:
+             max_plies: Optional[int] = None, repetition: bool = True,
+             stats: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """Plays `games` self-play games (1 to 10**8) of variant (size, position: as Game) as
     `leuctra selfplay` plays them, every move one batched search of the games in play whose
     leaves evaluate judges (as leuctra.search's), and writes them to the records file `out`
@@ -351,7 +371,10 @@ def selfplay(variant: str, games: int, evaluate: Evaluate, out: Any, visits: int
     repetition (True), weights (those own_evaluation uses).  Returns the run's counts: total,
     present (games the file held already), played, white_wins, black_wins, draws, plies,
     seconds.  An exception inside evaluate stops the run and is raised from here; the games
-    finished before it stay in the file, ready for resume=True."""
+    finished before it stay in the file, ready for resume=True.  stats: as search's."""
+    began = time.perf_counter()
+    if stats is not None and not isinstance(stats, dict):
+        raise TypeError("stats must be a dict, not %s" % type(stats).__name__)
     if numpy is None:
         raise ImportError("leuctra.selfplay needs numpy")
     v = _args.text(variant, "variant")
@@ -386,6 +409,7 @@ def selfplay(variant: str, games: int, evaluate: Evaluate, out: Any, visits: int
     summary = ctypes.create_string_buffer(1024)
     status = lib.lt_selfplay(v, s, p, path, count_games, count, names, values, bridge.c_function, None, summary,
                              1024, err, _ERR_LEN)
+    bridge.report(stats, began)
     bridge.raise_kept()
     if status != OK:
         _raise(status, err)
