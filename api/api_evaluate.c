@@ -43,6 +43,9 @@ struct ApiEvaluator {
     int32_t *legal, *order;
     float *policy;
     size_t entry_capacity;
+    int actions[MAX_MOVES];     /* one leaf's, in its moves' order */
+    uint64_t *seen;             /* a bit per action, all clear between leaves */
+    int *before;                /* for each word of seen, the bits set in the words before it */
     LtLeaves leaves;
     int status;                 /* LT_OK until the evaluator stops a search */
     char msg[ERROR_LEN];
@@ -59,6 +62,13 @@ ApiEvaluator *api_evaluator_new(const Game *g, const Weights *w, double coarse, 
     e->ctx = ctx;
     e->plane_bytes = (size_t)PLANES_COUNT * (size_t)g->width * (size_t)g->height;
     e->leaves = (LtLeaves){g, w, coarse, holder, path, cfg, NULL, 0, NULL, NULL};
+    const size_t words = (size_t)game_num_actions(g) / 64 + 1;
+    e->seen = calloc(words, sizeof *e->seen);
+    e->before = malloc(words * sizeof *e->before);
+    if (!e->seen || !e->before) {
+        api_evaluator_free(e);
+        return NULL;
+    }
     return e;
 }
 
@@ -72,6 +82,8 @@ void api_evaluator_free(ApiEvaluator *e)
     free(e->legal);
     free(e->order);
     free(e->policy);
+    free(e->seen);
+    free(e->before);
     free(e);
 }
 
@@ -122,21 +134,33 @@ static bool reserve(ApiEvaluator *e, int n, size_t entries)
     return true;
 }
 
-/* Leaf i's actions into legal[at ..], ascending, with the move each came from into order[at ..]
- * (insertion sort: the moves come a line at a time, nearly in order). */
+/* A leaf's actions into legal[at ..], ascending, with the move each came from into order[at ..].
+ * The generator lists the moves a line at a time, far from action order, so they are placed
+ * through a bit set over the action index, as api_vec.c places a game's: each action's place is
+ * the number of set bits before its own (an insertion sort took a third of VecGame's step). */
 static void sort_actions(ApiEvaluator *e, const MctsLeaf *leaf, size_t at)
 {
-    int32_t *legal = e->legal + at, *order = e->order + at;
-    for (int k = 0; k < leaf->num_moves; k++) {
-        const int32_t action = game_action_of(e->game, leaf->position, leaf->moves[k]);
-        int j = k;
-        for (; j > 0 && legal[j - 1] > action; j--) {
-            legal[j] = legal[j - 1];
-            order[j] = order[j - 1];
-        }
-        legal[j] = action;
-        order[j] = k;
+    const int n = leaf->num_moves;
+    game_actions_of(e->game, leaf->position, leaf->moves, n, e->actions);
+    int low = INT32_MAX, high = -1;
+    for (int k = 0; k < n; k++) {
+        const int w = e->actions[k] >> 6;
+        e->seen[w] |= 1ull << (e->actions[k] & 63);
+        low = w < low ? w : low;
+        high = w > high ? w : high;
     }
+    for (int w = low, before = 0; w <= high; w++) {
+        e->before[w] = before;
+        before += __builtin_popcountll(e->seen[w]);
+    }
+    for (int k = 0; k < n; k++) {
+        const int a = e->actions[k], w = a >> 6;
+        const size_t place = at + (size_t)(e->before[w] + __builtin_popcountll(e->seen[w] & ((1ull << (a & 63)) - 1)));
+        e->legal[place] = a;        /* an action names one legal move (core/tensors.h): the places differ */
+        e->order[place] = k;
+    }
+    if (high >= low)
+        memset(e->seen + low, 0, (size_t)(high - low + 1) * sizeof *e->seen);
 }
 
 /* The evaluator's answer for leaf i, checked, into the leaf (priors in the game's move order). */
