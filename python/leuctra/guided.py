@@ -278,7 +278,8 @@ def search(games: Union[Game, Sequence[Game]], evaluate: Evaluate, visits: int =
     the one a search without a batch makes, visit for visit.
 
     evaluate(planes, legal_start, legal) -> (values, policy): planes uint8 [n, planes, H, W]
-    (read-only, valid during the call), legal_start int32 [n + 1], legal int32 [total] (leaf i's
+    (read-only; the search's own arrays, overwritten at the next call: copy what you keep),
+    legal_start int32 [n + 1], legal int32 [total] (leaf i's
     legal actions, ascending: legal[legal_start[i]:legal_start[i + 1]]).  values: n numbers,
     the side to move's win probability (0 to 1); policy: a score >= 0 for each legal action
     ([total], the search normalises each leaf's; all 0: uniform), or [n, num_actions] over the
