@@ -20,8 +20,9 @@
  *
  * A new version of this API only adds functions; LT_API_VERSION counts the additions (2:
  * lt_threads_max, lt_threads_note; 3: lt_game_search, lt_search_options; 4: the lt_vec_* calls,
- * many games stepped at once; 5: searches and self-play whose leaves the caller's evaluator
- * judges, lt_search_batched, lt_selfplay, lt_leaves_*).
+ * many games stepped at once; 5: the lt_network_* calls, a network trained outside the library;
+ * 6: searches and self-play whose leaves the caller's evaluator judges, lt_search_batched,
+ * lt_selfplay, lt_leaves_*).
  */
 #ifndef LEUCTRA_API_H
 #define LEUCTRA_API_H
@@ -35,7 +36,7 @@
 #define LT_API
 #endif
 
-enum { LT_API_VERSION = 5 };
+enum { LT_API_VERSION = 6 };
 enum { LT_OK = 0, LT_ERR_FAILED = 1, LT_ERR_INPUT = 2 };
 /* Game status, as lt_game_status returns it. */
 enum { LT_ONGOING = 0, LT_WHITE_WINS = 1, LT_BLACK_WINS = 2, LT_DRAW = 3 };
@@ -298,5 +299,105 @@ LT_API void lt_records_fetch(const LtRecords *r, uint8_t *planes, int16_t *legal
                              int32_t *visits, int16_t *played, float *result, float *value, int64_t *game,
                              int32_t *ply, uint8_t *side, uint8_t *symmetry);
 LT_API void lt_records_close(LtRecords *r);
+
+/* ---------------------------------------------------------------- the network, trained elsewhere */
+
+/* The calls by which a network (docs/NETWORK.md) is trained outside the library (Python's
+ * leuctra.net, in PyTorch) and yet written, quantized and evaluated by the library's one code:
+ * the positions it learns from, the file it becomes, and the integer evaluation of that file.
+ *
+ * The architecture is given the same way to each: `inputs` (LT_NETWORK_PATTERNS, _SQUARES or
+ * _BOTH), `shapes` (the pattern inputs' shape families as `tune --shapes` reads them, "base,2x4";
+ * NULL or "": the base weights' tables' shapes, or base), the base weights `weights` (a weights
+ * file, or NULL or "" for the shipped ones), whose linear weights, tables and priors are the
+ * network's skip path, and, for a file, H `hidden` (16 to 256, a multiple of 16). */
+enum { LT_NETWORK_PATTERNS = 1, LT_NETWORK_SQUARES = 2, LT_NETWORK_BOTH = 3 };
+/* The float arrays of a network, in the file's order: w1 [num_inputs x hidden], b1 [hidden], w2
+ * [hidden x 32], b2 [32], wv [buckets x 32], bv [buckets], we [num_actions x 32], be
+ * [num_actions], each row-major. */
+enum { LT_NETWORK_ARRAYS = 8, LT_NETWORK_L2 = 32 };
+/* The most positions lt_network_save quantizes over, and lt_network_eval_run evaluates, a call;
+ * the most records files a data call reads. */
+enum { LT_NETWORK_MAX_POSITIONS = 1 << 22, LT_NETWORK_MAX_FILES = 4096 };
+
+/* The architecture for `variant` on `size` (as lt_game_new) as one JSON object into json: variant,
+ * width, height, inputs ("patterns", "squares", "both"), shapes (text), families (the mask),
+ * num_inputs, num_actions, buckets, weights_id (the base weights' id, 16 hex digits).  Refused
+ * (LT_ERR_INPUT) for a game without the pattern set the inputs need, or a bad argument. */
+LT_API int lt_network_describe(const char *variant, const char *size, const char *weights, int inputs,
+                               const char *shapes, char *json, size_t json_len, char *err, size_t err_len);
+
+/* What a fit learns from (tuner/tune_network_data.h): every position of the records files
+ * (`paths`, 1 to LT_NETWORK_MAX_FILES of them, one game and board) past `skip_opening` plies (0 to
+ * 100,000), each repeat kept where it first appears, whole games held out for validation
+ * (`validation`, 0 to 0.9, by the hash every fit uses), the value target lambda x the result + (1
+ * - lambda) x the search's value (`lambda` 0 to 1), visit shares where a ply's visits sum to
+ * `min_visits` (1 to 2^30), read with `threads` (0 to lt_threads_max(); 0: OpenMP's default).
+ * NULL on error. */
+typedef struct LtNetworkData LtNetworkData;
+LT_API LtNetworkData *lt_network_data_new(const char *const *paths, int num_paths, const char *weights, int inputs,
+                                          const char *shapes, int skip_opening, double validation, double lambda,
+                                          int min_visits, int threads, char *err, size_t err_len);
+LT_API void lt_network_data_free(LtNetworkData *d);
+/* lt_network_describe's object, plus the counts: games, games_train, games_validation,
+ * positions_read, positions_train, positions_validation, policy_train, policy_validation (the
+ * positions with visit shares) and the options read. */
+LT_API int lt_network_data_info(const LtNetworkData *d, char *json, size_t json_len);
+/* The sizes of set `set` (0 training, 1 validation): positions, their inputs in all, their moves
+ * in all (the moves of the positions with visit shares), and the positions kept whole (the
+ * sample, at most 20,000, every k-th row). */
+LT_API int lt_network_data_size(const LtNetworkData *d, int set, int64_t *positions, int64_t *inputs, int64_t *moves,
+                                int64_t *samples, char *err, size_t err_len);
+/* Copies set `set` out (any pointer may be NULL), compressed rows: position i's inputs are
+ * input[input_start[i] .. input_start[i + 1]) (ascending; an input that two pattern instances
+ * read is listed twice), its moves action/skip_prior/share[move_start[i] .. move_start[i + 1]);
+ * input_start and move_start [positions + 1], bucket, skip_value (the base weights' value logit),
+ * target, result [positions]; action, skip_prior (the log of the base weights' prior of the move,
+ * at least -69), share (of the visits) [moves]. */
+LT_API int lt_network_data_fetch(const LtNetworkData *d, int set, uint64_t *input_start, uint32_t *input,
+                                 uint8_t *bucket, double *skip_value, double *target, float *result,
+                                 uint64_t *move_start, uint32_t *action, float *skip_prior, float *share, char *err,
+                                 size_t err_len);
+/* Sample position k of set `set`: its row (into *row) and its position string (into buf; 400
+ * bytes suffice), for lt_network_save's quantization. */
+LT_API int lt_network_data_sample(const LtNetworkData *d, int set, int64_t k, int64_t *row, char *buf, size_t len,
+                                  char *err, size_t err_len);
+
+/* Writes the weights file `path` (a table file; a name ending .txt is refused, and so is the base
+ * weights file itself): the base weights with a network of the architecture given, whose float
+ * weights are `arrays` (LT_NETWORK_ARRAYS of them, of lengths `lengths`, checked), quantized by
+ * the library's one quantization over the positions given (`positions`, 0 to
+ * LT_NETWORK_MAX_POSITIONS strings of the game: the first layer's shift the largest that keeps
+ * their sums in range; 0 of them: the worst case of the weights), written atomically, with the
+ * library's provenance lines and `note` (may be NULL) as its comments.  A weight that is not a
+ * finite number, or beyond the largest a file holds, is refused and names its array. */
+LT_API int lt_network_save(const char *path, const char *variant, const char *size, const char *weights, int inputs,
+                           const char *shapes, int hidden, const float *const *arrays, const int64_t *lengths,
+                           const char *const *positions, int num_positions, const char *note, char *err,
+                           size_t err_len);
+
+/* The evaluation of a weights file's network for tests and tools (integer path, as the search
+ * reads it): the weights file `weights` (NULL or "": the shipped ones) for `variant` on `size`,
+ * which must have a network.  NULL on error. */
+typedef struct LtNetworkEval LtNetworkEval;
+LT_API LtNetworkEval *lt_network_eval_new(const char *variant, const char *size, const char *weights, char *err,
+                                          size_t err_len);
+LT_API void lt_network_eval_free(LtNetworkEval *e);
+/* lt_network_describe's object for the file's network, plus hidden, shift1, shift2, scale_v and
+ * scale_e (its quantization). */
+LT_API int lt_network_eval_info(const LtNetworkEval *e, char *json, size_t json_len);
+/* Evaluates n positions (0 to LT_NETWORK_MAX_POSITIONS strings of the game): *inputs and *moves
+ * the totals of what lt_network_eval_fetch then copies.  LT_ERR_INPUT names the first position
+ * that does not parse. */
+LT_API int lt_network_eval_run(LtNetworkEval *e, const char *const *positions, int n, int64_t *inputs, int64_t *moves,
+                               char *err, size_t err_len);
+/* The last run's results (any pointer may be NULL), rows as lt_network_data_fetch's: inputs and
+ * bucket; value (the whole value logit, network included) and skip_value (the base weights'
+ * alone) [n]; every legal move (in the order the rules generate them) with its action, prior
+ * (the log of the base weights' prior, at least -69, plus the network's correction: the prior
+ * logit the search's softmax reads) and skip_prior (the log alone) [moves]. */
+LT_API void lt_network_eval_fetch(const LtNetworkEval *e, uint64_t *input_start, uint32_t *input, uint8_t *bucket,
+                                  double *value, double *skip_value, uint64_t *move_start, uint32_t *action,
+                                  float *prior, float *skip_prior);
 
 #endif

@@ -8,6 +8,7 @@
 #include "search_cli.h"
 #include "training/train.h"
 
+#include "core/network.h"
 #include "core/pattern.h"
 #include "core/threads.h"
 
@@ -65,6 +66,11 @@ static bool read_number(ArgReader *r, TrainOptions *o)
         o->l2_tables = arg_real(NAME, "--l2-tables", t, 1e-9, 1e12);
     else if (arg_value(r, "--priors-generations", &t))
         o->priors_generations = (int)arg_integer(NAME, "--priors-generations", t, 1, 1000000);
+    else if (arg_value(r, "--hidden", &t)) {
+        o->hidden = (int)arg_integer(NAME, "--hidden", t, NETWORK_MIN_H, NETWORK_MAX_H);
+        if (o->hidden % 16 != 0)
+            fail_exit(NAME, EXIT_USAGE, "--hidden must be a multiple of 16, got %d", o->hidden);
+    }
     else
         return false;
     return true;
@@ -83,6 +89,16 @@ static void read_options(int argc, char **argv, TrainArgs *a)
             cli_match_read_sprt(&r, NAME, &o->sprt);
         else if (arg_flag(&r, "--linear-only"))
             o->linear_only = true;
+        else if (arg_value(&r, "--model", &t)) {
+            if (strcmp(t, "net") != 0 && strcmp(t, "tables") != 0)
+                fail_exit(NAME, EXIT_USAGE, "--model must be tables or net, got '%s'", t);
+            o->net = strcmp(t, "net") == 0;
+        } else if (arg_value(&r, "--inputs", &t)) {
+            o->inputs = strcmp(t, "patterns") == 0 ? NETWORK_PATTERNS : strcmp(t, "squares") == 0 ? NETWORK_SQUARES
+                        : strcmp(t, "both") == 0 ? NETWORK_PATTERNS | NETWORK_SQUARES : 0;
+            if (!o->inputs)
+                fail_exit(NAME, EXIT_USAGE, "--inputs must be patterns, squares or both, got '%s'", t);
+        }
         else if (arg_value(&r, "--shapes", &t)) {
             Error err;
             if (!pattern_families_parse(t, &o->shapes, &err))
@@ -185,7 +201,8 @@ const Command command_train = {
     "                     [--window-max M] [--gate-games N] [--gate-visits N]\n"
     "                     [--sprt elo0=X elo1=Y ...] [--ladder-games N] [--ladder-visits N]\n"
     "                     [--openings FILE] [--make-openings N] [--linear-only | --shapes LIST]\n"
-    "                     [--lambda X] [--l2-tables X] [--priors-generations N] [--seed S]\n"
+    "                     [--lambda X] [--l2-tables X] [--priors-generations N]\n"
+    "                     [--model net [--hidden H] [--inputs patterns|squares|both]] [--seed S]\n"
     "                     [--threads T] [--quiet]\n\n"
     "Runs generations of the training loop in DIR until the budget is spent: each generation\n"
     "plays --games self-play games of the best weights so far at --visits, fits a new model to\n"
@@ -236,6 +253,13 @@ const Command command_train = {
     "                        100); the 2-D families on 14x12 want 1000 or more (docs/TRAINING.md)\n"
     "  --priors-generations N  the learned priors are refitted by the fits of generations 1-N\n"
     "                        only; later candidates keep the best's (default: every fit)\n"
+    "  --model net           fit a network on top of the start weights instead (tune --model net,\n"
+    "                        docs/NETWORK.md): the start's linear weights, tables and priors stay\n"
+    "                        as they are, its skip path, and each fit goes on from the best's\n"
+    "                        network (the first from zero); one process (refused under mpirun)\n"
+    "  --hidden H            --model net: the network's width, as tune --hidden (default 64)\n"
+    "  --inputs SET          --model net: patterns, squares or both, as tune --inputs (default:\n"
+    "                        each measured by the first fit, the best kept, and then the best's)\n"
     "  --seed S              the run's seed (default 1): generation K's self-play and gate use S+K\n"
     "  --threads T           games at once (default: every core)\n"
     "  --quiet, -q           no progress lines (DIR/train.log has every step anyway)\n"

@@ -4,6 +4,7 @@
  * (training/tune_run.c) and hands the summary to the report (cmd_tune_report.c, or the JSON of
  * training/tune_json.c).  Bad input exits 2 with one line; failures (damaged data, I/O) exit 1.
  */
+#include "core/network.h"
 #include "core/pattern.h"
 #include "data/mpi_env.h"
 #include "data/weights.h"
@@ -38,10 +39,78 @@ static void check_note(const char *note)
         fail_exit(NAME, EXIT_USAGE, "--note: %zu bytes, more than 16384", strlen(note));
 }
 
-/* One option into *o; false when argv[r->index] is none of tune's. */
-static bool read_option(ArgReader *r, TuneOptions *o)
+/* The first option given that belongs to one model only, for the refusal of a mix. */
+typedef struct {
+    const char *tables_only, *net_only;
+} ModelOptions;
+
+static void note_model_option(ModelOptions *m, const char *option, bool net)
+{
+    const char **first = net ? &m->net_only : &m->tables_only;
+    if (!*first)
+        *first = option;
+}
+
+static unsigned parse_inputs(const char *text)
+{
+    if (strcmp(text, "patterns") == 0)
+        return NETWORK_PATTERNS;
+    if (strcmp(text, "squares") == 0)
+        return NETWORK_SQUARES;
+    if (strcmp(text, "both") == 0)
+        return NETWORK_PATTERNS | NETWORK_SQUARES;
+    fail_exit(NAME, EXIT_USAGE, "--inputs must be patterns, squares or both, got '%s'", text);
+}
+
+/* --model net's own options; false when argv[r->index] is none of them. */
+static bool read_net_option(ArgReader *r, TuneOptions *o, ModelOptions *m)
 {
     const char *text;
+    if (arg_value(r, "--model", &text)) {
+        if (strcmp(text, "net") != 0 && strcmp(text, "tables") != 0)
+            fail_exit(NAME, EXIT_USAGE, "--model must be tables or net, got '%s'", text);
+        o->model = strcmp(text, "net") == 0 ? TUNE_MODEL_NET : TUNE_MODEL_TABLES;
+        return true;
+    }
+    if (arg_value(r, "--hidden", &text)) {
+        o->net.hidden = (int)arg_integer(NAME, "--hidden", text, NETWORK_MIN_H, NETWORK_MAX_H);
+        if (o->net.hidden % 16 != 0)
+            fail_exit(NAME, EXIT_USAGE, "--hidden must be a multiple of 16, got %d", o->net.hidden);
+        note_model_option(m, "--hidden", true);
+    } else if (arg_value(r, "--inputs", &text)) {
+        o->net.inputs = parse_inputs(text);
+        note_model_option(m, "--inputs", true);
+    } else if (arg_value(r, "--policy-weight", &text)) {
+        o->net.fit.policy_weight = arg_real(NAME, "--policy-weight", text, 0, 100);
+        note_model_option(m, "--policy-weight", true);
+    } else if (arg_value(r, "--l2-net", &text)) {
+        o->net.fit.l2 = arg_real(NAME, "--l2-net", text, 0, 1e6);
+        note_model_option(m, "--l2-net", true);
+    } else
+        return false;
+    return true;
+}
+
+/* The options of the tables' fit that --model net does not take, noted as they are read. */
+static void note_tables_option(const ArgReader *r, ModelOptions *m)
+{
+    static const char *const only[] = {"--l2", "--max-iterations", "--tables", "--shapes", "--linear-only",
+                                       "--no-priors", "--l2-tables", "--priors", "--l2-priors", "--priors-prune",
+                                       "--priors-positions"};
+    const char *arg = r->argv[r->index];
+    const size_t n = strcspn(arg, "=");     /* "--l2=3" as "--l2 3" */
+    for (size_t i = 0; !r->operands_only && i < sizeof only / sizeof only[0]; i++)
+        if (strlen(only[i]) == n && strncmp(arg, only[i], n) == 0)
+            note_model_option(m, only[i], false);
+}
+
+/* One option into *o; false when argv[r->index] is none of tune's. */
+static bool read_option(ArgReader *r, TuneOptions *o, ModelOptions *m)
+{
+    const char *text;
+    note_tables_option(r, m);
+    if (read_net_option(r, o, m))
+        return true;
     if (arg_value(r, "--data", &text))
         read_data_paths(r, text, o);
     else if (arg_value(r, "--out", &o->out) || arg_value(r, "--init", &o->init))
@@ -70,13 +139,13 @@ static bool read_option(ArgReader *r, TuneOptions *o)
     else if (arg_value(r, "--l2-tables", &text))
         o->fit_opts.l2_tables = arg_real(NAME, "--l2-tables", text, 0, 1e12);
     else if (arg_value(r, "--learning-rate", &text))
-        o->fit_opts.learning_rate = arg_real(NAME, "--learning-rate", text, 1e-9, 10);
+        o->net.fit.learning_rate = o->fit_opts.learning_rate = arg_real(NAME, "--learning-rate", text, 1e-9, 10);
     else if (arg_value(r, "--batch", &text))
-        o->fit_opts.batch = (size_t)arg_integer(NAME, "--batch", text, 1, 1 << 26);
+        o->net.fit.batch = o->fit_opts.batch = (size_t)arg_integer(NAME, "--batch", text, 1, 1 << 26);
     else if (arg_value(r, "--epochs", &text))
-        o->fit_opts.max_epochs = (int)arg_integer(NAME, "--epochs", text, 0, TUNE_MAX_EPOCHS);
+        o->net.fit.max_epochs = o->fit_opts.max_epochs = (int)arg_integer(NAME, "--epochs", text, 0, TUNE_MAX_EPOCHS);
     else if (arg_value(r, "--patience", &text))
-        o->fit_opts.patience = (int)arg_integer(NAME, "--patience", text, 0, 100);
+        o->net.fit.patience = o->fit_opts.patience = (int)arg_integer(NAME, "--patience", text, 0, 100);
     else if (arg_flag(r, "--priors"))
         o->priors = true;
     else if (arg_value(r, "--l2-priors", &text))
@@ -107,15 +176,22 @@ static void read_options(int argc, char **argv, TuneOptions *o)
     o->data_opts = tune_data_defaults();
     o->fit_opts = tune_fit_defaults();
     o->policy_opts = tune_policy_defaults();
+    o->net = training_tune_net_defaults();
     o->argc = argc;
     o->argv = argv;
     ArgReader r = {argc, argv, 1, NAME, false};
+    ModelOptions m = {NULL, NULL};
     while (r.index < argc) {
         if (r.operands_only)    /* after "--": data files (their names may start with '-') */
             o->data[o->num_data++] = argv[r.index++];
-        else if (!read_option(&r, o))
+        else if (!read_option(&r, o, &m))
             arg_common(&r, &command_tune);
     }
+    if (o->model == TUNE_MODEL_NET && m.tables_only)
+        fail_exit(NAME, EXIT_USAGE, "--model net fits a network and keeps the start's weights, tables and priors as "
+                  "they are: it takes no %s", m.tables_only);
+    if (o->model == TUNE_MODEL_TABLES && m.net_only)
+        fail_exit(NAME, EXIT_USAGE, "%s is an option of --model net", m.net_only);
     if (o->num_data == 0)
         fail_exit(NAME, EXIT_USAGE, "no data files (--data FILE...; see leuctra tune --help)");
     if (!o->out)
@@ -197,7 +273,12 @@ const Command command_tune = {
     "                    [--linear-only | --no-priors]\n"
     "                    [--l2-tables X] [--learning-rate X] [--batch N] [--epochs N] [--patience N]\n"
     "                    [--l2-priors X] [--priors-min-visits N] [--priors-prune X]\n"
-    "                    [--priors-positions N] [--note TEXT] [--json]\n\n"
+    "                    [--priors-positions N] [--note TEXT] [--json]\n"
+    "       leuctra tune --model net --data FILE... --out WEIGHTS.lwt [--init WEIGHTS]\n"
+    "                    [--hidden H] [--inputs patterns|squares|both] [--policy-weight X]\n"
+    "                    [--l2-net X] [--learning-rate X] [--batch N] [--epochs N] [--patience N]\n"
+    "                    [--priors-min-visits N] [--skip-opening N] [--validation F] [--lambda X]\n"
+    "                    [--threads N] [--note TEXT] [--json]\n\n"
     "Fits the weights of the evaluation, P(side to move wins) = sigmoid(w . features), to the\n"
     "positions of self-play records (docs/TUNING.md).  Every game is replayed with the rules;\n"
     "each position's target is lambda x the game's result for the side to move (1 win, 0.5\n"
@@ -261,6 +342,25 @@ const Command command_tune = {
     "  --priors-prune X      moves with fewer than X times the visits of the most visited move are\n"
     "                        left out of a position's target, 0 to 1 (default 0: none)\n"
     "  --priors-positions N  at most about N positions, picked by a fixed hash (default 1000000)\n"
+    "  --model M             tables (default: the fit above) or net: a network (docs/NETWORK.md)\n"
+    "                        fitted on top of the start weights, which it keeps as they are (its\n"
+    "                        skip path: the network learns a correction to their value and move\n"
+    "                        logits); its value target is the same blend, its policy target the\n"
+    "                        visit distribution; Adam on mini-batches, the best validation epoch\n"
+    "                        kept, the same bits for any --threads; written as a table file with\n"
+    "                        the network.  From start weights with a network the fit goes on from\n"
+    "                        it; else from zero (it evaluates as the start until the fit moves it).\n"
+    "                        One process: refused under mpirun\n"
+    "  --hidden H            --model net: the first layer's width, 16 to 256, a multiple of 16\n"
+    "                        (default 64, or the start's network's)\n"
+    "  --inputs SET          --model net: patterns (the pattern instances), squares (the input\n"
+    "                        planes' set bits) or both (default: each fitted, the best validation\n"
+    "                        loss kept, or the start's network's)\n"
+    "  --policy-weight X     --model net: the policy's share of the loss (default 1)\n"
+    "  --l2-net X            --model net: the penalty X/2 x sum of w^2 on the network's weights\n"
+    "                        (default 1e-06); --learning-rate, --batch, --epochs and --patience\n"
+    "                        apply to it too (defaults 0.002, 256, 30 and 2), --priors-min-visits\n"
+    "                        is the visits a position's policy target needs\n"
     "  --note TEXT           a line (or lines) kept in the weights' provenance comments, such\n"
     "                        as how the data were made\n"
     "  --json                the report as one JSON object (with --tables: the train and\n"
@@ -274,5 +374,6 @@ const Command command_tune = {
     "example: leuctra tune --data run1.lrec run2.lrec --out tuned.lwt --skip-opening 4\n"
     "         leuctra tune --data reversi.lrec --tables --priors --out reversi.lwt\n"
     "         leuctra tune --data crossings.lrec --shapes base,2x4 --out crossings-2x4.lwt\n"
-    "         mpirun -np 4 build-mpi/leuctra tune --data big.lrec --out tuned.lwt --threads 8\n",
+    "         mpirun -np 4 build-mpi/leuctra tune --data big.lrec --out tuned.lwt --threads 8\n"
+    "         leuctra tune --model net --data crossings.lrec --hidden 64 --out crossings-net.lwt\n",
 };

@@ -6,6 +6,7 @@
 #include "core/pattern.h"
 
 #include <math.h>
+#include <string.h>
 
 static double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0; }
 
@@ -83,6 +84,69 @@ static void print_weights(const TuneSummary *s, FILE *out)
     }
 }
 
+/* --- --model net ------------------------------------------------------------------------------- */
+
+static void print_net_loss_row(FILE *out, const char *name, double before, double after)
+{
+    char a[32], b[32];
+    fprintf(out, "  %-28s %9s %9s\n", name, tune_loss_text(before, a), tune_loss_text(after, b));
+}
+
+static void print_net_epochs(const TuneNetworkFit *f, FILE *out)
+{
+    fprintf(out, "epoch   value train  validation   policy train  validation      rate   seconds\n");
+    for (int i = 0; i < f->num_epochs; i++) {
+        const TuneNetworkEpoch *e = &f->epoch[i];
+        char a[32], b[32], c[32], d[32];
+        fprintf(out, "  %3d  %11s  %10s  %13s  %10s  %8.2g  %8.1f%s\n", e->epoch, tune_loss_text(e->train.value, a),
+                tune_loss_text(e->validation.value, b), tune_loss_text(e->train.policy, c),
+                tune_loss_text(e->validation.policy, d), e->learning_rate, e->seconds,
+                e->epoch == f->best_epoch ? "   kept" : "");
+    }
+}
+
+static void print_net(const TuneSummary *s, FILE *out)
+{
+    const TuneNetSummary *n = &s->net;
+    const TuneNetworkFit *f = &n->fit;
+    const TuneNetworkFitOptions *fo = &s->opts->net.fit;
+    char shapes[80] = "", a[32], b[32];
+    if (n->inputs & NETWORK_PATTERNS) {     /* the shapes of the pattern inputs */
+        memcpy(shapes, " (shapes ", 9);
+        pattern_families_format(n->families, shapes + 9, sizeof shapes - 10);
+        strcat(shapes, ")");
+    }
+    fprintf(out, "network     inputs %s%s, H %d, from %s; %llu train and %llu validation positions with a "
+            "policy target\n", training_tune_inputs_name(n->inputs), shapes, n->hidden,
+            n->from_network ? "the start's network" : "zero", (unsigned long long)n->policy_train,
+            (unsigned long long)n->policy_validation);
+    for (int i = 0; n->measured && i < n->num_candidates; i++) {
+        const TuneNetCandidate *c = &n->candidate[i];
+        fprintf(out, "inputs      %-8s validation loss %s (value %s), %d epochs (best %d), %.2f s%s\n",
+                training_tune_inputs_name(c->inputs), tune_loss_text(c->validation.total, a),
+                tune_loss_text(c->validation.value, b), c->epochs, c->best_epoch, c->seconds,
+                c->inputs == n->inputs ? "   kept" : "");
+    }
+    fprintf(out, "fit         %d epoch%s (best %d), %.2f s; lambda %g, policy weight %g, l2 %g, rate %g, batch %zu\n",
+            f->num_epochs - 1, f->num_epochs == 2 ? "" : "s", f->best_epoch, f->seconds, s->opts->data_opts.lambda,
+            fo->policy_weight, fo->l2, fo->learning_rate, fo->batch);
+    print_net_epochs(f, out);
+    fprintf(out, "network losses (per position)     before     after\n");
+    print_net_loss_row(out, "value log-loss, train", f->train_before.value, f->train_after.value);
+    print_net_loss_row(out, "value log-loss, validation", f->valid_before.value, f->valid_after.value);
+    print_net_loss_row(out, "policy, train", f->train_before.policy, f->train_after.policy);
+    print_net_loss_row(out, "policy, validation", f->valid_before.policy, f->valid_after.policy);
+    fprintf(out, "value head  %s: validation value log-loss %s with it, %s without (kept where it saves %g)\n",
+            f->value_head_dropped ? "dropped, the network gives priors only" : "kept",
+            tune_loss_text(f->value_with, a),
+            tune_loss_text(f->value_without, b), TUNE_NETWORK_VALUE_GAIN);
+    fprintf(out, "quantized   on %zu %s positions: value log-loss %s (float %s)", f->sample_positions,
+            f->sample_is_validation ? "validation" : "training", tune_loss_text(f->sample_quantized.value, a),
+            tune_loss_text(f->sample_float.value, b));
+    fprintf(out, ", policy %s (float %s)\n", tune_loss_text(f->sample_quantized.policy, a),
+            tune_loss_text(f->sample_float.policy, b));
+}
+
 void cli_tune_print_text(const TuneSummary *s, FILE *out)
 {
     const TuneDataStats *d = &s->data;
@@ -104,6 +168,11 @@ void cli_tune_print_text(const TuneSummary *s, FILE *out)
     if (s->ranks > 1)
         fprintf(out, " x %d processes (exchanges %.2f s)", s->ranks, d->seconds_exchange);
     fputc('\n', out);
+    if (s->opts->model == TUNE_MODEL_NET) {
+        print_net(s, out);
+        fprintf(out, "wrote %s\n", cli_output_is_stdout(s->opts->out) ? "stdout" : s->opts->out);
+        return;
+    }
     const TuneFitOptions *f = &s->opts->fit_opts;
     if (s->fit.tables) {
         char shapes[64];

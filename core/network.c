@@ -159,6 +159,13 @@ bool network_copy(Network *dst, const Network *src)
     return true;
 }
 
+void network_drop_value_head(Network *net)
+{
+    memset(net->wv, 0, (size_t)net->buckets * NETWORK_L2 * sizeof *net->wv);
+    memset(net->bv, 0, (size_t)net->buckets * sizeof *net->bv);
+    net->priors_only = true;
+}
+
 void network_randomize(Network *net, uint64_t seed, bool heads)
 {
     /* uniform in [-range, range] array by array: w1 small enough that a sum over a few hundred
@@ -238,7 +245,7 @@ int network_active_inputs(const Network *net, const Game *g, const Position *p, 
     return n;
 }
 
-static int bucket_of(const Network *net, const Game *g, const Position *p)
+int network_bucket(const Network *net, const Game *g, const Position *p)
 {
     const PatternSet *ps = net->input_set & NETWORK_PATTERNS ? input_patterns(net, g) : pattern_set_of(g);
     int b = ps && net->buckets > 1 ? ps->phase(g, p) : 0;
@@ -515,7 +522,7 @@ double network_value(const Network *net, const Game *g, NetworkScratch *s, const
     if (!s)
         s = &local;
     const uint8_t *h2 = second_layer(net, g, s, p);
-    const int b = bucket_of(net, g, p);
+    const int b = network_bucket(net, g, p);
     const int32_t v = net->q_bv[b] + dot32(net->q_wv + (size_t)b * NETWORK_L2, h2);
     return (double)v / (127.0 * (double)net->scale_v);
 }
@@ -551,7 +558,7 @@ double network_value_float(const Network *net, const Game *g, const Position *p)
             a += h1[j] * net->w2[(size_t)j * NETWORK_L2 + (size_t)k];
         h2[k] = a < 0 ? 0 : a > 1 ? 1 : a;
     }
-    const int b = bucket_of(net, g, p);
+    const int b = network_bucket(net, g, p);
     double v = net->bv[b];
     for (int k = 0; k < NETWORK_L2; k++)
         v += h2[k] * net->wv[(size_t)b * NETWORK_L2 + (size_t)k];

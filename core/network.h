@@ -38,6 +38,8 @@ typedef struct Network {
     uint64_t pattern_id;        /* that set's id (0 without pattern inputs) */
     int h;                      /* first layer width: 16..256, a multiple of 16 */
     int buckets;                /* value head outputs: the pattern set's phases, or 1 */
+    bool priors_only;           /* the value head is left out (zeros): the network corrects the
+                                   priors alone, and a leaf's value costs no evaluation of it */
     int num_inputs;             /* pattern inputs (canonical_phase_size) + square inputs */
     int num_actions;
     /* float master weights, row-major */
@@ -94,6 +96,9 @@ bool network_quantize_as(Network *net, int shift1, int shift2, float scale_v, fl
 /* The inputs of p that are on, ascending; returns how many (at most NETWORK_MAX_ACTIVE). */
 int network_active_inputs(const Network *net, const Game *g, const Position *p, uint32_t *out);
 
+/* The value head's bucket of p (its phase; 0 with one bucket). */
+int network_bucket(const Network *net, const Game *g, const Position *p);
+
 /* One evaluation: the value logit's correction and, for the n moves given (may be 0), each
  * move's prior logit correction.  scratch may be NULL (a position met one after another reuses
  * the work of the previous one when it is not: network_scratch_new). */
@@ -106,6 +111,10 @@ void network_priors(const Network *net, const Game *g, NetworkScratch *s, const 
 
 /* The float model on the same inputs (what a fit differentiates; the integers approximate it). */
 double network_value_float(const Network *net, const Game *g, const Position *p);
+
+/* Leaves the value head out (zeros, priors_only set): for a network whose value did not pay for
+ * its cost in a fit. */
+void network_drop_value_head(Network *net);
 
 /* Whether this CPU runs the AVX2 path. */
 bool network_simd_available(void);

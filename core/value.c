@@ -52,10 +52,11 @@ static NetworkScratch *network_scratch(ValueFeatureCache *cache, const Network *
     return cache ? cache->network : NULL;
 }
 
-/* The network's part of the value logit: 0 without one. */
+/* The network's part of the value logit: 0 without one, or with one that corrects the priors
+ * alone (then a leaf costs no evaluation of it). */
 static double network_sum(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p)
 {
-    return w->net ? network_value(w->net, g, network_scratch(cache, w->net), p) : 0;
+    return w->net && !w->net->priors_only ? network_value(w->net, g, network_scratch(cache, w->net), p) : 0;
 }
 
 static double weighted_sum(const Weights *w, const float *f)
@@ -93,6 +94,13 @@ double value_logit(const Game *g, const Weights *w, const Position *p)
     float f[MAX_FEATURES];
     value_features(g, p, f);
     return weighted_sum(w, f) + table_sum(g, w, p) + network_sum(g, w, NULL, p);
+}
+
+double value_logit_cached(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p)
+{
+    float f[MAX_FEATURES];
+    value_features_cached(g, cache, p, f);
+    return weighted_sum(w, f) + table_sum(g, w, p) + network_sum(g, w, cache, p);
 }
 
 double value_win_probability(const Game *g, const Weights *w, const Position *p)

@@ -64,6 +64,9 @@ void value_features_cached(const Game *g, ValueFeatureCache *cache, const Positi
 /* Sum of weight x feature: the log-odds that the side to move wins. */
 double value_logit(const Game *g, const Weights *w, const Position *p);
 
+/* The same, bit for bit, through a feature cache (for positions met one after another). */
+double value_logit_cached(const Game *g, const Weights *w, ValueFeatureCache *cache, const Position *p);
+
 /* The win probability of the side to move, in (0, 1). */
 double value_win_probability(const Game *g, const Weights *w, const Position *p);
 /* The same, bit for bit, through a feature cache (for positions met one after another). */

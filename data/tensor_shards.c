@@ -180,6 +180,13 @@ bool tensor_shards_existing(const char *out, char ***names, int *count, Error *e
         }
     }
     closedir(d);
+    if (!ok) {              /* nothing for the caller to free after a failure */
+        for (int i = 0; i < *count; i++)
+            free((*names)[i]);
+        free(*names);
+        *names = NULL;
+        *count = 0;
+    }
     return ok;
 }
 

@@ -40,7 +40,8 @@ bool tensor_shards_set_id(char *const *inputs, int n, const char *options, char 
 
 /* The files that the set of output `out` has now, a manifest and shards of any index: malloc'd
  * paths in *names (free each, then the array), *count of them.  False with *err when one is
- * neither a file nor a link (a folder is no file to replace) or the folder cannot be read. */
+ * neither a file nor a link (a folder is no file to replace) or the folder cannot be read, and
+ * then nothing to free. */
 bool tensor_shards_existing(const char *out, char ***names, int *count, Error *err);
 
 /* Starts a new set for `out` (its temporary folder); NULL with *err. */

@@ -285,7 +285,8 @@ static uint64_t hash_float(uint64_t h, float v)
  * without a network keep their old identity). */
 static uint64_t network_id(uint64_t h, Network *net)
 {
-    const uint64_t shape[] = {net->input_set, net->pattern_families, net->pattern_id, (uint64_t)net->h,
+    const uint64_t shape[] = {net->input_set | (net->priors_only ? 256u : 0u), net->pattern_families,
+                              net->pattern_id, (uint64_t)net->h,
                               (uint64_t)net->buckets, (uint64_t)net->num_inputs, (uint64_t)net->num_actions,
                               (uint64_t)net->shift1};
     for (size_t i = 0; i < sizeof shape / sizeof shape[0]; i++)

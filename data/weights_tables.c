@@ -27,7 +27,8 @@
  * The network section (docs/NETWORK.md):
  *
  *   0-3     "LNN1"
- *   4-7     input set (core/network.h: 1 patterns, 2 squares)
+ *   4-7     input set (core/network.h: 1 patterns, 2 squares), + 256 for a network that gives
+ *           priors only (no value head)
  *   8-11    pattern families of the inputs
  *   12-19   the inputs' pattern set id (0 without pattern inputs)
  *   20-23   H
@@ -55,7 +56,8 @@
 #include <string.h>
 #include <zlib.h>
 
-enum { HEADER_BYTES = 64, FORMAT_VERSION = 1, NETWORK_VERSION = 2, NETWORK_HEADER = 64, TEXT_MAX = 1 << 20 };
+enum { HEADER_BYTES = 64, FORMAT_VERSION = 1, NETWORK_VERSION = 2, NETWORK_HEADER = 64, TEXT_MAX = 1 << 20,
+       PRIORS_ONLY_FLAG = 256 };
 
 const unsigned char weights_tables_magic[8] = {0x89, 'L', 'W', 'T', 0x0D, 0x0A, 0x1A, 0x0A};
 
@@ -355,7 +357,7 @@ static bool read_network(const Game *g, const unsigned char *b, size_t size, con
     Error why;
     if (!net)
         return error_set(err, "%s: out of memory for the network", source);
-    if (!network_init(net, g, n.input_set, n.families, (int)n.h, &why)) {
+    if (!network_init(net, g, n.input_set & ~(uint32_t)PRIORS_ONLY_FLAG, n.families, (int)n.h, &why)) {
         free(net);
         return error_set(err, "%s: %s", source, why.msg);
     }
@@ -369,6 +371,7 @@ static bool read_network(const Game *g, const unsigned char *b, size_t size, con
     for (size_t at = 0, i = 0; ok && i < (size_t)parts; at += lengths[i], i++)
         memcpy(*arrays[i], values + at, lengths[i] * sizeof *values);
     free(values);
+    net->priors_only = (n.input_set & PRIORS_ONLY_FLAG) != 0;
     if (ok && !network_quantize_as(net, (int)n.shift1, (int)n.w2_shift, n.scale_v, n.scale_e))
         ok = error_set(err, "%s: out of memory for the network", source);
     if (!ok) {
@@ -406,7 +409,7 @@ static unsigned char *encode_network(Network *net, size_t *size)
     }
     memset(out, 0, NETWORK_HEADER);
     memcpy(out, "LNN1", 4);
-    const uint32_t fields[] = {net->input_set, net->pattern_families};
+    const uint32_t fields[] = {net->input_set | (net->priors_only ? PRIORS_ONLY_FLAG : 0), net->pattern_families};
     put_u32(out + 4, fields[0]);
     put_u32(out + 8, fields[1]);
     put_u64(out + 12, net->pattern_id);

@@ -28,7 +28,7 @@ ALLOWED = {
     'pictures': {'core', 'data', 'eval', 'pictures'},
     'training': {'core', 'data', 'search', 'selfplay', 'tuner', 'eval', 'pictures', 'training'},
     'cli': {'core', 'data', 'search', 'selfplay', 'tuner', 'eval', 'engine', 'pictures', 'training', 'cli'},
-    'api': {'core', 'data', 'search', 'selfplay', 'api'},
+    'api': {'core', 'data', 'search', 'selfplay', 'tuner', 'api'},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 

@@ -7,6 +7,7 @@ held-out accuracy against the obvious baselines.
     leuctra records export cr.lrec -o cr.npz --augment
     PYTHONPATH=python python3 scripts/train_example.py cr.npz            # numpy only
     PYTHONPATH=python python3 scripts/train_example.py cr.npz --torch    # the same model in PyTorch
+    PYTHONPATH=python python3 scripts/train_example.py cr.npz --network cr-net.lwt   # and a file to play
 
 python3 must have numpy: where python3 is a pyenv or venv interpreter without it, use the system's
 (/usr/bin/python3 with Debian's python3-numpy) or `python3 -m pip install numpy` into it.
@@ -21,7 +22,14 @@ indices), so that no held-out position has a near-twin in training.
 Reported on the held-out positions: policy top-1 (the network's best legal action is the
 search's most visited) against the uniform choice among legal moves, and value accuracy (the
 side of 0.5 agrees with the result, decisive games) against always guessing the side that won
-more often in training.  Deterministic for a given --seed."""
+more often in training.  Deterministic for a given --seed.
+
+With --network OUT.lwt (PyTorch needed) the example ends with a file the engine plays: the
+network of docs/NETWORK.md (sparse pattern and square inputs, two clipped-ReLU layers, value and
+move-prior heads added to the shipped weights' own logits, its skip path) trained in PyTorch
+(leuctra.net) on the positions of the records file the export came from (its meta's sources, or
+--records, or the .lrec given), written through the library (lt_network_save: its
+quantization and file), and the `leuctra match` command that plays it printed."""
 import argparse
 import os
 import sys
@@ -163,6 +171,13 @@ def main():
     ap.add_argument("--holdout", type=float, default=0.2, help="the share of games held out (default 0.2)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--torch", action="store_true", help="the same model in PyTorch")
+    ap.add_argument("--network", metavar="OUT.lwt", help="then train docs/NETWORK.md's network (PyTorch) on the "
+                    "records and write it as a weights file the engine plays")
+    ap.add_argument("--records", nargs="+", metavar="FILE", help="--network's records files (default: the export's "
+                    "sources, or the .lrec given)")
+    ap.add_argument("--base", metavar="WEIGHTS", help="--network's base weights, its skip path (default: the shipped)")
+    ap.add_argument("--inputs", default="both", choices=("patterns", "squares", "both"), help="--network's inputs")
+    ap.add_argument("--net-hidden", type=int, default=32, help="--network's first layer width (16-256, by 16)")
     args = ap.parse_args()
     ds = leuctra.Dataset(args.data)
     train, test = split_by_game(ds, args.holdout)
@@ -191,6 +206,57 @@ def main():
     print("held out: policy top-1 %.3f (uniform over legal moves %.3f) on %d positions; "
           "value %.3f (always the likelier side %.3f) on %d decisive positions" % (
               r["top1"], r["top1_uniform"], r["positions"], r["value"], r["value_guess"], r["decisive"]))
+    return train_network(args, ds) if args.network else 0
+
+
+def network_records(args, ds):
+    """The records files --network reads: --records, the export's sources, or the .lrec given."""
+    if args.records:
+        return args.records
+    if not args.data.endswith(".npz"):
+        return [args.data]
+    sources = ds.meta.get("sources") or []
+    missing = [s for s in sources if not os.path.exists(s)]
+    if not sources or missing:
+        sys.exit("train_example: --network reads records files, and the export's (%s) are not here: give --records"
+                 % (", ".join(missing) or "none named"))
+    return sources
+
+
+def train_network(args, ds):
+    """docs/NETWORK.md's network trained in PyTorch on the records, written through the library."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        sys.exit("train_example: --network needs PyTorch (apt-get install python3-torch)")
+    import leuctra.net as net
+    records = network_records(args, ds)
+    try:
+        data = leuctra.network_data(records, weights=args.base, inputs=args.inputs,
+                                    validation=min(max(args.holdout, 0.0), 0.9))
+        model = net.NetworkModel(data["meta"], hidden=args.net_hidden, seed=args.seed)
+    except leuctra.LeuctraError as e:
+        sys.exit("train_example: %s" % e)
+    meta = data["meta"]
+    print("network: %s inputs (%d), H %d, on %d training and %d validation positions of %d games" % (
+        meta["inputs"], meta["num_inputs"], args.net_hidden, meta["positions_train"], meta["positions_validation"],
+        meta["games"]), flush=True)
+
+    def show(e):
+        print("network epoch %d: value loss %.4f, policy loss %.4f (validation %.4f, %.4f)%s" % (
+            e["epoch"], e["train"]["value"], e["train"]["policy"], e["validation"]["value"],
+            e["validation"]["policy"], "" if e["best"] else ", not kept"), flush=True)
+
+    net.train(model, data, epochs=args.epochs, batch=args.batch, learning_rate=args.rate, seed=args.seed,
+              on_epoch=show)
+    try:
+        net.save(args.network, model, sample=data, note="scripts/train_example.py: %d epochs on %s" % (
+            args.epochs, ", ".join(records)))
+    except leuctra.LeuctraError as e:
+        sys.exit("train_example: %s" % e)
+    print("wrote %s; play it against the shipped weights with\n  leuctra match 'mcts:visits=400,weights=%s' "
+          "mcts:visits=400 --variant %s --size %dx%d --games 20" % (
+              args.network, args.network, meta["variant"], meta["width"], meta["height"]))
     return 0
 
 

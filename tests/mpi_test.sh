@@ -132,6 +132,13 @@ done
 $MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" --priors --out "$tmp/p.lwt" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q 'priors runs in one process' "$tmp/err"
 check "mpirun tune --priors: refused, exit 2" $?
+$MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" --model net --out "$tmp/n.lwt" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(grep -c 'model net runs in one process' "$tmp/err")" -eq 1 ] && [ ! -e "$tmp/n.lwt" ]
+check "mpirun tune --model net: refused with one line, exit 2" $?
+$MPIRUN -np 2 "$M" train "$tmp/netrun" --variant crossings --size 5x6 --generations 1 --model net \
+    >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(grep -c 'model net runs in one process' "$tmp/err")" -eq 1 ] && [ ! -e "$tmp/netrun" ]
+check "mpirun train --model net: refused with one line, exit 2, no folder" $?
 $MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" --out "$tmp/w.txt" --lambda 7 >"$tmp/out" 2>"$tmp/err"
 [ $? -ne 0 ] && [ "$(grep -c 'lambda must be' "$tmp/err")" -ge 1 ]
 check "mpirun tune with a bad option fails with the option's message" $?

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """python_fuzz.py - random and hostile arguments to every public call of the Python package
 (python/leuctra): Game and each of its methods, VecGame and each of its methods, read_records,
-load_npz, unpack_planes, Dataset and its batches, search and selfplay with hostile evaluators; with huge and negative integers, floats, NaN, None, bools, bytes, texts with a
+load_npz, unpack_planes, Dataset and its batches, the network calls (leuctra.net: describe,
+network_data, evaluate, save where PyTorch is installed, and the C API's lt_network_save itself
+through ctypes, so that the sanitized run reaches it without PyTorch), search and selfplay
+with hostile evaluators; with huge and negative integers, floats, NaN, None, bools, bytes, texts with a
 NUL or that are not UTF-8, pathlib paths, missing files, folders, records, weights and .npz files
 damaged at random, objects whose __index__ or __fspath__ misbehave, numpy scalars, action arrays
 of every dtype and shape; then threads sharing one Game (searches with different weights files,
@@ -84,6 +87,45 @@ def shown(value):
 
 
 DOCUMENTED = (leuctra.LeuctraError, TypeError, ValueError, EvilError) + (() if np is not None else (ImportError,))
+# PyTorch, for leuctra.net.save, but not under the sanitizers' preloaded runtime (the ASan run of
+# `make check`), where the C API's lt_network_save is reached through ctypes alone.
+try:
+    if "asan" in os.environ.get("LD_PRELOAD", ""):
+        raise ImportError("not under ASan")
+    import torch  # noqa: F401
+    TORCH = True
+except ImportError:
+    TORCH = False
+
+
+_SQUARES = {}
+
+
+def raw_network(r):
+    """A valid lt_network_save call's arguments (Crossings 8x8, square inputs, H 16) with random
+    weights: path, variant, size, weights, inputs, shapes, hidden, arrays, lengths."""
+    if not _SQUARES:
+        _SQUARES.update(leuctra.net.describe("crossings", None, "squares"))
+    h, n, a, b = 16, _SQUARES["num_inputs"], _SQUARES["num_actions"], _SQUARES["buckets"]
+    lengths = [n * h, h, h * 32, 32, b * 32, b, a * 32, a]
+    rng = np.random.default_rng(r.randrange(2 ** 32))
+    arrays = [rng.uniform(-0.1, 0.1, k).astype(np.float32) for k in lengths]
+    return None, b"crossings", None, None, 2, None, h, arrays, lengths
+
+
+def raw_save(path, variant, size, weights, inputs, shapes, hidden, arrays, lengths, positions, note):
+    """lt_network_save through ctypes; its status."""
+    import ctypes
+    lib = leuctra._lib
+    pointers = (ctypes.c_void_p * 8)(*(x.ctypes.data if len(x) else None for x in arrays))
+    sizes = (ctypes.c_int64 * 8)(*lengths)
+    texts = (ctypes.c_char_p * max(1, len(positions)))(*positions)
+    err = ctypes.create_string_buffer(512)
+    status = lib.lt_network_save(path, variant, size, weights, inputs, shapes, hidden, pointers, sizes, texts,
+                                 len(positions), note, err, 512)
+    if b"\n" in err.value:
+        raise RuntimeError("a message of more than one line: %r" % err.value)
+    return status
 
 
 class Fuzz:
@@ -101,6 +143,11 @@ class Fuzz:
                             "--visits", "20", "--threads", "1", "--quiet", "--out", lrec], capture_output=True, text=True)
         check("selfplay for the fuzz records file", p.returncode == 0, p.stderr)
         files["lrec"] = lrec
+        lrec8 = os.path.join(self.tmp, "small8.lrec")     # the network calls' (the 8x8 board's sets are quick)
+        p = subprocess.run([LEUCTRA, "selfplay", "--variant", "crossings", "--games", "3", "--visits", "20",
+                            "--threads", "1", "--quiet", "--out", lrec8], capture_output=True, text=True)
+        check("selfplay for the fuzz's network records file", p.returncode == 0, p.stderr)
+        files["lrec8"] = lrec8
         for name, extra in (("npz", []), ("packed", ["--packed"]), ("dense", ["--dense"]), ("aug", ["--augment"])):
             out = os.path.join(self.tmp, name + ".npz")
             p = subprocess.run([LEUCTRA, "records", "export", lrec, "-o", out, "--quiet"] + extra,
@@ -110,6 +157,8 @@ class Fuzz:
         files["weights"] = os.path.join(ROOT, "data", "weights", "crossings.lwt")
         files["weights-txt"] = os.path.join(ROOT, "data", "weights", "crossings.txt")
         files["weights-other"] = os.path.join(ROOT, "data", "weights", "reversi.lwt")
+        files["weights-copy"] = os.path.join(self.tmp, "weights-copy.lwt")     # one a hostile save may replace
+        shutil.copy(files["weights"], files["weights-copy"])
         odd = os.path.join(os.fsencode(self.tmp), b"odd-\xff.lrec")
         shutil.copy(lrec, odd)
         files["odd-bytes"] = odd
@@ -124,6 +173,15 @@ class Fuzz:
         empty = os.path.join(self.tmp, "empty.lrec")
         open(empty, "wb").close()
         files["empty"] = empty
+        if np is not None:
+            # no ply reaches these visits, so no game has moves to copy (memcpy from no buffer,
+            # which UBSan refuses, until tune_network_data skipped it)
+            data = leuctra.network_data(lrec8, inputs="squares", min_visits=2 ** 30)
+            check("network_data with no policy targets", len(data["train"]["action"]) == 0 and
+                  len(data["train"]["input"]) > 0, data["meta"])
+            files["net"] = os.path.join(self.tmp, "net.lwt")
+            status = raw_save(os.fsencode(files["net"]), *raw_network(random.Random(SEED))[1:], [], b"fuzz")
+            check("lt_network_save writes the fuzz's network file", status == 0, status)
         return files
 
     def damage(self, data):
@@ -384,6 +442,96 @@ class Fuzz:
             d.pop(key, None)
         return d
 
+    def network_call(self):
+        r = self.rng
+        net = leuctra.net
+        variant = lambda: r.choice(VARIANTS + ("", "chess")) if r.random() < 0.7 else self.text()
+        size = lambda: r.choice([None, "8x8", (8, 8), "5x5", "2x2", (3, 10 ** 20), "x", b"8x8", [5]])
+        inputs = lambda: r.choice(["patterns", "squares", "both", "planes", "", None, 1, b"both", "a\0b"])
+        shapes = lambda: r.choice([None, "base", "base,2x4", "all", "hexagons", "", "a\0b", 5, "\udcff"])
+        weights = lambda: self.path([None, self.files["weights-txt"], self.files["net"]])
+        op = r.randrange(5 if TORCH else 4)
+        if op == 0:
+            valid = {"variant": "crossings", "size": None, "inputs": "squares", "shapes": None, "weights": None}
+            self.call("describe", net.describe, **self.one_hostile(valid, {
+                "variant": variant, "size": size, "inputs": inputs, "shapes": shapes, "weights": weights}))
+        elif op == 1:
+            valid = {"records": r.choice([self.files["lrec8"], [self.files["lrec8"]] * 2]),
+                     "inputs": "squares", "validation": r.choice([0, 0.25]), "lambda_": 0.5,
+                     "min_visits": r.choice([1, 50]), "skip_opening": r.choice([0, 3]), "threads": r.choice([0, 1, 2])}
+            records = lambda: r.choice([self.path(), [], [self.path()], [self.files["lrec8"], self.files["damaged-0"]],
+                                        [self.files["lrec8"], self.files["lrec"]], [self.files["lrec8"]] * 5000, 5])
+            self.call("network_data", leuctra.network_data, **self.one_hostile(valid, {
+                "records": records, "inputs": inputs, "validation": self.real, "lambda_": self.real,
+                "min_visits": self.integer, "skip_opening": self.integer, "threads": self.integer,
+                "weights": weights, "shapes": shapes}))
+        elif op == 2:
+            self.call("lt_network_save", self.raw_save_call)
+        elif op == 3:
+            good = [leuctra.Game("crossings").position()]
+            positions = lambda: r.choice([[], ["start"] * 3, [self.text()], "start", None, [None], [5],
+                                          ["x" * 100000], good * 2])
+            valid = {"weights": self.files["net"], "positions": good, "variant": "crossings", "size": None}
+            self.call("evaluate", net.evaluate, **self.one_hostile(valid, {
+                "weights": weights, "positions": positions, "variant": variant, "size": size}))
+        else:
+            self.model_save()
+
+    def raw_save_call(self):
+        """lt_network_save through ctypes with hostile numbers, arrays and texts (each array as long
+        as it is said to be, as the C API requires of its caller)."""
+        r = self.rng
+        path, variant, size, weights, inputs, shapes, hidden, arrays, lengths = raw_network(r)
+        pick = r.randrange(12)
+        if pick == 0:
+            path = r.choice([b"", os.fsencode(self.tmp), os.fsencode(self.files["net"]) + b".txt",
+                             os.fsencode(self.files["weights-copy"]), b"/nonexistent/dir/x.lwt"])
+        elif pick == 1:
+            weights = r.choice([b"", os.fsencode(self.files["weights-other"]), os.fsencode(self.files["missing"]),
+                                os.fsencode(self.files["damaged-3"])])
+        elif pick == 2:
+            inputs = r.choice([0, 4, -1, 2 ** 31 - 1])
+        elif pick == 3:
+            hidden = r.choice([0, 15, 17, 272, -16, 2 ** 31 - 1])
+        elif pick == 4:
+            shapes = r.choice([b"hexagons", b"", b"all", b"base,"])
+        elif pick == 5:
+            k = r.randrange(8)
+            lengths[k] = r.choice([0, -1, lengths[k] + 1, lengths[k] - 1, 2 ** 40, -2 ** 63])
+            arrays[k] = arrays[k][:max(0, min(lengths[k], len(arrays[k])))]
+        elif pick == 6:
+            k = r.randrange(8)
+            if len(arrays[k]):
+                arrays[k][r.randrange(len(arrays[k]))] = r.choice([float("nan"), float("inf"), 1e7, -3e38])
+        elif pick == 7:
+            variant, size = r.choice([(b"reversi", None), (b"chess", None), (b"crossings", b"99x99"), (None, b"x"),
+                                      (b"crossings", b"5x5")])
+        good = leuctra.Game("crossings").position().encode()
+        positions = r.choice([[], [good] * 3, [good], [b"start"], [b"garbage"], [b""]])
+        out = os.path.join(os.fsencode(self.tmp), b"raw.lwt") if pick != 0 else path
+        note = r.choice([None, b"a note", b"x" * 100000, b"two\nlines"])
+        status = raw_save(out, variant, size, weights, inputs, shapes, hidden, arrays, lengths, positions, note)
+        if status not in (0, 1, 2):
+            raise RuntimeError("lt_network_save returned %r" % status)
+        if status != 0:
+            raise leuctra.InputError("refused")
+
+    def model_save(self):
+        r = self.rng
+        raw_network(r)
+        model = leuctra.net.NetworkModel(_SQUARES, hidden=16, seed=r.randrange(100), heads=True)
+        valid = {"path": os.path.join(self.tmp, "model.lwt"), "weights": None,
+                 "sample": [leuctra.Game("crossings").position()], "note": None}
+        # a hostile path, but none that names a file in the current folder (a relative one)
+        path = lambda: r.choice([None, 5, b"", "", "x\0y", os.path.join(self.tmp, "\udcff.lwt"), EvilPath(), IntPath(), self.tmp,
+                                 os.path.join(self.tmp, "no", "such", "dir.lwt"), self.files["weights-copy"],
+                                 pathlib.Path(self.tmp, "p.lwt"), os.path.join(self.tmp, "t.txt")])
+        sample = lambda: r.choice([None, ["start"], "start", [5], [None], {"train": {"sample": ["start"]}},
+                                   {"train": None}, [self.text()]])
+        note = lambda: r.choice([None, "", "a\0b", "\udcff", "x" * 100000, 5, b"note"])
+        self.call("save", leuctra.net.save, model=model, **self.one_hostile(valid, {
+            "path": path, "weights": lambda: self.path([None]), "sample": sample, "note": note}))
+
     def run(self, calls):
         games, vecs = [], []
         while self.calls < calls:
@@ -402,6 +550,9 @@ class Fuzz:
                 continue
             if self.rng.random() < 0.15:
                 self.data_call()
+                continue
+            if np is not None and self.rng.random() < 0.04:
+                self.network_call()
                 continue
             g = self.rng.choice(games)
             if g.closed and self.rng.random() < 0.7:        # a closed Game is tried now and then

@@ -945,9 +945,10 @@ def test_train_example(tmp):
     out = os.path.join(tmp, "train.npz")
     rc, _, err = run("records", "export", lrec, "-o", out, "--augment", "--quiet")
     script = os.path.join(ROOT, "scripts", "train_example.py")
+    network = os.path.join(tmp, "train-net.lwt")
     try:
         import torch  # noqa: F401
-        backends = [[], ["--torch"]]
+        backends = [[], ["--torch", "--network", network]]
     except ImportError:
         backends = [[]]
         print("skip: PyTorch not installed (apt-get install python3-torch), so only the numpy example runs")
@@ -959,6 +960,18 @@ def test_train_example(tmp):
         uniform = float(words[words.index("moves") + 1]) if "moves" in words else 1
         check("scripts/train_example.py %s: held-out top-1 beats the uniform choice" % (extra[0] if extra else "numpy"),
               rc == 0 and p.returncode == 0 and top1 > 2 * uniform, (p.stdout[-300:], p.stderr[-300:]))
+        if "--network" in extra:
+            test_example_network(p, network)
+
+
+def test_example_network(p, network):
+    """The example's --network file: written through the library, and played by `leuctra match`."""
+    told = [l.strip() for l in p.stdout.splitlines() if l.strip().startswith("leuctra match")]
+    check("scripts/train_example.py --network writes the file and prints the match that plays it",
+          p.returncode == 0 and os.path.exists(network) and told and network in told[0], (p.stdout[-400:], p.stderr[-300:]))
+    rc, out, err = run("match", "mcts:visits=30,weights=%s" % network, "mcts:visits=30", "--games", 4,
+                       "--variant", "crossings")
+    check("leuctra match plays the PyTorch-trained network", rc == 0 and ": 4 games," in out, (out[-300:], err[-300:]))
 
 
 def test_pip_install(tmp):

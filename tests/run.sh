@@ -12,7 +12,8 @@
 # python3-numpy; without numpy it says "skip" for the array tests) and the package's fuzz harness
 # (tests/python_fuzz.py: hostile arguments to every public call; `make check` runs it again
 # against the sanitized library), the batched games of leuctra.VecGame against leuctra.Game
-# (tests/vec_test.py), the one table of search options read by every syntax
+# (tests/vec_test.py), a network trained in PyTorch and written and evaluated by the library
+# (tests/network_test.py: "skip" without PyTorch), the one table of search options read by every syntax
 # (tests/search_options_test.py), searches and self-play guided by a Python evaluator with the
 # engine wrapper and the AlphaZero example (tests/callback_test.py), the package's tests again in
 # a virtual environment after `pip install ./python` (tests/venv_test.sh), the MPI tests
@@ -36,7 +37,7 @@ run() {
     [ "$(cat "$rc")" = 0 ] || status=1
 }
 : >"$log"
-expected=20
+expected=21
 if [ -n "${LEUCTRA_TEST_ONLY:-}" ]; then
     # One runner alone (tests/cli_test.sh checks this script's own accounting this way).
     run "$LEUCTRA_TEST_ONLY"
@@ -63,6 +64,7 @@ done
 run env LEUCTRA="$LEUCTRA" "$py" "$here/python_test.py" "$fixtures"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/python_fuzz.py"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/vec_test.py"
+run env LEUCTRA="$LEUCTRA" "$py" "$here/network_test.py"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/search_options_test.py"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/callback_test.py"
 run env LEUCTRA="$LEUCTRA" sh "$here/venv_test.sh"

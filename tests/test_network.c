@@ -167,8 +167,8 @@ static void test_zero_network_adds_nothing(TestContext *t)
     int n = game_gen_moves(g, &p, moves);
     network_priors(&net, g, NULL, &p, moves, n, logits);
     CHECK(t, network_value(&net, g, NULL, &p) == 0 && n > 0 && logits[0] == 0 && logits[n - 1] == 0);
+    network_free(&net);     /* before the refused init, which clears net first */
     CHECK(t, !network_init(&net, g, NETWORK_PATTERNS, 0, 20, &err) && strstr(err.msg, "multiple of 16"));
-    network_free(&net);
     game_free(g);
 }
 
@@ -195,13 +195,25 @@ static void test_file_round_trip(TestContext *t)
     CHECK(t, weights_save(g, &w, "a test network", path, &err));
     CHECK(t, weights_load(g, path, &back, &err) && back.net != NULL);
     if (back.net) {
-        CHECK(t, weights_id(&back) == weights_id(&w) && back.net->shift1 == w.net->shift1);
+        CHECK(t, weights_id(&back) == weights_id(&w) && back.net->shift1 == w.net->shift1 && !back.net->priors_only);
         int differ = 0;
         for (int i = 0; i < 60; i++)
             differ += value_win_probability(g, &w, &positions[i]) != value_win_probability(g, &back, &positions[i]);
         CHECK(t, differ == 0);
         weights_dispose(&back);
     }
+    /* a network that gives priors only says so in its file, and its value adds nothing */
+    Weights priors_only;
+    CHECK(t, weights_copy(&priors_only, &w));
+    network_drop_value_head(priors_only.net);
+    CHECK(t, network_quantize(priors_only.net, g, positions, 60));
+    CHECK(t, weights_save(g, &priors_only, NULL, path, &err) && weights_load(g, path, &back, &err));
+    CHECK(t, back.net && back.net->priors_only && weights_id(&back) != weights_id(&w));
+    Weights alone = back;       /* borrowed, without its network */
+    alone.net = NULL;
+    CHECK(t, back.net && value_logit(g, &back, &positions[7]) == value_logit(g, &alone, &positions[7]));
+    weights_dispose(&back);
+    weights_dispose(&priors_only);
     Weights none;
     weights_zero(g, &none);
     none.net = w.net;       /* borrowed: a file with a network and nothing else */

@@ -6,7 +6,8 @@ with the same files, byte for byte, as the run that was never stopped (the log, 
 time and the time fields of the fits' reports aside), and so does one killed inside its last
 generation's ladder; a new run begins only in a new or empty folder; a resumed run must repeat
 the settings it was started with, and a settings file that differs or is not a run's gets a line
-that says where and how; bad options get one line and exit 2.
+that says where and how; bad options get one line and exit 2; a run of --model net fits networks
+and resumes byte for byte too.
 
     LEUCTRA=build/leuctra python3 tests/train_test.py
 
@@ -199,14 +200,15 @@ def test_priors_generations(base):
           "--priors-generations" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
 
 
-def killed_run(base):
-    """The same run as test_small_run's, killed at several points and resumed each time."""
-    marks = ["gen1/selfplay.lrec", "gen1/weights.lwt", "gen1/match.lrec", "gen2/selfplay.lrec", "gen2/tune.json",
-             "ladder.txt"]
+def killed_run(base, options=SMALL, marks=("gen1/selfplay.lrec", "gen1/weights.lwt", "gen1/match.lrec",
+                                           "gen2/selfplay.lrec", "gen2/tune.json", "ladder.txt")):
+    """The same run as test_small_run's (or one of `options`), killed at several points and resumed
+    each time."""
+    marks = list(marks)
     run = os.path.join(base, "run")
     kills = 0
     for i, mark in enumerate(marks + [None]):
-        args = [LEUCTRA, "train", "run", *SMALL] + (["--resume"] if i else [])
+        args = [LEUCTRA, "train", "run", *options] + (["--resume"] if i else [])
         proc = subprocess.Popen(args, cwd=base, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 300
         while mark and proc.poll() is None and time.monotonic() < deadline:
@@ -264,6 +266,46 @@ def test_resume_in_last_ladder(base):
     check("the resumed run exits 0", p.returncode == 0, p.stderr[-300:])
     differ = compare_folders(os.path.join(plain, "run"), run)
     check("resumed inside the last ladder: the same files as the run never stopped", not differ, differ[:8])
+
+
+def test_network_run(base):
+    """--model net: each generation fits a network on top of gen0 (the skip path), from the best's
+    network once there is one; killed and resumed, the same files as a run never stopped."""
+    args = SMALL + ["--model", "net", "--hidden", "16"]
+    plain, killed = os.path.join(base, "plain"), os.path.join(base, "killed")
+    os.makedirs(plain)
+    os.makedirs(killed)
+    p = train(plain, "run", *args)
+    check("a --model net run exits 0", p.returncode == 0, p.stderr[-500:])
+    run = os.path.join(plain, "run")
+    if p.returncode != 0:
+        return
+    settings = open(os.path.join(run, "settings")).read()
+    check("the network is in the settings", "\nfit=net hidden 16 lambda 0.5\n" in settings, settings)
+    reports = [json.load(open(os.path.join(run, f"gen{k}/tune.json"))) for k in (1, 2)]
+    check("every fit is a network's of H 16", all(r["options"]["model"] == "net" and r["network"]["hidden"] == 16
+                                                  for r in reports), [r["options"] for r in reports])
+    promoted = open(os.path.join(run, "gen1/verdict")).read().strip() == "promoted"
+    check("gen 2's fit goes on from gen 1's network where gen 1 was promoted, else starts from zero",
+          reports[1]["network"]["start"] == ("network" if promoted else "zero"), reports[1]["network"]["start"])
+    weights = open(os.path.join(run, "gen1/weights.lwt"), "rb").read()
+    check("the weights' provenance names --model net", b"--model net --hidden 16" in weights and
+          b"# command: leuctra tune --data gen1/selfplay.lrec --init gen0/weights.txt --out gen1/weights.lwt" in
+          weights, "")
+    stopped, kills = killed_run(killed, args, ("gen1/weights.lwt", "gen1/match.lrec", "gen2/selfplay.lrec",
+                                               "gen2/weights.lwt"))
+    check("the --model net run was killed at least twice", kills >= 2, kills)
+    differ = compare_folders(run, stopped)
+    check("--model net killed and resumed: the same files as the run never stopped", not differ, differ[:8])
+    for extra, words in ((["--linear-only"], "takes no --linear-only"), (["--shapes", "2x4"], "takes no --shapes")):
+        p = train(base, "refused", *args, *extra)
+        check(f"--model net {' '.join(extra)}: exit 2, one line", p.returncode == 2 and words in p.stderr and
+              p.stderr.count("\n") == 1, p.stderr)
+    p = train(base, "refused", *SMALL, "--hidden", "16")
+    check("--hidden without --model net: exit 2, one line", p.returncode == 2 and
+          "--hidden is an option of --model net" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
+    p = train(base, "refused", *SMALL, "--model", "net", "--hidden", "20")
+    check("--hidden 20: exit 2, one line", p.returncode == 2 and "multiple of 16" in p.stderr, p.stderr)
 
 
 def test_new_run_needs_empty_folder(base, started):
@@ -359,6 +401,7 @@ def main():
         test_window(plain)
         test_fit_options(plain)
         test_priors_generations(plain)
+        test_network_run(os.path.join(top, "net"))
     finally:
         shutil.rmtree(top, ignore_errors=True)
     print(f"train tests took {time.monotonic() - start:.1f} s")

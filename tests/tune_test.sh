@@ -243,6 +243,63 @@ expect 2 "reversi on 8x8 has no pattern tables of the shapes base,2x4" tune --da
 expect 2 "the pattern tables are for crossings 8x8, not epaminondas 14x12" analyze \
     --weights "$tmp/s1.lwt" --visits 10
 
+# --- a network on top of the start weights (--model net, docs/NETWORK.md) -----------------------
+
+N=$tmp/net.lrec
+"$L" selfplay --variant crossings --games 60 --visits 60 --seed 7 --threads 2 --quiet --out "$N" >/dev/null 2>&1
+check "crossings self-play records for the network" $?
+NET="--model net --data $N --hidden 16 --epochs 6"
+expect 0 "inputs      both" tune $NET --out "$tmp/n1.lwt" --threads 1
+expect 0 "wrote $tmp/n2.lwt" tune $NET --out "$tmp/n2.lwt" --threads 2
+[ "$(grep -a '^# id ' "$tmp/n1.lwt")" = "$(grep -a '^# id ' "$tmp/n2.lwt")" ] && grep -aq '^# id ' "$tmp/n1.lwt"
+check "--model net: the same network with 1 and 2 threads" $?
+grep -aq "^# network: inputs " "$tmp/n1.lwt" && grep -aq "^# command: leuctra tune --model net" "$tmp/n1.lwt"
+check "--model net: the provenance names the network and the command" $?
+expect 0 '"network":{' tune $NET --inputs squares --out "$tmp/n3.lwt" --json --epochs 10
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = d["network"]
+assert d["options"]["model"] == "net" and n["inputs"] == "squares" and n["hidden"] == 16, d["options"]
+loss = n["loss"]["validation"]
+assert loss["after"]["total"] < loss["before"]["total"], loss
+assert n["positions_policy"]["train"] > 0 and loss["after"]["policy"] < loss["before"]["policy"], n
+assert n["fit"]["epochs"][0]["epoch"] == 0 and n["fit"]["best_epoch"] > 0, n["fit"]
+q = n["loss"]["quantized"]
+assert q["positions"] > 0 and abs(q["quantized"]["value"] - q["float"]["value"]) < 0.01, q
+' "$out"
+check "tune --model net --json: the validation loss falls, the quantized network near the float one" $?
+expect 0 "best" analyze --variant crossings --weights "$tmp/n1.lwt" --visits 50
+expect 0 "games" match "mcts:visits=50,weights=$tmp/n1.lwt" mcts:visits=50 --variant crossings --games 4
+# From a table file the network starts as the file alone: its value loss before the fit is the
+# tables fit's before theirs, on the same positions.
+"$L" tune --data "$N" --init "$here/../data/weights/crossings.lwt" --epochs 0 --no-priors --out "$tmp/t0.lwt" \
+    --json >"$tmp/tables.json" 2>"$err" &&
+    "$L" tune $NET --init "$here/../data/weights/crossings.lwt" --inputs patterns --out "$tmp/n4.lwt" \
+    --json >"$tmp/net.json" 2>"$err" && python3 -c '
+import json, sys
+t, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+before = n["network"]["loss"]["validation"]["before"]["value"]
+assert abs(before - t["log_loss"]["validation"]["before"]) < 1e-9, (before, t["log_loss"])
+' "$tmp/tables.json" "$tmp/net.json"
+check "--model net from a table file: the start evaluates as the file" $?
+# From a file with a network the fit goes on from it, with its inputs and width.
+expect 0 "from the start's network" tune --model net --data "$N" --init "$tmp/n3.lwt" --epochs 1 --out "$tmp/n5.lwt"
+expect 2 "--hidden 32: the start's network has H 16" tune --model net --data "$N" --init "$tmp/n3.lwt" --hidden 32 \
+    --out "$tmp/x.lwt"
+expect 2 "--inputs both: the start's network has the inputs squares" tune --model net --data "$N" \
+    --init "$tmp/n3.lwt" --inputs both --out "$tmp/x.lwt"
+expect 2 "--model must be tables or net, got 'nn'" tune --model nn --data "$N" --out "$tmp/x.lwt"
+expect 2 "it takes no --tables" tune --model net --tables --data "$N" --out "$tmp/x.lwt"
+expect 2 "it takes no --l2" tune --model net --l2=2 --data "$N" --out "$tmp/x.lwt"
+expect 2 "--hidden is an option of --model net" tune --hidden 16 --data "$N" --out "$tmp/x.lwt"
+expect 2 "--hidden must be a multiple of 16, got 24" tune --model net --hidden 24 --data "$N" --out "$tmp/x.lwt"
+expect 2 "--inputs must be patterns, squares or both, got 'cells'" tune --model net --inputs cells --data "$N" \
+    --out "$tmp/x.lwt"
+expect 2 "only a table file holds: name it .lwt" tune --model net --data "$N" --out "$tmp/x.txt"
+[ ! -e "$tmp/x.lwt" ] && [ ! -e "$tmp/x.txt" ]
+check "no weights file after a refused --model net run" $?
+
 # --- bad input: exit 2, one line ----------------------------------------------------------------
 
 printf 'game epaminondas\nmateriel 1\n' >"$tmp/unknown.txt"

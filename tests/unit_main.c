@@ -17,6 +17,7 @@ extern const TestCase records_tests[];
 extern const TestCase records_file_tests[];
 extern const TestCase value_tests[];
 extern const TestCase network_tests[];
+extern const TestCase tune_network_tests[];
 extern const TestCase weights_tests[];
 extern const TestCase elo_tests[];
 extern const TestCase ratings_tests[];
@@ -46,6 +47,7 @@ static const TestSuite suites[] = {
     {"records_file", records_file_tests},
     {"value", value_tests},
     {"network", network_tests},
+    {"tune_network", tune_network_tests},
     {"weights", weights_tests},
     {"elo", elo_tests},
     {"ratings", ratings_tests},

@@ -2,7 +2,7 @@
 # venv_test.sh - the Python package's tests as a user meets the package: in a virtual environment
 # made with `python3 -m venv --system-site-packages` (numpy and PyTorch come from the system's
 # site packages), after `pip install ./python` with no network.  Each of the package's test
-# runners (python_test.py, python_fuzz.py, vec_test.py, search_options_test.py,
+# runners (python_test.py, python_fuzz.py, vec_test.py, network_test.py, search_options_test.py,
 # callback_test.py) then runs with the environment's interpreter, LEUCTRA_LIB unset and
 # LEUCTRA_TEST_INSTALLED=1, so that `import leuctra` is the installed package with the library
 # its wheel carries, never python/ of the source tree (their runs under tests/run.sh test that).
@@ -42,7 +42,7 @@ else
         "$tmp/env/"*) passed=$((passed + 1)) ;;
         *) fail "import leuctra in the environment is not the installed package: $where" ;;
     esac
-    for runner in python_test.py python_fuzz.py vec_test.py search_options_test.py callback_test.py; do
+    for runner in python_test.py python_fuzz.py vec_test.py network_test.py search_options_test.py callback_test.py; do
         # from the temporary folder, so that no python/ of the source tree is on the path
         (cd "$tmp" && env -u LEUCTRA_LIB LEUCTRA="$LEUCTRA" LEUCTRA_TEST_INSTALLED=1 \
             "$tmp/env/bin/python" "$here/$runner") >"$tmp/out" 2>&1

@@ -76,6 +76,10 @@ typedef struct {
                                  * name it where it is not 1, as before it was an option) */
     int priors_generations;     /* the fits that refit the learned priors, gens 1..N; later
                                  * ones keep the best's (0: every fit) */
+    bool net;                   /* fit a network on top of the start weights (tune --model net),
+                                 * each fit going on from the best's network */
+    int hidden;                 /* its width (0: tune's default) */
+    unsigned inputs;            /* its input set (core/network.h; 0: measured by the first fit) */
 } TrainOptions;
 
 /* What the run has to say besides its files, for the caller to show (the library prints

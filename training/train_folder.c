@@ -6,6 +6,7 @@
  */
 #include "train_run.h"
 #include "train_output.h"
+#include "tune_run.h"
 
 #include "core/clock.h"
 #include "core/pattern.h"
@@ -161,12 +162,25 @@ void training_fit_numbers(const TrainOptions *o, const char *dashes, char *buf, 
         snprintf(buf + strlen(buf), len - strlen(buf), " %spriors-generations %d", dashes, o->priors_generations);
 }
 
+void training_net_words(const TrainOptions *o, const char *dashes, char *buf, size_t len)
+{
+    /* settings: "net hidden 16 inputs both"; options: "--model net --hidden 16 --inputs both" */
+    snprintf(buf, len, "%s%snet", *dashes ? dashes : "", *dashes ? "model " : "");
+    if (o->hidden)
+        snprintf(buf + strlen(buf), len - strlen(buf), " %shidden %d", dashes, o->hidden);
+    if (o->inputs)
+        snprintf(buf + strlen(buf), len - strlen(buf), " %sinputs %s", dashes, training_tune_inputs_name(o->inputs));
+}
+
 void training_command_text(const TrainRun *run, char *buf, size_t len)
 {
     const TrainOptions *o = run->o;
     const Game *g = run->game;
     char shapes[64], fit[160] = "";
-    if (o->linear_only)
+    if (o->net) {
+        fit[0] = ' ';
+        training_net_words(o, "--", fit + 1, sizeof fit - 1);
+    } else if (o->linear_only)
         snprintf(fit, sizeof fit, " --linear-only");
     else if (o->shapes) {
         pattern_families_format(o->shapes, shapes, sizeof shapes);

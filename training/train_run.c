@@ -30,6 +30,12 @@ bool training_check_options(TrainOptions *o, Error *err)
 {
     if (!o->dir || !*o->dir)
         return error_set(err, "no folder for the run");
+    if (o->net && (o->linear_only || o->shapes || o->l2_tables || o->priors_generations))
+        return error_set(err, "--model net fits a network and keeps the start's weights, tables and priors: it "
+                         "takes no %s", o->linear_only ? "--linear-only" : o->shapes ? "--shapes" : o->l2_tables ?
+                         "--l2-tables" : "--priors-generations");
+    if (!o->net && (o->hidden || o->inputs))
+        return error_set(err, "%s is an option of --model net", o->hidden ? "--hidden" : "--inputs");
     if (o->linear_only && (o->shapes || o->l2_tables || o->priors_generations))
         return error_set(err, "--linear-only fits no tables or priors: it takes no %s",
                          o->shapes ? "--shapes" : o->l2_tables ? "--l2-tables" : "--priors-generations");
@@ -267,6 +273,11 @@ bool training_run(const TrainOptions *options, const Game *g, const Position *st
     TrainOptions o = *options;
     if (!training_check_options(&o, err))
         return false;
+    if (o.net && env->size > 1) {
+        error_set(err, "--model net runs in one process, not under mpirun");
+        err->elsewhere = env->rank != 0;
+        return false;
+    }
     TrainRun run = {.o = &o, .env = env, .out = out ? out : &silent, .game = g, .start = *start,
                     .started = clock_seconds(), .lock_fd = -1};
     Weights shipped;

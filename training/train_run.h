@@ -64,6 +64,9 @@ void training_command_text(const TrainRun *run, char *buf, size_t len);
  * --priors-generations) to buf: as the settings' words with dashes "", as options with "--". */
 void training_fit_numbers(const TrainOptions *o, const char *dashes, char *buf, size_t len);
 
+/* The network's fit (TrainOptions.net) in words: the settings' ("net hidden 16", dashes "") or
+ * as options ("--model net --hidden 16", dashes "--"), into buf. */
+void training_net_words(const TrainOptions *o, const char *dashes, char *buf, size_t len);
 /* DIR/rel into buf (TRAIN_PATH bytes).  It always fits: DIR is at most TRAIN_PATH - 64 bytes
  * (training_check_options) and every rel the run names is shorter than 63. */
 void training_path(const TrainRun *run, char *buf, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

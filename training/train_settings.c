@@ -30,7 +30,9 @@ void training_settings_text(const TrainRun *run, const char *start_id, char *buf
         snprintf(window, sizeof window, "%d widened to %d over the best's games", o->window, o->window_max);
     else
         snprintf(window, sizeof window, "%d", o->window);
-    if (o->linear_only)
+    if (o->net)
+        training_net_words(o, "", fit, sizeof fit);
+    else if (o->linear_only)
         snprintf(fit, sizeof fit, "linear");
     else if (o->shapes)
         pattern_families_format(o->shapes, fit + snprintf(fit, sizeof fit, "whole shapes "), sizeof fit - 13);

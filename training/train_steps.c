@@ -142,6 +142,13 @@ static bool choose_fit(const TrainRun *run, int k, const char *best_rel, TuneOpt
     const TrainOptions *o = run->o;
     if (o->linear_only)
         return true;
+    if (o->net) {   /* from the best's network where it has one (tune_run_net.c) */
+        t->model = TUNE_MODEL_NET;
+        t->net = training_tune_net_defaults();
+        t->net.hidden = o->hidden;
+        t->net.inputs = o->inputs;
+        return true;
+    }
     t->tables = true;
     t->priors = run->env->size == 1 && o->visits >= t->policy_opts.min_visits;
     t->shapes = o->shapes;
@@ -231,7 +238,7 @@ static bool step_tune(TrainRun *run, int k, Error *err)
     t.note = note;
     ok = (ok || error_failed(err, "out of memory")) && choose_fit(run, k, best_rel, &t, err) &&
          training_log(run, err, "gen %d: fit of the %s model to the self-play of generations %d-%d", k,
-                      o->linear_only ? "linear" : "whole", first, k) &&
+                      o->net ? "network" : o->linear_only ? "linear" : "whole", first, k) &&
          fit(run, k, mark, &t, err);
     free(data);
     free(paths);

@@ -43,9 +43,41 @@ static void add_path(Words *w, const TuneOptions *o, const char *path)
     add(w, n && strncmp(path, o->folder, n) == 0 && path[n] == '/' ? path + n + 1 : path);
 }
 
+/* A network's options, where not tune's defaults. */
+static void add_net(Words *w, const TuneOptions *o)
+{
+    const TuneNetOptions *n = &o->net, d = training_tune_net_defaults();
+    add(w, "--model");
+    add(w, "net");
+    if (n->hidden)
+        add_number(w, "--hidden", n->hidden);
+    if (n->inputs) {
+        add(w, "--inputs");
+        add(w, training_tune_inputs_name(n->inputs));
+    }
+    if (n->fit.policy_weight != d.fit.policy_weight)
+        add_number(w, "--policy-weight", n->fit.policy_weight);
+    if (n->fit.l2 != d.fit.l2)
+        add_number(w, "--l2-net", n->fit.l2);
+    if (n->fit.learning_rate != d.fit.learning_rate)
+        add_number(w, "--learning-rate", n->fit.learning_rate);
+    if (n->fit.batch != d.fit.batch)
+        add_number(w, "--batch", (double)n->fit.batch);
+    if (n->fit.max_epochs != d.fit.max_epochs)
+        add_number(w, "--epochs", n->fit.max_epochs);
+    if (n->fit.patience != d.fit.patience)
+        add_number(w, "--patience", n->fit.patience);
+    if (o->policy_opts.min_visits != tune_policy_defaults().min_visits)
+        add_number(w, "--priors-min-visits", o->policy_opts.min_visits);
+}
+
 /* What is fitted besides the linear weights, as the options say it. */
 static void add_fit(Words *w, const TuneOptions *o)
 {
+    if (o->model == TUNE_MODEL_NET) {
+        add_net(w, o);
+        return;
+    }
     if (o->linear_only) {
         add(w, "--linear-only");
         return;
@@ -68,7 +100,7 @@ static void add_fit(Words *w, const TuneOptions *o)
 
 char **training_tune_command(const TuneOptions *o, int *argc)
 {
-    Words w = {.cap = o->num_data + 24};
+    Words w = {.cap = o->num_data + 48};
     w.words = calloc((size_t)w.cap, sizeof *w.words);
     w.failed = !w.words;
     add(&w, "tune");

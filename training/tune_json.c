@@ -164,10 +164,110 @@ static void json_priors(const TuneSummary *s, FILE *out)
     fputs("]},", out);
 }
 
+/* --- --model net ------------------------------------------------------------------------------- */
+
+static void json_net_loss(FILE *out, const TuneNetworkLoss *l)
+{
+    fputs("{\"value\":", out);
+    json_number(out, l->value);
+    fputs(",\"policy\":", out);
+    json_number(out, l->policy);
+    fputs(",\"total\":", out);
+    json_number(out, l->total);
+    fputc('}', out);
+}
+
+static void json_net_options(const TuneSummary *s, FILE *out)
+{
+    const TuneOptions *o = s->opts;
+    const TuneNetworkFitOptions *f = &o->net.fit;
+    char shapes[64];
+    pattern_families_format(s->net.families, shapes, sizeof shapes);
+    fprintf(out, "\"options\":{\"model\":\"net\",\"skip_opening\":%d,\"validation\":%.10g,\"lambda\":%.10g,"
+            "\"hidden\":%d,\"inputs\":\"%s\",\"inputs_measured\":%s,\"shapes\":\"%s\",\"policy_weight\":%.10g,"
+            "\"l2_net\":%.10g,\"learning_rate\":%.10g,\"batch\":%zu,\"epochs\":%d,\"patience\":%d,"
+            "\"min_visits\":%d},",
+            o->data_opts.skip_opening, o->data_opts.validation, o->data_opts.lambda, s->net.hidden,
+            training_tune_inputs_name(s->net.inputs), s->net.measured ? "true" : "false", shapes, f->policy_weight, f->l2,
+            f->learning_rate, f->batch, f->max_epochs, f->patience, o->policy_opts.min_visits);
+}
+
+static void json_net_epochs(const TuneNetworkFit *fit, FILE *out)
+{
+    fprintf(out, "\"fit\":{\"best_epoch\":%d,\"epochs\":[", fit->best_epoch);
+    for (int i = 0; i < fit->num_epochs; i++) {
+        const TuneNetworkEpoch *e = &fit->epoch[i];
+        fprintf(out, "%s{\"epoch\":%d,\"train\":", i ? "," : "", e->epoch);
+        json_net_loss(out, &e->train);
+        fputs(",\"validation\":", out);
+        json_net_loss(out, &e->validation);
+        fprintf(out, ",\"learning_rate\":%.10g,\"seconds\":%.4f,\"best\":%s}", e->learning_rate, e->seconds,
+                e->best ? "true" : "false");
+    }
+    fputs("]},", out);
+}
+
+static void json_net_before_after(FILE *out, const char *name, const TuneNetworkLoss *before,
+                                  const TuneNetworkLoss *after)
+{
+    fprintf(out, "\"%s\":{\"before\":", name);
+    json_net_loss(out, before);
+    fputs(",\"after\":", out);
+    json_net_loss(out, after);
+    fputc('}', out);
+}
+
+static void json_net(const TuneSummary *s, FILE *out)
+{
+    const TuneNetSummary *n = &s->net;
+    const TuneNetworkFit *f = &n->fit;
+    fprintf(out, "\"network\":{\"inputs\":\"%s\",\"hidden\":%d,\"start\":\"%s\",\"value_head\":\"%s\","
+            "\"value_loss_with_head\":%.6f,\"value_loss_without_head\":%.6f,\"positions_policy\":{\"train\":%llu,\"validation\":%llu},"
+            "\"candidates\":[",
+            training_tune_inputs_name(n->inputs), n->hidden, n->from_network ? "network" : "zero",
+            f->value_head_dropped ? "dropped" : "kept", isfinite(f->value_with) ? f->value_with : 0.0,
+            isfinite(f->value_without) ? f->value_without : 0.0,
+            (unsigned long long)n->policy_train, (unsigned long long)n->policy_validation);
+    for (int i = 0; i < n->num_candidates; i++) {
+        const TuneNetCandidate *c = &n->candidate[i];
+        fprintf(out, "%s{\"inputs\":\"%s\",\"train\":", i ? "," : "", training_tune_inputs_name(c->inputs));
+        json_net_loss(out, &c->train);
+        fputs(",\"validation\":", out);
+        json_net_loss(out, &c->validation);
+        fprintf(out, ",\"best_epoch\":%d,\"epochs\":%d,\"seconds\":%.4f,\"kept\":%s}", c->best_epoch, c->epochs,
+                c->seconds, c->inputs == n->inputs ? "true" : "false");
+    }
+    fputs("],", out);
+    json_net_epochs(f, out);
+    fputs("\"loss\":{", out);
+    json_net_before_after(out, "train", &f->train_before, &f->train_after);
+    fputc(',', out);
+    json_net_before_after(out, "validation", &f->valid_before, &f->valid_after);
+    fprintf(out, ",\"quantized\":{\"positions\":%zu,\"set\":\"%s\",\"float\":", f->sample_positions,
+            f->sample_is_validation ? "validation" : "train");
+    json_net_loss(out, &f->sample_float);
+    fputs(",\"quantized\":", out);
+    json_net_loss(out, &f->sample_quantized);
+    fputs("}}},\"log_loss\":{", out);
+    const TuneLoss none = {NAN, NAN};
+    json_loss(out, "train", &s->train_before, &s->train_after, &none, false);
+    fputc(',', out);
+    json_loss(out, "validation", &s->valid_before, &s->valid_after, &none, false);
+    fputs("},", out);
+}
+
 void training_tune_json(const TuneSummary *s, FILE *out)
 {
     fputc('{', out);
     json_data(s, out);
+    if (s->opts->model == TUNE_MODEL_NET) {
+        json_net_options(s, out);
+        json_net(s, out);
+        fputs("\"out\":", out);
+        json_string(out, s->opts->out);
+        fputs("}\n", out);
+        return;
+    }
     json_fit(s, out);
     json_weights(s, out);
     if (s->fit_priors)

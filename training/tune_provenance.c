@@ -194,6 +194,44 @@ static void provenance_command(const TuneSummary *s, Text *t)
         training_tune_command_free(argv, argc);
 }
 
+static void provenance_net(const TuneSummary *s, Text *t)
+{
+    const TuneNetSummary *n = &s->net;
+    const TuneNetworkFit *f = &n->fit;
+    const TuneNetworkFitOptions *fo = &s->opts->net.fit;
+    char id[17], a[32], b[32], c[32], shapes[80] = "";
+    weights_id_text(&s->init, id);
+    if (n->inputs & NETWORK_PATTERNS) {     /* the shapes of the pattern inputs */
+        memcpy(shapes, " (shapes ", 9);
+        pattern_families_format(n->families, shapes + 9, sizeof shapes - 10);
+        strcat(shapes, ")");
+    }
+    text_printf(t, "start: %s (id %s); its linear weights, tables and priors kept, the network's skip path\n",
+                s->opts->init ? "--init" : "the shipped weights", id);
+    text_printf(t, "network: inputs %s%s, H %d, from %s; lambda %g, skip-opening %d, validation %g\n",
+                training_tune_inputs_name(n->inputs), shapes, n->hidden, n->from_network ? "the start's network" : "zero",
+                s->opts->data_opts.lambda, s->opts->data_opts.skip_opening, s->opts->data_opts.validation);
+    text_printf(t, "network fit: policy weight %g, l2 %g, learning rate %g, batch %zu, min-visits %d; %d epochs, "
+                "kept epoch %d\n", fo->policy_weight, fo->l2, fo->learning_rate, fo->batch,
+                s->opts->policy_opts.min_visits, f->num_epochs - 1, f->best_epoch);
+    if (n->measured) {
+        text_printf(t, "network inputs measured (validation loss):");
+        for (int i = 0; i < n->num_candidates; i++)
+            text_printf(t, " %s %s%s", training_tune_inputs_name(n->candidate[i].inputs),
+                        tune_loss_text(n->candidate[i].validation.total, a), i + 1 < n->num_candidates ? "," : "");
+        text_printf(t, "; kept %s\n", training_tune_inputs_name(n->inputs));
+    }
+    text_printf(t, "value log-loss train: %s before, %s after\n", tune_loss_text(f->train_before.value, a),
+                tune_loss_text(f->train_after.value, b));
+    text_printf(t, "value log-loss validation: %s before, %s after\n", tune_loss_text(f->valid_before.value, a),
+                tune_loss_text(f->valid_after.value, b));
+    text_printf(t, "policy cross-entropy validation: %s before, %s after\n", tune_loss_text(f->valid_before.policy, a),
+                tune_loss_text(f->valid_after.policy, b));
+    text_printf(t, "quantized on %zu %s positions: value log-loss %s (float %s), policy %s\n", f->sample_positions,
+                f->sample_is_validation ? "validation" : "training", tune_loss_text(f->sample_quantized.value, a),
+                tune_loss_text(f->sample_float.value, b), tune_loss_text(f->sample_quantized.policy, c));
+}
+
 char *training_tune_provenance(const TuneSummary *s)
 {
     Text t = {0};
@@ -204,8 +242,12 @@ char *training_tune_provenance(const TuneSummary *s)
     if (s->opts->note)
         text_printf(&t, "%s\n", s->opts->note);
     provenance_data(s, &t);
-    provenance_fit(s, &t);
-    provenance_priors(s, &t);
+    if (s->opts->model == TUNE_MODEL_NET)
+        provenance_net(s, &t);
+    else {
+        provenance_fit(s, &t);
+        provenance_priors(s, &t);
+    }
     provenance_command(s, &t);
     if (t.failed) {
         free(t.text);

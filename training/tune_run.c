@@ -20,7 +20,6 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Fewer training positions than this many per feature cannot say much about any weight (the
  * usual ten-events-per-variable rule of logistic regression). */
@@ -180,27 +179,10 @@ static bool fit_priors(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Err
     return true;
 }
 
-static bool save(const TuneOptions *o, TuneSummary *s, Error *err)
-{
-    if (o->date)
-        snprintf(s->date, sizeof s->date, "%s", o->date);
-    else {
-        time_t now = time(NULL);
-        struct tm utc;
-        gmtime_r(&now, &utc);
-        strftime(s->date, sizeof s->date, "%Y-%m-%d %H:%M:%S UTC", &utc);
-    }
-    char *comments = training_tune_provenance(s);
-    Error e;
-    if (!comments)
-        return error_failed(err, "out of memory");
-    bool ok = weights_save(s->game, &s->fit.weights, comments, o->out, &e);
-    free(comments);
-    return ok || error_failed(err, "%s", e.msg);
-}
-
 bool training_tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err)
 {
+    if (o->model == TUNE_MODEL_NET)
+        return training_tune_run_net(o, env, w, err);
     memset(w, 0, sizeof *w);
     tune_games_init(&w->games);
     TuneSummary *s = &w->summary;
@@ -229,7 +211,7 @@ bool training_tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Err
     if (!step_agree(env, ok, err) || !check_enough(env, s, err) || !fit_and_measure(o, env, w, err) ||
         !fit_priors(o, env, w, err))
         return false;
-    return env->rank != 0 || save(o, s, err);
+    return env->rank != 0 || training_tune_save(o, s, err);
 }
 
 void training_tune_free(TuneWork *w)

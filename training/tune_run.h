@@ -3,16 +3,36 @@
  * `leuctra train`: the options, the run's steps (tune_run.c), the summary of a run that the
  * command's report prints (cli/cmd_tune_report.c) and that the weights file's provenance
  * comments record (tune_provenance.c), the fit's command line built from the options
- * (tune_command.c) and the report as JSON (tune_json.c).
+ * (tune_command.c) and the report as JSON (tune_json.c).  `--model net` fits a network on top
+ * of the start weights instead (tune_run_net.c, docs/NETWORK.md).
  */
 #ifndef LEUCTRA_TUNE_RUN_H
 #define LEUCTRA_TUNE_RUN_H
 
 #include "data/mpi_env.h"
 #include "tuner/tune.h"
+#include "tuner/tune_network.h"
 
 #include <math.h>
 #include <stdio.h>
+
+/* What a run fits: the linear weights with the tables and priors (tune's own), or a network on
+ * top of the start weights, which it keeps as they are (its skip path). */
+typedef enum { TUNE_MODEL_TABLES, TUNE_MODEL_NET } TuneModel;
+
+/* The network's width when neither the options nor the start's network say (docs/NETWORK.md). */
+enum { TUNE_NET_HIDDEN = 64 };
+
+/* --model net's options. */
+typedef struct {
+    int hidden;                 /* H; 0: the start's network's, else TUNE_NET_HIDDEN */
+    unsigned inputs;            /* NETWORK_PATTERNS | NETWORK_SQUARES; 0: the start's network's, else
+                                   each input set measured and the best kept */
+    TuneNetworkFitOptions fit;
+} TuneNetOptions;
+
+/* tune_network_fit_defaults() with hidden and inputs 0. */
+TuneNetOptions training_tune_net_defaults(void);
 
 typedef struct {
     const char **data;          /* the records files, in the order given */
@@ -36,7 +56,34 @@ typedef struct {
     const char *date;           /* the provenance's date; NULL: now, "": none (train: the same bytes
                                    in every run) */
     const char *note;           /* a line for the provenance (NULL: none) */
+    TuneModel model;
+    TuneNetOptions net;         /* with TUNE_MODEL_NET (its policy target's min visits are
+                                   policy_opts.min_visits) */
 } TuneOptions;
+
+/* One input set's fit when the run measures them. */
+typedef struct {
+    unsigned inputs;
+    TuneNetworkLoss train, validation;  /* after its fit */
+    int best_epoch, epochs;
+    double seconds;
+} TuneNetCandidate;
+
+/* What a --model net run did. */
+typedef struct {
+    bool from_network;          /* the fit started from the start weights' network (else from zero) */
+    unsigned families;          /* the pattern inputs' shapes */
+    int hidden;
+    unsigned inputs;            /* the input set kept */
+    bool measured;              /* several input sets fitted, the best kept */
+    int num_candidates;
+    TuneNetCandidate candidate[3];
+    TuneNetworkFit fit;         /* the kept one's */
+    uint64_t policy_train, policy_validation;   /* positions with a policy target */
+} TuneNetSummary;
+
+/* "patterns", "squares" or "both". */
+const char *training_tune_inputs_name(unsigned inputs);
 
 typedef struct {
     const TuneOptions *opts;
@@ -57,6 +104,7 @@ typedef struct {
     TuneLoss valid_before, valid_after, valid_baseline;
     TuneWeightStat stat[MAX_FEATURES];
     TunePolicyFit policy;       /* with --priors */
+    TuneNetSummary net;         /* with --model net (train_* and valid_*: the value's log-loss) */
     char date[40];              /* UTC, when the fit finished */
 } TuneSummary;
 
@@ -89,6 +137,12 @@ typedef struct {
  * (the summary for the report) until training_tune_free. */
 bool training_tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err);
 void training_tune_free(TuneWork *w);
+/* The steps of a --model net run (tune_run_net.c), which training_tune_run takes: the start
+ * weights, the games with their visit lists, the positions, the fit of each input set measured,
+ * and the start weights with the best network written.  One process: refused under mpirun. */
+bool training_tune_run_net(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err);
+/* Writes the fit's weights with their provenance to o->out (tune_run.c). */
+bool training_tune_save(const TuneOptions *o, TuneSummary *s, Error *err);
 
 /* Why a run that holds learned priors did not refit them (s->fit_priors false). */
 static inline const char *tune_priors_kept(const TuneSummary *s)

@@ -6,9 +6,10 @@
  *
  *   tune_games.c    records -> a compact list of games (start, moves, values, result)
  *   tune_read.c     records files -> games, checking that all are of one game and board
- *   tune_extract.c  games -> positions: replay with the rules engine (moves through the
+ *   tune_plan.c     games -> which positions: replay with the rules engine (moves through the
  *                   notation, tune_notation.c), skip the opening, drop repeated positions
- *                   (tune_dedup.c), split train/validation by game, compute features and targets
+ *                   (tune_dedup.c), split train/validation by game, a row for each position
+ *   tune_extract.c  the planned positions' features and targets
  *   tune_sums.c     loss, gradient and Hessian over a set, summed deterministically
  *   tune_fit.c      maximum likelihood with an L2 penalty by Newton's method (GSL Cholesky)
  *   tune_stats.c    log-losses, the baseline, standard errors and identifiability
@@ -169,6 +170,41 @@ typedef struct {
 /* True when the game with this index and seed belongs to the validation set: a hash of both,
  * so a game lands on the same side whatever else is in the data. */
 bool tune_in_validation(uint64_t index, uint64_t seed, double fraction);
+
+/* Which positions of the games a fit uses and where each goes (tune_plan.c, the first passes of
+ * every fit that reads positions from games): the moves converted by the rules, repeats marked,
+ * the games split between training and validation, every kept position given its row in its
+ * set.  Read-only outside tune_plan.c. */
+typedef struct {
+    const Game *g;
+    const TuneGames *games;
+    TuneDataOptions opts;       /* threads and skip_opening as given: 0 threads is OpenMP's default */
+    size_t *first_candidate;    /* per game, and one past the last: positions past the opening */
+    uint64_t *hash;             /* per candidate */
+    Move *moves;                /* per ply: the core moves */
+    uint8_t *failed;            /* per game: a move did not convert */
+    uint8_t *keep;              /* per candidate: the first occurrence of its position */
+    uint8_t *validation;        /* per game: 1 held out */
+    size_t *first_row;          /* per game: the row of its first kept position in its set */
+} TunePlan;
+
+/* The plan of the games (stats gets the counts of what went where, seconds_replay and
+ * seconds_exchange); free with tune_plan_free, also after a failure.  A move that is illegal
+ * where it was played fails with the file, game and ply.  Over several processes (opts->mpi)
+ * collective, and a failure fails on every process. */
+bool tune_plan(const Game *g, const TuneGames *games, const TuneDataOptions *opts, TunePlan *plan,
+               TuneDataStats *stats, Error *err);
+void tune_plan_free(TunePlan *plan);
+
+/* Called for each kept position of a game, in order: the position, its game, the index of its
+ * ply among all plies (TuneGames.value[ply]), its set (1: validation) and its row there. */
+typedef void (*TunePlanVisit)(void *ctx, const Position *pos, size_t game, size_t ply, int validation, size_t row);
+/* Replays game i with the converted moves, calling visit for each kept position. */
+void tune_plan_game(const TunePlan *plan, size_t i, TunePlanVisit visit, void *ctx);
+
+/* A kept position's value target: lambda x the game's result for the side to move (*result: 1,
+ * 0.5 or 0) + (1 - lambda) x the search's root value at that ply (the result alone without). */
+double tune_plan_target(const TunePlan *plan, size_t game, size_t ply, const Position *pos, double *result);
 
 /* Replays every game with the rules engine and builds the training and validation sets (both
  * allocated here; free with tune_set_free).  A move that is illegal where it was played fails

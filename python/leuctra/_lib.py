@@ -7,8 +7,8 @@ import ctypes
 import ctypes.util
 import os
 
-API_VERSION = 5            # 4: the lt_vec_* calls (VecGame); 5: lt_search_batched, lt_selfplay
-                           # (searches guided by a Python evaluator: guided.py)
+API_VERSION = 6            # 4: the lt_vec_* calls (VecGame); 5: lt_network_* (leuctra.net);
+                           # 6: lt_search_batched, lt_selfplay (a Python evaluator: guided.py)
 OK, FAILED, INPUT = 0, 1, 2
 # api/leuctra_api.h's LT_PERFT_MAX_DEPTH: checked here first, so that no number is cut to its C
 # type, and by the library again.  The search's ranges come from the library's one table
@@ -89,11 +89,34 @@ def _declare(lib):
         "lt_records_fetch": (None, [P] + [P] * 11),
         "lt_records_close": (None, [P]),
     }
+    table.update(_network_table())
     for name, (restype, argtypes) in table.items():
         f = getattr(lib, name)
         f.restype = restype
         f.argtypes = argtypes
     return lib
+
+
+def _network_table():
+    """The lt_network_* calls (api/leuctra_api.h, "the network, trained elsewhere"; leuctra.net)."""
+    c = ctypes
+    P, S, I, D, SZ, I64 = c.c_void_p, c.c_char_p, c.c_int, c.c_double, c.c_size_t, c.c_int64
+    PI64, PS = c.POINTER(I64), c.POINTER(S)
+    return {
+        "lt_network_describe": (I, [S, S, S, I, S, S, SZ, S, SZ]),
+        "lt_network_data_new": (P, [PS, I, S, I, S, I, D, D, I, I, S, SZ]),
+        "lt_network_data_free": (None, [P]),
+        "lt_network_data_info": (I, [P, S, SZ]),
+        "lt_network_data_size": (I, [P, I, PI64, PI64, PI64, PI64, S, SZ]),
+        "lt_network_data_fetch": (I, [P, I] + [P] * 10 + [S, SZ]),
+        "lt_network_data_sample": (I, [P, I, I64, PI64, S, SZ, S, SZ]),
+        "lt_network_save": (I, [S, S, S, S, I, S, I, c.POINTER(c.c_void_p), PI64, PS, I, S, S, SZ]),
+        "lt_network_eval_new": (P, [S, S, S, S, SZ]),
+        "lt_network_eval_free": (None, [P]),
+        "lt_network_eval_info": (I, [P, S, SZ]),
+        "lt_network_eval_run": (I, [P, PS, I, PI64, PI64, S, SZ]),
+        "lt_network_eval_fetch": (None, [P] + [P] * 9),
+    }
 
 
 def load():

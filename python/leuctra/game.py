@@ -12,11 +12,11 @@ from __future__ import annotations
 import ctypes
 import json
 import os
-import threading
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _args
+from ._handle import Handle
 from ._errors import InputError, LeuctraError
 from ._lib import INPUT, OK, PERFT_MAX_DEPTH, lib
 
@@ -94,7 +94,7 @@ def _size_text(size: Size) -> bytes:
     raise TypeError("size must be a str 'WxH' or a (width, height) pair, not %s" % type(size).__name__)
 
 
-class Game:
+class Game(Handle):
     """A game of one variant on one board, at a position, with the moves played since.
 
     variant: "epaminondas", "crossings", "igfip" or "reversi".  size: "WxH" or (width, height)
@@ -111,10 +111,12 @@ class Game:
     search in parallel.  Errors: InputError (bad input, also a ValueError), LeuctraError (the
     rest), TypeError (an argument of the wrong type); docs/PYTHON.md."""
 
+    _free = staticmethod(lambda handle: lib.lt_game_free(handle))
+    _what = "leuctra.Game"
+
     def __init__(self, variant: str = "epaminondas", size: Optional[Size] = None,
                  position: Optional[str] = None) -> None:
-        self._h: Optional[int] = None
-        self._lock = threading.RLock()
+        self._start_handle()
         self._err = ctypes.create_string_buffer(_ERR_LEN)
         v = _args.text(variant, "variant")
         s = None if size is None else _size_text(size)
@@ -127,8 +129,7 @@ class Game:
     @classmethod
     def _wrap(cls, handle: int) -> "Game":
         game = cls.__new__(cls)
-        game._h = None
-        game._lock = threading.RLock()
+        game._start_handle()
         game._err = ctypes.create_string_buffer(_ERR_LEN)
         game._adopt(handle)
         return game
@@ -144,44 +145,22 @@ class Game:
         self._moves = ctypes.create_string_buffer(_MOVES_TEXT)
         self._actions = (ctypes.c_int32 * _MAX_ACTIONS_LISTED)()
 
-    # --- the handle's life ---------------------------------------------------------------------
-    def close(self) -> None:
-        """Frees the C handle now.  Later calls raise LeuctraError; closing twice is harmless."""
-        with self._lock:
-            handle, self._h = self._h, None
-            if handle:
-                lib.lt_game_free(handle)
-
-    @property
-    def closed(self) -> bool:
-        """Whether close() has been called."""
-        return self._h is None
-
-    def __enter__(self) -> "Game":
-        self._live()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        # Nothing else refers to the Game now, so no lock; the library may already be gone when
-        # the interpreter shuts down.
-        handle = getattr(self, "_h", None)
-        if handle and lib is not None:
-            self._h = None
-            lib.lt_game_free(handle)
-
     # True while leuctra.search searches this Game (guided.py): a call on it from inside the
-    # search's evaluate is refused.
+    # search's evaluate (the thread that holds its lock) is refused, close() included.
     _searching = False
 
     def _live(self) -> int:
-        if self._h is None:
-            raise LeuctraError("this leuctra.Game is closed")
         if self._searching:
             raise LeuctraError("this leuctra.Game is being searched: the evaluate of leuctra.search may not use it")
-        return self._h
+        return super()._live()
+
+    def close(self) -> None:
+        """Frees the C handle now.  Later calls raise LeuctraError; closing twice is harmless."""
+        with self._lock:
+            if self._searching:
+                raise LeuctraError("this leuctra.Game is being searched: the evaluate of leuctra.search may not "
+                                   "close it")
+            super().close()
 
     def _check(self, status: int) -> None:
         if status != OK:
@@ -200,9 +179,6 @@ class Game:
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "Game":
         return self.copy()
-
-    def __reduce__(self) -> Any:
-        raise TypeError("a leuctra.Game cannot be pickled; pickle its variant, size and position() instead")
 
     def __repr__(self) -> str:
         if self._h is None:

@@ -14,10 +14,10 @@ copy what is kept (a rollout buffer does).  numpy is required."""
 from __future__ import annotations
 
 import ctypes
-import threading
 from typing import Any, NamedTuple, Optional
 
 from . import _args
+from ._handle import Handle
 from ._errors import InputError, LeuctraError
 from ._lib import INPUT, OK, VEC_MAX_GAMES, lib
 from .game import Game, Size, _size_text, _threads
@@ -80,7 +80,7 @@ def _readonly(array: Any) -> Any:
     return view
 
 
-class VecGame:
+class VecGame(Handle):
     """n games of one variant on one board, held in the C library and stepped together: step()
     plays one action in each game (and the opponent's reply, with an opponent) and returns every
     game's planes, legal mask and legal lists, with the rewards and ends of the games that ended,
@@ -102,12 +102,14 @@ class VecGame:
     action, and nothing is played.  close() (or `with`) frees the games; a closed VecGame raises
     LeuctraError.  A VecGame may be shared between threads: its calls take turns."""
 
+    _free = staticmethod(lambda handle: lib.lt_vec_free(handle))
+    _what = "leuctra.VecGame"
+
     def __init__(self, variant: str = "epaminondas", n: int = 1, size: Optional[Size] = None, seed: int = 0, *,
                  threads: int = 0, max_plies: int = 600, repetition: bool = True, random_opening: int = 0,
                  opponent: Optional[str] = None, agent_colour: Optional[str] = None, planes: bool = True,
                  masks: bool = True) -> None:
-        self._h: Optional[int] = None
-        self._lock = threading.RLock()
+        self._start_handle()
         self._err = ctypes.create_string_buffer(_ERR_LEN)
         if numpy is None:
             raise ImportError("leuctra.VecGame needs numpy")
@@ -176,41 +178,6 @@ class VecGame:
         return VecStep(views.get("planes"), views.get("mask"), self._legal_view[:total], views["legal_count"],
                        views["legal_start"], views["side"], views["reward"], views["done"], views["result"],
                        views["reason"], views["plies"], views["length"])
-
-    # --- the handle's life ---------------------------------------------------------------------
-    def close(self) -> None:
-        """Frees the games now.  Later calls raise LeuctraError; closing twice is harmless.  The
-        arrays already returned stay readable (they are numpy's, not the library's)."""
-        with self._lock:
-            handle, self._h = self._h, None
-            if handle:
-                lib.lt_vec_free(handle)
-
-    @property
-    def closed(self) -> bool:
-        """Whether close() has been called."""
-        return self._h is None
-
-    def __enter__(self) -> "VecGame":
-        self._live()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        handle = getattr(self, "_h", None)
-        if handle and lib is not None:
-            self._h = None
-            lib.lt_vec_free(handle)
-
-    def _live(self) -> int:
-        if self._h is None:
-            raise LeuctraError("this leuctra.VecGame is closed")
-        return self._h
-
-    def __reduce__(self) -> Any:
-        raise TypeError("a leuctra.VecGame cannot be pickled; make a new one from its arguments")
 
     def __len__(self) -> int:
         return self.n
