@@ -3,7 +3,7 @@
  * history, moves in notation and as actions, planes, perft and a search.  Every failure comes
  * back as a status and a one-line message; nothing exits.
  */
-#include "leuctra_api.h"
+#include "api_internal.h"
 #include "core/perft.h"
 #include "core/threads.h"
 #include "core/tensors.h"
@@ -299,6 +299,16 @@ static int load_weights(LtGame *g, const char *path, char *err, size_t err_len)
         return fail(err, err_len, LT_ERR_FAILED, "out of memory");
     }
     return LT_OK;
+}
+
+const Game *api_game_rules(const LtGame *g) { return g->game; }
+const GameSoFar *api_game_played(const LtGame *g) { return &g->played; }
+
+int api_game_weights(LtGame *g, const char *path, const Weights **out, char *err, size_t err_len)
+{
+    int status = load_weights(g, path, err, err_len);
+    *out = status == LT_OK ? &g->weights : NULL;
+    return status;
 }
 
 /* A search of the game so far (its positions before now count for the repetition rule, as the

@@ -20,7 +20,9 @@
  *
  * A new version of this API only adds functions; LT_API_VERSION counts the additions (2:
  * lt_threads_max, lt_threads_note; 3: lt_game_search, lt_search_options; 4: the lt_vec_* calls,
- * many games stepped at once; 5: the lt_network_* calls, a network trained outside the library).
+ * many games stepped at once; 5: the lt_network_* calls, a network trained outside the library;
+ * 6: searches and self-play whose leaves the caller's evaluator judges, lt_search_batched,
+ * lt_selfplay, lt_leaves_*).
  */
 #ifndef LEUCTRA_API_H
 #define LEUCTRA_API_H
@@ -34,7 +36,7 @@
 #define LT_API
 #endif
 
-enum { LT_API_VERSION = 5 };
+enum { LT_API_VERSION = 6 };
 enum { LT_OK = 0, LT_ERR_FAILED = 1, LT_ERR_INPUT = 2 };
 /* Game status, as lt_game_status returns it. */
 enum { LT_ONGOING = 0, LT_WHITE_WINS = 1, LT_BLACK_WINS = 2, LT_DRAW = 3 };
@@ -196,6 +198,85 @@ LT_API int lt_vec_step(LtVec *v, const int32_t *actions, size_t n, int64_t *lega
 LT_API int lt_vec_position(const LtVec *v, int i, char *buf, size_t len, char *err, size_t err_len);
 /* Game i as an LtGame: its start and every move played since (NULL on error). */
 LT_API LtGame *lt_vec_game(const LtVec *v, int i, char *err, size_t err_len);
+
+/* ---------------------------------------------------------------- searches judged by the caller */
+
+/* The search asks the caller's evaluator (a network) for batches of leaf evaluations: the
+ * leaves of many games' trees at once, with a virtual loss within a tree (docs/PYTHON.md,
+ * "Searches guided by your network").  An evaluator gets n leaves:
+ *   planes       uint8 [n, num_planes, height, width]: each leaf's planes (as lt_game_planes)
+ *   legal_start  int32 [n + 1]: leaf i's legal actions are legal[legal_start[i] .. legal_start[i + 1])
+ *   legal        int32 [legal_start[n]]: ascending within each leaf (the export's layout)
+ * and writes
+ *   values_out   double [n]: the side to move's win probability, from 0 to 1
+ *   policy_out   float [legal_start[n]]: a score for each legal action, finite and >= 0; the
+ *                search normalises each leaf's (all 0: uniform)
+ * Every entry of both must be written (they hold NaN until then).  It returns 0, or nonzero to
+ * stop the search: the call then returns LT_ERR_FAILED at once (a Python exception inside the
+ * evaluator ends so).  An answer outside those ranges stops it too, with LT_ERR_INPUT and a
+ * message naming the leaf.  `leaves` is valid during the call, for lt_leaves_*.  The buffers
+ * are the search's, valid during the call only. */
+typedef struct LtLeaves LtLeaves;
+typedef int (*LtEvaluateFn)(void *ctx, int n, const uint8_t *planes, const int32_t *legal_start, const int32_t *legal,
+                            double *values_out, float *policy_out, const LtLeaves *leaves);
+
+/* Leaf i's position string (as lt_game_position). */
+LT_API int lt_leaves_position(const LtLeaves *leaves, int i, char *buf, size_t len, char *err, size_t err_len);
+/* The leaves as leuctra's own evaluation judges them, with the weights of the search's "weights"
+ * option (loaded at the first call where the search did not load them), in the evaluator's
+ * layout: to mix with a network's answer, or to check a caller's plumbing (passed through an
+ * evaluator, a search is the one lt_game_search makes).  LT_ERR_INPUT when the weights do not
+ * load or the leaves are no longer being evaluated. */
+LT_API int lt_leaves_evaluate(const LtLeaves *leaves, double *values_out, float *policy_out, char *err,
+                              size_t err_len);
+
+/* The most games one lt_search_batched searches, and the largest batch. */
+enum { LT_SEARCH_MAX_GAMES = 1024, LT_SEARCH_MAX_BATCH = 1024 };
+
+/* Searches n games (1 to LT_SEARCH_MAX_GAMES; one variant and board), each from its game so far
+ * (its earlier positions count for the repetition rule), on this thread, their leaves judged by
+ * `evaluate`, at most `batch` (1 to LT_SEARCH_MAX_BATCH) per call, spread over the games: at
+ * most ceil(batch / n) of one game's visits in flight.  With batch 1 (or batch n with n games)
+ * each search is the one a search without an evaluator makes, visit for visit.  Options: those
+ * of lt_game_search (visits, default 1,000; cpuct, fpu, seed, nodes, weights, ...), except that
+ * the search runs on one thread with a visit limit (threads above 1, time and playouts are
+ * refused).  The evaluator's priors count as learned ones: cpuct defaults to 0.7.
+ * The results, for any output that is not NULL: legal_start int32 [n + 1] (game i's root
+ * actions are actions[legal_start[i] .. legal_start[i + 1]), actions and visits int32 [capacity]
+ * (each game's legal actions, ascending, and their root visit counts: the export's layout),
+ * root_values double [n] (the side to move's win probability), best int32 [n] (the best move's
+ * action; -1 where the game is over), json (a JSON list of n search results, each as
+ * lt_game_search's).  LT_ERR_INPUT when capacity or json_len is too small. */
+LT_API int lt_search_batched(LtGame *const *games, int n, int count, const char *const *names,
+                             const char *const *values, int batch, LtEvaluateFn evaluate, void *ctx,
+                             int32_t *legal_start, int32_t *actions, int32_t *visits, size_t capacity,
+                             double *root_values, int32_t *best, char *json, size_t json_len, char *err,
+                             size_t err_len);
+
+/* Self-play of `games` games (1 to 100,000,000) of variant on size from position (as
+ * lt_game_new) into the records file at path, as `leuctra selfplay` plays them (docs/FORMAT.md;
+ * `leuctra records export` and leuctra.read_records read it), each move one batched search of
+ * the games in play, their leaves judged by `evaluate`.  Each game is appended as it ends
+ * (crash-safe), and the file is canonical at the end.  Options, names and their values as text:
+ *   visits, seed, cpuct, weights   as selfplay's --visits (800), --seed (1), --cpuct (1.5), --weights
+ *   temperature, temperature_plies, noise, noise_alpha, random_opening, max_plies   as selfplay's
+ *   repetition      true/false (true)
+ *   games_at_once   1 to LT_SEARCH_MAX_GAMES: games played in step (64, at most `games`)
+ *   batch           1 to LT_SEARCH_MAX_BATCH: leaves per call (games_at_once: one per game)
+ *   evaluator       the evaluator's name for the settings (one line; a network's file and
+ *                   generation): a resumed run with another name is refused ("external")
+ *   resume          true/false: complete an existing file written with the same settings
+ * A game's search has at most ceil(batch / games_at_once) visits in flight.  At 1 (a batch no
+ * larger than games_at_once, as the default) a game's visits go one after another, and each game
+ * is a function of its seed and the evaluator alone: the one `leuctra selfplay` plays where the
+ * evaluator answers as its evaluation does.  Beyond, a game depends on the games beside it.
+ * The settings text ends with "evaluator=external NAME" and "evaluator_in_flight=K".
+ * summary (may be NULL): a
+ * JSON object {"total", "present", "played", "white_wins", "black_wins", "draws", "plies",
+ * "seconds"}. */
+LT_API int lt_selfplay(const char *variant, const char *size, const char *position, const char *path, long games,
+                       int count, const char *const *names, const char *const *values, LtEvaluateFn evaluate,
+                       void *ctx, char *summary, size_t summary_len, char *err, size_t err_len);
 
 /* ---------------------------------------------------------------- records files as arrays */
 

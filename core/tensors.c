@@ -10,14 +10,19 @@ const char *const tensor_plane_names[PLANES_COUNT] = {
     "must_answer", "symmetry_rule", "white_to_move", "on_board",
 };
 
-int game_legal_actions(const Game *g, const Position *p, Move *moves, int *actions)
+void game_actions_of(const Game *g, const Position *p, const Move *moves, int n, int *actions)
 {
-    int n = game_gen_moves(g, p, moves);
     if (g->ops->actions_of)
         g->ops->actions_of(g, p, moves, n, actions);
     else
         for (int i = 0; i < n; i++)
             actions[i] = game_action_of(g, p, moves[i]);
+}
+
+int game_legal_actions(const Game *g, const Position *p, Move *moves, int *actions)
+{
+    int n = game_gen_moves(g, p, moves);
+    game_actions_of(g, p, moves, n, actions);
     return n;
 }
 

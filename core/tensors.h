@@ -71,6 +71,10 @@ static inline unsigned game_symmetries(const Game *g) { return g->ops->symmetrie
 /* The action of the mapped move under an allowed symmetry s. */
 static inline int game_transform_action(const Game *g, int s, int action) { return g->ops->transform_action(g, s, action); }
 
+/* The actions of n legal moves of p (the game's own way of doing them all at once, where it has
+ * one: GameOps.actions_of). */
+void game_actions_of(const Game *g, const Position *p, const Move *moves, int n, int *actions);
+
 /* The legal moves of p (as game_gen_moves, in its order) and the action of each; returns their
  * number.  `moves` and `actions` hold MAX_MOVES entries. */
 int game_legal_actions(const Game *g, const Position *p, Move *moves, int *actions);

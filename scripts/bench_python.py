@@ -4,10 +4,15 @@ random games played with legal_moves() + play(move) (notation strings), with leg
 play(action), and with planes() + legal_mask() besides (the network's inputs), per variant, per
 CPU second of this process; then leuctra.VecGame, N games stepped per call with random legal
 actions chosen by numpy from the legal lists, the planes and legal masks returned: steps per
-wall second on 1 thread and on T, against the per-position path (legal_moves() + play(move)).
+wall second on 1 thread and on T, against the per-position path (legal_moves() + play(move));
+then leuctra.search guided by a trivial numpy evaluator (every value 0.5, uniform scores) at
+batches of 1, 16 and 256 leaves: leaves per wall second and the share of the time spent in
+Python (inside the callback: the copies of the leaves, evaluate, the checks of its answer),
+beside the same search with leuctra's own evaluation through the callback and leuctra's own C
+search (Game.analyze) on one thread.
 
     PYTHONPATH=python python3 scripts/bench_python.py [--seconds 3] [--games 1024] [--threads 2]
-        [--vec-only]"""
+        [--vec-only | --search-only] [--search-games 256] [--search-visits 64]"""
 import argparse
 import os
 import random
@@ -75,15 +80,70 @@ def vec_rate(variant, seconds, games, threads):
     return steps / wall, steps / cpu
 
 
+def trivial(planes, legal_start, legal):
+    """The cheapest evaluate: what remains is the search and the callback's own cost."""
+    return numpy.full(len(planes), 0.5), numpy.ones(len(legal), numpy.float32)
+
+
+def search_rate(variant, games, visits, batch, evaluate, seconds):
+    """Leaves per wall second of leuctra.search over `games` games (each a few random plies from
+    the start), and the share of the time inside the Python callback."""
+    rng = random.Random(2)
+    boards = []
+    for _ in range(games):
+        g = leuctra.Game(variant)
+        for _ in range(rng.randrange(0, 6)):
+            g.play(rng.choice(g.legal_actions()))
+        boards.append(g)
+    leaves, python, wall, seed = 0, 0.0, 0.0, 1
+    while wall < seconds:
+        stats = {}
+        leuctra.search(boards, evaluate, visits=visits, batch=batch, seed=seed, stats=stats)
+        leaves, python, wall, seed = leaves + stats["leaves"], python + stats["python_seconds"], \
+            wall + stats["seconds"], seed + 1
+    for g in boards:
+        g.close()
+    return leaves / wall, python / wall
+
+
+def c_search_rate(variant, visits, seconds):
+    """Visits per wall second of leuctra's own search (Game.analyze, one thread) at these visits."""
+    g = leuctra.Game(variant)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        done += g.analyze(visits=visits, seed=done + 1)["visits"]
+    return done / (time.perf_counter() - start)
+
+
+def bench_search(args):
+    print("leuctra.search guided by Python, %d games x %d visits a call, one thread (leaves/s wall; share of "
+          "the time in Python):" % (args.search_games, args.search_visits))
+    print("%-12s %24s %24s %24s %22s %20s" % ("variant", "trivial, batch 1", "trivial, batch 16", "trivial, batch 256",
+                                              "own eval., batch 256", "C search alone"))
+    for variant in ("crossings", "epaminondas"):
+        cells = []
+        for batch, evaluate in ((1, trivial), (16, trivial), (256, trivial), (256, leuctra.own_evaluation)):
+            leaves, share = search_rate(variant, args.search_games, args.search_visits, batch, evaluate, args.seconds)
+            cells.append("%9.0f (%4.0f%% py)" % (leaves, 100 * share))
+        print("%-12s %24s %24s %24s %22s %14.0f vis/s" % ((variant,) + tuple(cells) +
+                                                          (c_search_rate(variant, args.search_visits, args.seconds),)),
+              flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--games", type=int, default=1024, help="VecGame's games (default 1024)")
     ap.add_argument("--threads", type=int, default=2, help="VecGame's threads beside one (default 2)")
     ap.add_argument("--vec-only", action="store_true", help="VecGame and the legal_moves() + play() path only")
+    ap.add_argument("--search-only", action="store_true", help="leuctra.search guided by Python only")
+    ap.add_argument("--search-games", type=int, default=256, help="games a search covers (default 256)")
+    ap.add_argument("--search-visits", type=int, default=64, help="visits of each game's search (default 64)")
     args = ap.parse_args()
     print("python %s, numpy %s, library %s" % (sys.version.split()[0], "yes" if leuctra.game.numpy else "no",
                                                leuctra.library_path))
+    if args.search_only:
+        return bench_search(args) if numpy is not None else print("skipped: no numpy for %s" % sys.executable)
     per_position = {}
     if not args.vec_only:
         print("%-12s %22s %24s %28s" % ("variant", "legal_moves()+play()", "legal_actions()+play(a)",
@@ -107,6 +167,8 @@ def main():
         print("%-12s %10.0f (%9.0f cpu) %10.0f (%9.0f cpu) %15.1fx %16.0f pos/s" % (
             variant, one[0], one[1], many[0], many[1], many[0] / per_position[variant], per_position[variant]),
             flush=True)
+    if not args.vec_only:
+        bench_search(args)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 import leuctra  # noqa: E402
 
 VARIANTS = ("epaminondas", "crossings", "igfip", "reversi")

@@ -139,12 +139,21 @@ void mcts_free(Mcts *m)
     free(m);
 }
 
-void mcts_clear(Mcts *m) { mcts_tree_reset(&m->tree); }
+/* A tree afresh; a batched search's priors go with it (no node is left to expand with them, and
+ * a long self-play run would keep every position's). */
+static void reset_tree(Mcts *m)
+{
+    mcts_tree_reset(&m->tree);
+    if (m->priors)
+        prior_cache_clear(m->priors);
+}
+
+void mcts_clear(Mcts *m) { reset_tree(m); }
 
 void mcts_restart(Mcts *m, uint64_t seed)
 {
     m->cfg.seed = seed;
-    mcts_tree_reset(&m->tree);
+    reset_tree(m);
     m->has_root = false;
     mcts_set_history(m, NULL, 0);
     /* A game's moves must not depend on the games this search played before. */
@@ -192,7 +201,7 @@ void mcts_set_position(Mcts *m, const Position *pos)
         return;
     uint32_t keep = m->has_root ? find_descendant(m, hash) : 0;
     if (!keep || !mcts_tree_keep_subtree(&m->tree, keep))
-        mcts_tree_reset(&m->tree);
+        reset_tree(m);
     m->root_pos = *pos;
     m->has_root = true;
 }
@@ -286,7 +295,7 @@ static double leaf_value(const Mcts *m, Worker *w, const Position *pos)
 {
     const Game *g = m->game;
     if (w->defer) {
-        if (w->defer->kind != LEAF_COLLISION)
+        if (w->defer->kind != LEAF_COLLISION && w->defer->kind != LEAF_PRIORS)
             *w->defer = (LeafRequest){LEAF_AGAIN, 0, *pos};
         return NAN;
     }
@@ -368,17 +377,21 @@ double mcts_evaluate_fresh(Mcts *m, Worker *w, Node *node, const Position *pos, 
 }
 
 /* The priors of the n moves of pos: the evaluation's, or in a batched search the evaluator's,
- * kept when it evaluated pos; false when they are not there yet (pos's evaluation is pending in
- * the batch: a collision). */
+ * kept when it evaluated pos; false when they are not there yet: pos's evaluation is pending in
+ * the batch (a collision), or pos was never evaluated (its priors are to be asked for). */
 static bool move_priors(const Mcts *m, Worker *w, const Position *pos, int n)
 {
     if (!w->defer) {
         value_move_priors_cached(m->game, m->weights, w->features, pos, w->moves, n, w->priors);
         return true;
     }
-    if (prior_cache_get(m->priors, game_hash(m->game, pos), n, w->priors))
+    const uint64_t hash = game_hash(m->game, pos);
+    if (prior_cache_get(m->priors, hash, n, w->priors))
         return true;
-    w->defer->kind = LEAF_COLLISION;
+    if (prior_cache_has(m->priors, hash))
+        w->defer->kind = LEAF_COLLISION;
+    else
+        *w->defer = (LeafRequest){LEAF_PRIORS, 0, *pos};
     return false;
 }
 

@@ -136,15 +136,17 @@ typedef struct {
 typedef bool (*MctsEvaluateFn)(MctsLeaf *leaves, int n, void *ctx);
 
 /* Searches `count` trees (each from the game mcts_set_game gave it) `visits` visits each, on this
- * thread, asking `evaluate` for up to `batch` leaves at a time across all of them.  Within a tree
+ * thread, asking `evaluate` for up to `batch` leaves at a time across all of them, at most
+ * `per_tree` of one tree (0: no limit but the batch; 1: each tree's visits one after the other,
+ * as a search without a batch makes them, the batch spread across the trees).  Within a tree
  * the visits in flight keep off each other's paths by their virtual loss, and a visit that meets
  * a leaf still waiting for its evaluation is taken back and that tree waits for the next round.
  * Proofs, finished games, repetitions and Reversi's solved endgames need no evaluator, as in
  * mcts_search.  With batch 1 and an evaluator that answers as the evaluation of the tree's
  * weights does, every tree's result is the one mcts_search gives on one thread.  results[i] gets
  * tree i's; false when the evaluator failed or memory ran out (results then hold what was done). */
-bool mcts_search_batched(Mcts *const *trees, int count, long visits, int batch, MctsEvaluateFn evaluate, void *ctx,
-                         MctsResult *results);
+bool mcts_search_batched(Mcts *const *trees, int count, long visits, int batch, int per_tree, MctsEvaluateFn evaluate,
+                         void *ctx, MctsResult *results);
 
 /* Bytes of one tree node (for memory figures). */
 size_t mcts_node_bytes(void);

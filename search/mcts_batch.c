@@ -32,6 +32,7 @@ typedef struct {
     Move *moves;            /* batch x MAX_MOVES */
     float *priors;          /* batch x MAX_MOVES */
     int count, capacity;
+    bool out_of_memory;     /* a pending position could not be marked in its tree's prior cache */
 } Batch;
 
 typedef struct {
@@ -60,14 +61,20 @@ static void batch_free(Batch *b)
     free(b->priors);
 }
 
-/* Adds a deferred visit of tree t: its leaf and its worker's path of `depth` nodes. */
+/* Adds a deferred visit of tree t: its leaf and its worker's path of `depth` nodes (0 for a
+ * request of priors alone).  A position whose priors will come is marked in the tree's cache, so
+ * that a visit meeting it meanwhile knows it for a collision. */
 static void batch_add(Batch *b, Mcts *m, int t, const LeafRequest *leaf, const Worker *w, int depth)
 {
+    static const float none[1];
     Pending *p = &b->pending[b->count];
     const size_t slot = (size_t)b->count++;
     *p = (Pending){t, *leaf, depth, slot * MAX_DEPTH, slot * MAX_MOVES, 0};
     memcpy(b->paths + p->path, w->path, (size_t)depth * sizeof *w->path);
     p->num_moves = game_gen_moves(m->game, &p->leaf.pos, b->moves + p->moves);
+    if ((leaf->kind == LEAF_FRESH || leaf->kind == LEAF_PRIORS) &&
+        !prior_cache_put(m->priors, game_hash(m->game, &p->leaf.pos), 0, none))
+        b->out_of_memory = true;
 }
 
 /* The evaluator's leaves, one per pending visit, and its answer. */
@@ -103,11 +110,14 @@ static bool finish_batch(Batch *b, Mcts *const *trees, TreeState *state)
         const Pending *p = &b->pending[i];
         Mcts *m = trees[p->tree];
         const MctsLeaf *leaf = &b->leaves[i];
-        if (p->leaf.kind == LEAF_FRESH && p->num_moves > 0) {
+        const bool with_priors = p->leaf.kind == LEAF_FRESH || p->leaf.kind == LEAF_PRIORS;
+        if (with_priors && p->num_moves > 0) {
             normalise(leaf->priors, p->num_moves);
             if (!prior_cache_put(m->priors, game_hash(m->game, &p->leaf.pos), p->num_moves, leaf->priors))
                 return false;
         }
+        if (p->leaf.kind == LEAF_PRIORS)
+            continue;       /* no visit ended there: the value goes unused */
         const double v = isfinite(leaf->value) ? fmin(fmax(leaf->value, 0.0), 1.0) : 0.5;
         mcts_backup(m, b->paths + p->path, p->depth, 1.0 - v);
         state[p->tree].completed++;
@@ -117,7 +127,8 @@ static bool finish_batch(Batch *b, Mcts *const *trees, TreeState *state)
 }
 
 /* One visit of tree t: finished at once (a proof, a repetition, a solved or finished game),
- * deferred into the batch, or taken back on a collision.  False after a collision. */
+ * deferred into the batch, or taken back on a collision or a node whose priors are to be asked
+ * for (the request then waits in the batch).  False after one of those. */
 static bool visit_or_defer(Batch *b, Mcts *const *trees, int t, TreeState *state)
 {
     Mcts *m = trees[t];
@@ -128,8 +139,10 @@ static bool visit_or_defer(Batch *b, Mcts *const *trees, int t, TreeState *state
     w->defer = &request;
     const double value = mcts_descend(m, w, &pos, &depth);
     w->defer = NULL;
-    if (request.kind == LEAF_COLLISION) {
+    if (request.kind == LEAF_COLLISION || request.kind == LEAF_PRIORS) {
         mcts_take_back(m, w->path, depth);
+        if (request.kind == LEAF_PRIORS)
+            batch_add(b, m, t, &request, w, 0);
         return false;
     }
     state[t].started++;
@@ -148,12 +161,13 @@ static bool root_proven(const Mcts *m)
 }
 
 /* Fills the batch with visits, tree by tree, each until its visits are all under way, it
- * collides, or the batch is full. */
-static void fill_batch(Batch *b, Mcts *const *trees, int count, long visits, TreeState *state)
+ * collides, it has per_tree visits waiting, or the batch is full. */
+static void fill_batch(Batch *b, Mcts *const *trees, int count, long visits, long per_tree, TreeState *state)
 {
     for (int t = 0; t < count && b->count < b->capacity; t++) {
         Mcts *m = trees[t];
-        while (!state[t].finished && b->count < b->capacity && state[t].started < visits && !root_proven(m))
+        while (!state[t].finished && b->count < b->capacity && state[t].started < visits && !root_proven(m) &&
+               state[t].started - state[t].completed < per_tree)
             if (!visit_or_defer(b, trees, t, state))
                 break;
     }
@@ -180,10 +194,19 @@ static bool prepare_roots(Batch *b, Mcts *const *trees, int count, long visits, 
         Worker *w = &m->workers[0];
         w->rng = rng_seed(m->cfg.seed ^ game_hash(m->game, &m->root_pos), 0);
         Node *root = &m->tree.nodes[0];
-        if (atomic_load(&root->state) != NODE_FRESH || root->proven != PROVEN_NONE)
+        const bool fresh = atomic_load(&root->state) == NODE_FRESH;
+        /* a kept root that was never evaluated itself needs its priors alone */
+        const bool priors_only = !fresh && !node_expanded(root) &&
+                                 !prior_cache_has(m->priors, game_hash(m->game, &m->root_pos));
+        if ((!fresh && !priors_only) || root->proven != PROVEN_NONE)
             continue;
         if (b->count == b->capacity && (!evaluate_batch(b, evaluate, ctx) || !finish_batch(b, trees, state)))
             return false;
+        if (priors_only) {
+            const LeafRequest request = {LEAF_PRIORS, 0, m->root_pos};
+            batch_add(b, m, t, &request, w, 0);
+            continue;
+        }
         atomic_fetch_add(&root->visits, 1);
         LeafRequest request = {LEAF_NONE, 0, {{0}}};
         w->defer = &request;
@@ -195,7 +218,7 @@ static bool prepare_roots(Batch *b, Mcts *const *trees, int count, long visits, 
         else
             batch_add(b, m, t, &request, w, 1);
     }
-    if (b->count && (!evaluate_batch(b, evaluate, ctx) || !finish_batch(b, trees, state)))
+    if (b->out_of_memory || (b->count && (!evaluate_batch(b, evaluate, ctx) || !finish_batch(b, trees, state))))
         return false;
     for (int t = 0; t < count; t++) {
         if (state[t].finished)
@@ -226,9 +249,10 @@ static void collect(Mcts *const *trees, int count, const TreeState *state, MctsR
     }
 }
 
-bool mcts_search_batched(Mcts *const *trees, int count, long visits, int batch, MctsEvaluateFn evaluate, void *ctx,
-                         MctsResult *results)
+bool mcts_search_batched(Mcts *const *trees, int count, long visits, int batch, int per_tree, MctsEvaluateFn evaluate,
+                         void *ctx, MctsResult *results)
 {
+    const long in_flight = per_tree > 0 ? per_tree : batch > 0 ? batch : 1;
     Batch b = {0};
     TreeState *state = calloc((size_t)(count > 0 ? count : 1), sizeof *state);
     for (int t = 0; t < count; t++)
@@ -236,8 +260,8 @@ bool mcts_search_batched(Mcts *const *trees, int count, long visits, int batch, 
     bool ok = state && batch_init(&b, batch > 0 ? batch : 1) && prepare_roots(&b, trees, count, visits, state,
                                                                               evaluate, ctx, results);
     while (ok) {
-        fill_batch(&b, trees, count, visits, state);
-        if (b.count == 0)
+        fill_batch(&b, trees, count, visits, in_flight, state);
+        if (b.count == 0 || (ok = !b.out_of_memory) == false)
             break;
         ok = evaluate_batch(&b, evaluate, ctx) && finish_batch(&b, trees, state);
     }

@@ -17,8 +17,12 @@ enum { MAX_DEPTH = 1024, MAX_HISTORY = 4096, RECIPROCALS = 1024 };
 
 /* A batched search (mcts_batch.c) defers the leaves that need an evaluation: a visit ends at one
  * (a fresh node, or a node evaluated again because it cannot be expanded) or runs into a node
- * whose evaluation is still pending in the batch (a collision: the visit is taken back). */
-typedef enum { LEAF_NONE, LEAF_FRESH, LEAF_AGAIN, LEAF_COLLISION } LeafKind;
+ * whose evaluation is still pending in the batch (a collision: the visit is taken back).  Or it
+ * reaches a node to expand whose priors the evaluator never gave (LEAF_PRIORS: a kept node that
+ * only repetitions had reached, so it was never evaluated itself): they are asked for, and the
+ * visit is taken back to go the same way once they are there, as a search without a batch,
+ * which makes its priors at once, goes. */
+typedef enum { LEAF_NONE, LEAF_FRESH, LEAF_AGAIN, LEAF_COLLISION, LEAF_PRIORS } LeafKind;
 typedef struct {
     LeafKind kind;
     uint32_t node;          /* LEAF_FRESH: the node to mark evaluated */

@@ -108,3 +108,8 @@ bool prior_cache_get(const PriorCache *c, uint64_t hash, int n, float *out)
     memcpy(out, c->pool + e->offset, (size_t)n * sizeof *out);
     return true;
 }
+
+bool prior_cache_has(const PriorCache *c, uint64_t hash)
+{
+    return c && c->capacity && find(c, key_of(hash))->hash != 0;
+}

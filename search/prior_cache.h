@@ -20,5 +20,8 @@ void prior_cache_clear(PriorCache *c);
 bool prior_cache_put(PriorCache *c, uint64_t hash, int n, const float *priors);
 /* The n priors kept for the hash into out; false when there are none (or not n of them). */
 bool prior_cache_get(const PriorCache *c, uint64_t hash, int n, float *out);
+/* Whether anything is kept for the hash: priors, or the mark (no priors, n = 0) of a position
+ * whose evaluation is pending. */
+bool prior_cache_has(const PriorCache *c, uint64_t hash);
 
 #endif

@@ -147,47 +147,106 @@ static bool timed_choose(Player *p, const GameSoFar *h, Clocks *c, int mover, do
     return in_time;
 }
 
-bool driver_play_game(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy, uint64_t seed,
-               MoveObserver observe, void *observe_ctx, GameResult *out)
+/* A game being played (driver.h): the game so far, the adjudication's state and, once it has
+ * ended, how. */
+struct DriverGame {
+    const Game *game;
+    const DrawPolicy *policy;
+    Player *players[2];
+    MoveObserver observe;
+    void *observe_ctx;
+    int cap;                /* the ply limit (or a bound where the policy has none) */
+    GameSoFar played;
+    Move *scratch;
+    Clocks clocks;
+    ResignStreak streak;
+    bool ended;
+    GameResult result;      /* once ended: result and reason */
+};
+
+DriverGame *driver_game_begin(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy,
+                              uint64_t seed, MoveObserver observe, void *observe_ctx)
 {
-    const int cap = policy->max_plies > 0 ? policy->max_plies : 4096;
-    GameSoFar h = GAME_SO_FAR_EMPTY;
-    Move *scratch = malloc(MAX_MOVES * sizeof *scratch);
-    out->moves = NULL;
-    if (!scratch || !game_so_far_begin(&h, g, start)) {
-        free(scratch);
-        game_so_far_free(&h);
-        return false;
+    DriverGame *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    *d = (DriverGame){.game = g, .policy = policy, .players = {players[0], players[1]}, .observe = observe,
+                      .observe_ctx = observe_ctx, .cap = policy->max_plies > 0 ? policy->max_plies : 4096};
+    d->scratch = malloc(MAX_MOVES * sizeof *d->scratch);
+    d->streak = (ResignStreak){WHITE, 0};
+    if (!d->scratch || !game_so_far_begin(&d->played, g, start)) {
+        free(d->scratch);
+        game_so_far_free(&d->played);
+        free(d);
+        return NULL;
     }
     for (int c = 0; c < 2; c++)
         players[c]->new_game(players[c], rng_seed(seed, (uint64_t)c).s[0]);
-    Clocks clocks;
-    clocks_start(&clocks, players);
-    ResignStreak streak = {WHITE, 0};
-    bool ok = true;
-    while (!adjudicated(g, &h, policy, &streak, cap, out)) {
-        int mover = game_side_to_move(g, &h.now);
-        MoveInfo info;
-        Move m;
-        bool in_time = timed_choose(players[mover], &h, &clocks, mover, policy->time_margin, &m, &info);
-        if (!in_time || m == MOVE_NONE || !is_legal(g, &h.now, m, scratch)) {
-            out->result = mover == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
-            out->reason = in_time ? END_NO_MOVE_CHOSEN : END_TIME_FORFEIT;
-            break;
-        }
-        if (observe)
-            observe(observe_ctx, &h.now, m, &info);
-        resign_observe(policy, &streak, mover, info.value);
-        if (!(ok = game_so_far_play(&h, g, m)))
-            break;
+    clocks_start(&d->clocks, players);
+    return d;
+}
+
+const GameSoFar *driver_game_so_far(const DriverGame *d) { return &d->played; }
+
+bool driver_game_ended(DriverGame *d)
+{
+    if (!d->ended)
+        d->ended = adjudicated(d->game, &d->played, d->policy, &d->streak, d->cap, &d->result);
+    return d->ended;
+}
+
+bool driver_game_step(DriverGame *d)
+{
+    const Game *g = d->game;
+    int mover = game_side_to_move(g, &d->played.now);
+    MoveInfo info;
+    Move m;
+    bool in_time = timed_choose(d->players[mover], &d->played, &d->clocks, mover, d->policy->time_margin, &m, &info);
+    if (!in_time || m == MOVE_NONE || !is_legal(g, &d->played.now, m, d->scratch)) {
+        d->result.result = mover == WHITE ? STATUS_BLACK_WINS : STATUS_WHITE_WINS;
+        d->result.reason = in_time ? END_NO_MOVE_CHOSEN : END_TIME_FORFEIT;
+        d->ended = true;
+        return true;
     }
-    free(scratch);
+    if (d->observe)
+        d->observe(d->observe_ctx, &d->played.now, m, &info);
+    resign_observe(d->policy, &d->streak, mover, info.value);
+    return game_so_far_play(&d->played, g, m);
+}
+
+void driver_game_finish(DriverGame *d, GameResult *out)
+{
+    *out = d->result;
     for (int side = 0; side < 2; side++)
-        out->clock_left[side] = clocks.on[side] ? clocks.clock[side].left : NAN;
-    out->plies = h.plies;
-    out->moves = h.moves;       /* handed over; the hashes go */
-    free(h.hashes);
-    if (!ok)
-        game_result_free(out);
-    return ok;
+        out->clock_left[side] = d->clocks.on[side] ? d->clocks.clock[side].left : NAN;
+    out->plies = d->played.plies;
+    out->moves = d->played.moves;       /* handed over; the hashes go */
+    free(d->played.hashes);
+    free(d->scratch);
+    free(d);
+}
+
+void driver_game_abandon(DriverGame *d)
+{
+    if (!d)
+        return;
+    game_so_far_free(&d->played);
+    free(d->scratch);
+    free(d);
+}
+
+bool driver_play_game(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy, uint64_t seed,
+               MoveObserver observe, void *observe_ctx, GameResult *out)
+{
+    out->moves = NULL;
+    DriverGame *d = driver_game_begin(g, start, players, policy, seed, observe, observe_ctx);
+    if (!d)
+        return false;
+    while (!driver_game_ended(d))
+        if (!driver_game_step(d)) {
+            driver_game_abandon(d);
+            return false;
+        }
+    driver_game_finish(d, out);
+    return true;
 }

@@ -56,6 +56,27 @@ bool driver_play_game(const Game *g, const Position *start, Player *players[2], 
                MoveObserver observe, void *observe_ctx, GameResult *out);
 void game_result_free(GameResult *r);
 
+/* The same game a move at a time, for a caller that plays many games in step (self-play whose
+ * searches an outside evaluator batches: selfplay_lockstep.c).  driver_play_game is exactly
+ * begin; while not ended, step; finish. */
+typedef struct DriverGame DriverGame;
+
+/* Begins a game (the players' new_game called as driver_play_game calls them); NULL when memory
+ * runs out.  g, start's game, players and policy must outlive it. */
+DriverGame *driver_game_begin(const Game *g, const Position *start, Player *players[2], const DrawPolicy *policy,
+                              uint64_t seed, MoveObserver observe, void *observe_ctx);
+/* The game so far (valid until the next step). */
+const GameSoFar *driver_game_so_far(const DriverGame *d);
+/* Whether the game is over: adjudicated before the next move, or a player failed to move. */
+bool driver_game_ended(DriverGame *d);
+/* Asks the player to move for its move and makes it (a game that has not ended); false only when
+ * memory runs out. */
+bool driver_game_step(DriverGame *d);
+/* The result of an ended game into *out (as driver_play_game's); frees d. */
+void driver_game_finish(DriverGame *d, GameResult *out);
+/* Frees a game without a result (a run that failed; NULL is fine). */
+void driver_game_abandon(DriverGame *d);
+
 const char *driver_end_reason_name(EndReason r);   /* "rules", "ply-limit", "repetition", "no-move", "resign", "time" */
 /* The end reason as a game record stores it, and back. */
 RecordEnd driver_end_reason_record(EndReason r);

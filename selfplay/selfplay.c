@@ -200,6 +200,35 @@ static void play_games(RunState *s)
     s->progress.seconds = clock_seconds() - s->start_time;
 }
 
+/* A game the lockstep player finished: appended and counted. */
+static bool lockstep_game_done(void *ctx, const GameRecord *record)
+{
+    RunState *s = ctx;
+    Error err = {0};
+    if (!records_append(s->writer, record, &err)) {
+        fail_run(s, &err);
+        return false;
+    }
+    count_game(s, record);
+    return true;
+}
+
+/* The games in step, their leaves judged by the run's evaluator (selfplay_lockstep.c). */
+static void play_games_in_step(RunState *s)
+{
+    s->start_time = clock_seconds();
+    const SelfplayLockstepStatus status =
+        selfplay_lockstep(s->run, s->todo, s->progress.to_play, lockstep_game_done, s);
+    if (status == SELFPLAY_LOCKSTEP_MEMORY) {
+        fail_run(s, NULL);
+    } else if (status == SELFPLAY_LOCKSTEP_EVALUATOR) {
+        Error cause;
+        error_failed(&cause, "%s: the evaluator failed", s->run->path);
+        fail_run(s, &cause);
+    }
+    s->progress.seconds = clock_seconds() - s->start_time;
+}
+
 bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, Error *err)
 {
     RunState s = {.run = run};
@@ -215,7 +244,9 @@ bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, Error *err)
     s.todo = todo;
     s.progress.to_play = num_todo;
     s.progress.present = owned - num_todo;
-    if (num_todo > 0)
+    if (num_todo > 0 && run->evaluator)
+        play_games_in_step(&s);
+    else if (num_todo > 0)
         play_games(&s);
     free(todo);
     Error close_err = {0};

@@ -10,6 +10,8 @@
  *                        that a file being resumed was written with the same settings.
  *   selfplay.c           the run: the games a file still lacks, played one per thread on
  *                        OpenMP threads, appended as they finish, then the file canonicalised.
+ *   selfplay_lockstep.c  the same run's games played in step where an evaluator outside the
+ *                        search judges the leaves (many leaves per call, across the games).
  *
  * Reproducibility is the contract: game i is played from selfplay_game_seed(run seed, i) by a
  * single-threaded search, so it is the same game whichever thread plays it and in whichever run
@@ -72,6 +74,15 @@ uint64_t selfplay_game_seed(uint64_t run_seed, uint64_t index);
 char *selfplay_settings_text(const Game *g, const Position *start, const Weights *w, const SelfplayConfig *cfg,
                              const char *command_line);
 
+/* The same for a run whose leaves an outside evaluator judges (SelfplayRun.evaluator): two more
+ * lines, "evaluator=external NAME" (the caller's name for its evaluator, one line: a network's
+ * file and generation, say, so that a resumed run cannot mix evaluators silently) and
+ * "evaluator_in_flight=K" (selfplay_lockstep_in_flight: at 1 each game is a function of its seed
+ * and the evaluator alone, beyond it depends on the games beside it). */
+char *selfplay_settings_text_external(const Game *g, const Position *start, const Weights *w,
+                                      const SelfplayConfig *cfg, const char *evaluator, int in_flight,
+                                      const char *command_line);
+
 /* Whether a file's settings and a run's describe the same games: every line equal except
  * `command=`, which records how the file was first made.  On a difference, *why names the first
  * differing setting ("visits: the file has 400, this run 800"). */
@@ -89,6 +100,25 @@ void selfplay_game_free(SelfplayGame *sg);
 /* Plays one game from `start` with the given seed into *record (initialised; its old contents
  * are replaced), index and seed included.  False when memory runs out. */
 bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record);
+
+/* The same game a move at a time, its searches made by the caller (selfplay_lockstep.c batches
+ * many games' searches for an outside evaluator).  selfplay_game_play is exactly: start; while
+ * advance says SEARCH, search selfplay_game_tree's tree for the config's visits and hand the
+ * result to selfplay_game_searched; then finish. */
+typedef enum { SELFPLAY_SEARCH, SELFPLAY_OVER, SELFPLAY_FAILED } SelfplayStep;
+
+/* Begins game `index` from `start` with its seed into *record; false when memory runs out. */
+bool selfplay_game_start(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record);
+/* Plays the moves that need no search (random opening plies) and stops at the end of the game
+ * (OVER), where a move needs a search (SEARCH: selfplay_game_tree is set to the game so far), or
+ * when memory runs out (FAILED; the game is then abandoned by the next start or the free). */
+SelfplayStep selfplay_game_advance(SelfplayGame *sg);
+Mcts *selfplay_game_tree(SelfplayGame *sg);
+/* The search the next move is chosen by (copied). */
+void selfplay_game_searched(SelfplayGame *sg, const MctsResult *r);
+/* The result and end of a game that advance said is OVER into its record; false when memory ran
+ * out during it. */
+bool selfplay_game_finish(SelfplayGame *sg);
 
 /* ---------------------------------------------------------------- the run */
 
@@ -110,6 +140,15 @@ typedef struct {
 /* Called after every finished game, from the thread that played it, one call at a time. */
 typedef void (*SelfplayProgressFn)(const SelfplayProgress *progress, void *ctx);
 
+/* The leaves of a run's searches judged outside the search (selfplay_lockstep.c): games played
+ * in step, each move one batched search across them. */
+typedef struct {
+    MctsEvaluateFn evaluate;
+    void *ctx;
+    int batch;                  /* leaves per call of evaluate, at most */
+    int games_at_once;          /* games played in step */
+} SelfplayEvaluator;
+
 typedef struct {
     const Game *game;
     const Position *start;
@@ -128,6 +167,10 @@ typedef struct {
     uint64_t stride, offset;
     const uint64_t *elsewhere;
     size_t num_elsewhere;
+    /* NULL: the weights' own evaluation, a game per thread.  Else the games are played in step
+     * on this thread (`threads` is not read), their leaves judged by the evaluator; the weights
+     * then decide nothing but the settings text's weights line. */
+    const SelfplayEvaluator *evaluator;
 } SelfplayRun;
 
 /* Plays the games of indices 0 .. games-1 that the file lacks, appending each as it finishes,
@@ -137,6 +180,29 @@ typedef struct {
  * counts (also on failure, for what was played).  False plus *err on any failure; every game
  * appended before it stays in the file, ready for a resume. */
 bool selfplay_run(const SelfplayRun *run, SelfplayProgress *final, Error *err);
+
+/* ---------------------------------------------------------------- games in step */
+
+/* Called with each finished game, in the order they finish; false stops the run. */
+typedef bool (*SelfplayGameDone)(void *ctx, const GameRecord *record);
+
+typedef enum {
+    SELFPLAY_LOCKSTEP_OK,
+    SELFPLAY_LOCKSTEP_MEMORY,       /* memory ran out */
+    SELFPLAY_LOCKSTEP_EVALUATOR,    /* the evaluator failed (its own error says why) */
+    SELFPLAY_LOCKSTEP_STOPPED       /* `done` said stop */
+} SelfplayLockstepStatus;
+
+/* Plays games todo[0 .. count-1] of the run, run->evaluator->games_at_once at a time, handing
+ * each to `done` as it finishes (selfplay_lockstep.c; selfplay_run calls it for a run with an
+ * evaluator).  Game i is seeded as selfplay_run seeds it.  Each search has at most
+ * selfplay_lockstep_in_flight visits in flight: where that is 1 (a batch no larger than the
+ * games at once) a game's visits go one after another, and the game is the one selfplay_game_play
+ * plays with an evaluator that answers as the weights' evaluation, whatever games are beside it. */
+SelfplayLockstepStatus selfplay_lockstep(const SelfplayRun *run, const uint64_t *todo, uint64_t count,
+                                         SelfplayGameDone done, void *ctx);
+/* ceil(batch / games_at_once): the batch shared among the games at once. */
+int selfplay_lockstep_in_flight(const SelfplayEvaluator *e);
 
 /* ---------------------------------------------------------------- across processes (MPI) */
 

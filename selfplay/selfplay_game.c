@@ -7,6 +7,10 @@
  * one thread (reproducible from its seed) with root noise, the tree kept from the previous move
  * and the game's earlier positions given for the repetition rule; then the move is sampled by
  * visits^(1/T) during the first `temperature_plies` plies, the best one after that.
+ *
+ * The game goes a move at a time (driver.h's DriverGame) and stops where a move needs a search,
+ * so that the search can be made here (selfplay_game_play) or, batched across many games, by
+ * selfplay_lockstep.c: both then choose and record the move the same way.
  */
 #include "selfplay.h"
 
@@ -33,6 +37,8 @@ struct SelfplayGame {
     Move moves[MAX_MOVES];
     RecordVisit visits[MCTS_MAX_STATS];
     GameRecord *record;         /* where the observer writes */
+    DriverGame *driver;         /* the game being played (NULL between games) */
+    bool searched;              /* `last` is the search of the position to move in */
     bool failed;                /* memory ran out during the game */
 };
 
@@ -63,18 +69,14 @@ static Move sample_by_visits(const MctsResult *r, double temperature, Rng *rng)
     return r->best;     /* rounding left `pick` just above the last weight */
 }
 
+/* The move of the search made for this position (selfplay_game_advance asked for it). */
 static Move searched_move(SelfplayGame *sg, const GameSoFar *game, MoveInfo *info)
 {
-    if (!sg->mcts) {
-        sg->search_config.seed = sg->search_seed;
-        sg->mcts = mcts_new(sg->game, sg->weights, &sg->search_config);
-        if (!sg->mcts) {
-            sg->failed = true;
-            return MOVE_NONE;
-        }
+    if (!sg->searched) {
+        sg->failed = true;      /* no search: the game cannot go on (never happens) */
+        return MOVE_NONE;
     }
-    mcts_set_game(sg->mcts, game);
-    sg->last = mcts_search(sg->mcts, &sg->limits, NULL, NULL, 0, NULL);
+    sg->searched = false;
     info->value = sg->last.value;
     info->visits = sg->last.visits;
     info->search = &sg->last;
@@ -145,24 +147,90 @@ static void record_ply(void *ctx, const Position *before, Move move, const MoveI
         sg->failed = true;
 }
 
-bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record)
+/* --- a game a move at a time ------------------------------------------------------------------ */
+
+bool selfplay_game_start(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record)
 {
+    driver_game_abandon(sg->driver);
     game_record_clear(record);
     record->index = index;
     record->seed = seed;
     game_format_position(sg->game, start, record->start, sizeof record->start);
     sg->record = record;
     sg->failed = false;
+    sg->searched = false;
     Player *seats[2] = {&sg->player, &sg->player};
-    GameResult result;
-    if (!driver_play_game(sg->game, start, seats, &sg->cfg->draw, seed, record_ply, sg, &result))
+    sg->driver = driver_game_begin(sg->game, start, seats, &sg->cfg->draw, seed, record_ply, sg);
+    return sg->driver != NULL;
+}
+
+/* The search tree, made at the first search with the game's seed, set to the game so far. */
+static Mcts *tree_for(SelfplayGame *sg, const GameSoFar *game)
+{
+    if (!sg->mcts) {
+        sg->search_config.seed = sg->search_seed;
+        sg->mcts = mcts_new(sg->game, sg->weights, &sg->search_config);
+        if (!sg->mcts)
+            return NULL;
+    }
+    mcts_set_game(sg->mcts, game);
+    return sg->mcts;
+}
+
+SelfplayStep selfplay_game_advance(SelfplayGame *sg)
+{
+    if (!sg->driver)
+        return SELFPLAY_FAILED;
+    while (!driver_game_ended(sg->driver)) {
+        const GameSoFar *game = driver_game_so_far(sg->driver);
+        if (!sg->searched && game->plies >= sg->cfg->random_opening)
+            return tree_for(sg, game) ? SELFPLAY_SEARCH : SELFPLAY_FAILED;
+        if (!driver_game_step(sg->driver) || sg->failed)
+            return SELFPLAY_FAILED;
+    }
+    return SELFPLAY_OVER;
+}
+
+Mcts *selfplay_game_tree(SelfplayGame *sg) { return sg->mcts; }
+
+void selfplay_game_searched(SelfplayGame *sg, const MctsResult *r)
+{
+    if (r != &sg->last)
+        sg->last = *r;
+    sg->searched = true;
+}
+
+bool selfplay_game_finish(SelfplayGame *sg)
+{
+    if (!sg->driver)
         return false;
+    GameResult result;
+    driver_game_finish(sg->driver, &result);
+    sg->driver = NULL;
+    GameRecord *record = sg->record;
     record->result = result.result;
     record->end = driver_end_reason_record(result.reason);
     /* Our player returns no move only when its search could not be made: out of memory. */
     bool ok = !sg->failed && result.reason != END_NO_MOVE_CHOSEN && record->plies == result.plies;
     game_result_free(&result);
     return ok;
+}
+
+bool selfplay_game_play(SelfplayGame *sg, const Position *start, uint64_t index, uint64_t seed, GameRecord *record)
+{
+    if (!selfplay_game_start(sg, start, index, seed, record))
+        return false;
+    SelfplayStep step;
+    while ((step = selfplay_game_advance(sg)) == SELFPLAY_SEARCH) {
+        sg->last = mcts_search(sg->mcts, &sg->limits, NULL, NULL, 0, NULL);
+        selfplay_game_searched(sg, &sg->last);
+    }
+    if (step == SELFPLAY_FAILED) {
+        driver_game_abandon(sg->driver);
+        sg->driver = NULL;
+        return false;
+    }
+    return selfplay_game_finish(sg);
 }
 
 /* --- the player's memory ----------------------------------------------------------------------- */
@@ -186,6 +254,7 @@ void selfplay_game_free(SelfplayGame *sg)
 {
     if (!sg)
         return;
+    driver_game_abandon(sg->driver);
     mcts_free(sg->mcts);
     free(sg);
 }

@@ -124,8 +124,10 @@ static void add_number(Text *t, const char *key, double v)
     text_add(t, "%s=%s\n", key, num);
 }
 
-char *selfplay_settings_text(const Game *g, const Position *start, const Weights *w, const SelfplayConfig *cfg,
-                             const char *command_line)
+/* The text, with the evaluator lines of a run whose leaves an outside evaluator judges where
+ * `evaluator` is not NULL. */
+static char *settings_text(const Game *g, const Position *start, const Weights *w, const SelfplayConfig *cfg,
+                           const char *evaluator, int in_flight, const char *command_line)
 {
     Text t = {0};
     char position[RECORD_MAX_POSITION], weights[17];
@@ -154,6 +156,8 @@ char *selfplay_settings_text(const Game *g, const Position *start, const Weights
     text_add(&t, "max_plies=%d\nrepetition=%s\n", cfg->draw.max_plies, cfg->draw.repetition ? "on" : "off");
     text_add(&t, "seed=%llu\ngame_seed=rng_seed(seed, index).s[0]\n", (unsigned long long)cfg->seed);
     text_add(&t, "weights=%s\n", weights);
+    if (evaluator)
+        text_add(&t, "evaluator=external %s\nevaluator_in_flight=%d\n", evaluator, in_flight);
     if (command_line)
         text_add(&t, "command=%s\n", command_line);
     if (t.failed) {
@@ -161,6 +165,19 @@ char *selfplay_settings_text(const Game *g, const Position *start, const Weights
         return NULL;
     }
     return t.text;
+}
+
+char *selfplay_settings_text(const Game *g, const Position *start, const Weights *w, const SelfplayConfig *cfg,
+                             const char *command_line)
+{
+    return settings_text(g, start, w, cfg, NULL, 0, command_line);
+}
+
+char *selfplay_settings_text_external(const Game *g, const Position *start, const Weights *w,
+                                      const SelfplayConfig *cfg, const char *evaluator, int in_flight,
+                                      const char *command_line)
+{
+    return settings_text(g, start, w, cfg, evaluator ? evaluator : "", in_flight, command_line);
 }
 
 /* --- comparing --------------------------------------------------------------------------------- */

@@ -37,7 +37,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(ROOT, "python"))
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 from checks import check, summary  # noqa: E402
 
 try:
@@ -71,7 +72,8 @@ def random_positions(variant, count, seed, max_plies=120):
 def test_without_torch():
     """The module imports without PyTorch, its numpy calls work, and a call that needs PyTorch
     says so in one line."""
-    code = ("import sys; sys.modules['torch'] = None; sys.path.insert(0, %r)\n" % os.path.join(ROOT, "python") +
+    path = "" if os.environ.get("LEUCTRA_TEST_INSTALLED") else "sys.path.insert(0, %r)" % os.path.join(ROOT, "python")
+    code = ("import sys; sys.modules['torch'] = None; %s\n" % path +
             "import leuctra, leuctra.net as n\n"
             "print(n.describe('crossings', inputs='squares')['num_inputs'])\n"
             "try:\n    n.NetworkModel\nexcept ImportError as e:\n    print(e)\n")

@@ -3,7 +3,8 @@
 (python/leuctra): Game and each of its methods, VecGame and each of its methods, read_records,
 load_npz, unpack_planes, Dataset and its batches, the network calls (leuctra.net: describe,
 network_data, evaluate, save where PyTorch is installed, and the C API's lt_network_save itself
-through ctypes, so that the sanitized run reaches it without PyTorch); with huge and negative integers, floats, NaN, None, bools, bytes, texts with a
+through ctypes, so that the sanitized run reaches it without PyTorch), search and selfplay
+with hostile evaluators; with huge and negative integers, floats, NaN, None, bools, bytes, texts with a
 NUL or that are not UTF-8, pathlib paths, missing files, folders, records, weights and .npz files
 damaged at random, objects whose __index__ or __fspath__ misbehave, numpy scalars, action arrays
 of every dtype and shape; then threads sharing one Game (searches with different weights files,
@@ -37,7 +38,8 @@ import warnings
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(ROOT, "python"))
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 from checks import check, summary  # noqa: E402
 
 faulthandler.enable()
@@ -559,6 +561,69 @@ class Fuzz:
             self.game_call(g)
 
 
+def guided_calls(fuzz, rounds):
+    """leuctra.search and leuctra.selfplay (guided.py) with hostile arguments and hostile
+    evaluators: ones that raise, answer with the wrong shapes, types, NaN, infinities, negative
+    or huge numbers, keep the arrays they were given and read them after the search, write into
+    them, search other games from inside, or call own_evaluation with the wrong arrays.  Only
+    documented exceptions, the evaluator's own included."""
+    r = fuzz.rng
+    games = [leuctra.Game("crossings", size=r.choice(["5x5", "5x6", "6x6"])) for _ in range(3)]
+    kept = []
+
+    def answer(p, s, l):
+        return np.full(len(p), 0.5), np.ones(len(l), np.float32)
+
+    def nested(p, s, l):
+        other = leuctra.Game("crossings", size="5x5")
+        leuctra.search(other, answer, visits=3)
+        return leuctra.own_evaluation(p, s, l)
+
+    evaluators = [
+        answer, leuctra.own_evaluation, nested,
+        lambda p, s, l: (_ for _ in ()).throw(EvilError("evaluate")),
+        lambda p, s, l: kept.append((p, s, l)) or answer(p, s, l),
+        lambda p, s, l: p.__setitem__(0, 1) or answer(p, s, l),
+        lambda p, s, l: leuctra.own_evaluation(p[:0], s, l),
+        lambda p, s, l: (np.full(len(p), r.choice([np.nan, np.inf, -1.0, 2.0, 1e300])), np.ones(len(l))),
+        lambda p, s, l: (np.full(len(p), 0.5), np.full(len(l), r.choice([np.nan, -np.inf, -1e-30, 1e39]))),
+        lambda p, s, l: (np.zeros(r.choice([0, len(p) + 1, 2 * len(p) + 5])), np.ones(len(l))),
+        lambda p, s, l: (np.zeros(len(p)), np.ones(r.choice([0, len(l) + 1]))),
+        lambda p, s, l: (np.zeros(len(p)), np.ones((len(p), r.choice([1, 7, 10 ** 4])))),
+        lambda p, s, l: r.choice([None, 5, "text", (1,), (1, 2, 3), {"a": 1}, [np.zeros(len(p))]]),
+        lambda p, s, l: (np.array(["x"] * len(p)), np.ones(len(l))),
+        lambda p, s, l: (np.zeros(len(p), object), np.ones(len(l), object)),
+        lambda p, s, l: ([[0.5]] * len(p), [1] * len(l)),
+        42, None, "evaluate",
+    ]
+    for _ in range(rounds):
+        evaluate = r.choice(evaluators)
+        picked = [g for g in games if r.random() < 0.7] or games[:1]
+        same = [g for g in picked if g.width == picked[0].width and g.height == picked[0].height]
+        valid = {"games": same, "evaluate": evaluate, "visits": r.choice([1, 5, 20]), "batch": r.choice([1, 3, 64])}
+        hostile = {"games": lambda: r.choice([[], "games", [None], picked, [games[0]] * 2000, games[0]]),
+                   "visits": fuzz.integer, "batch": fuzz.integer, "seed": fuzz.integer,
+                   "cpuct": fuzz.real, "nodes": fuzz.integer, "details": lambda: r.choice([True, 2, "x", None]),
+                   "threads": lambda: r.choice([0, 1, 2]), "time": fuzz.real, "weights": fuzz.path}
+        fuzz.call("search", leuctra.search, **fuzz.one_hostile(valid, hostile))
+        if r.random() < 0.15:
+            out = os.path.join(fuzz.tmp, "guided-%d.lrec" % fuzz.calls)
+            valid = {"variant": "crossings", "games": r.choice([1, 2]), "evaluate": evaluate, "out": out,
+                     "size": "5x5", "visits": r.choice([2, 8])}
+            hostile = {"variant": fuzz.text, "games": fuzz.integer, "out": fuzz.path, "visits": fuzz.integer,
+                       "seed": fuzz.integer, "size": lambda: r.choice(["2x2", "x", (3, 10 ** 20)]),
+                       "games_at_once": fuzz.integer, "batch": fuzz.integer, "evaluator": fuzz.text,
+                       "temperature": fuzz.real, "noise": fuzz.real, "max_plies": fuzz.integer,
+                       "resume": lambda: r.choice([True, 2, "yes"]), "weights": fuzz.path}
+            fuzz.call("selfplay", leuctra.selfplay, **fuzz.one_hostile(valid, hostile))
+    # what evaluate kept is the bridge's own arrays: readable after the searches, never freed memory
+    total = sum(int(p.sum()) + int(s.sum()) + int(l.sum()) for p, s, l in kept)
+    check("guided searches: arrays an evaluate kept stay readable after the search (%d kept)" % len(kept),
+          total >= 0 and len(kept) > 0)
+    for g in games:
+        g.close()
+
+
 def threads_on_one_game(fuzz, rounds):
     """Threads sharing one Game: searches with different weights files (the swap that freed the
     weights under another thread's search before each Game had its lock), moves, copies; then a
@@ -653,6 +718,11 @@ def main():
               % (fuzz.calls, SEED, fuzz.raised), not fuzz.bad, fuzz.bad[:5])
         check("the hostile calls raised often and returned often", fuzz.raised > fuzz.calls // 10 and
               fuzz.raised < fuzz.calls, (fuzz.raised, fuzz.calls))
+        if np is not None:
+            calls_before = fuzz.calls
+            guided_calls(fuzz, 150)
+            check("%d guided searches and self-play runs with hostile arguments and evaluators: only documented "
+                  "exceptions" % (fuzz.calls - calls_before), not fuzz.bad, fuzz.bad[:5])
         threads_on_one_game(fuzz, 60)
         if np is not None:
             threads_on_one_vec(40)

@@ -14,7 +14,9 @@
 # against the sanitized library), the batched games of leuctra.VecGame against leuctra.Game
 # (tests/vec_test.py), a network trained in PyTorch and written and evaluated by the library
 # (tests/network_test.py: "skip" without PyTorch), the one table of search options read by every syntax
-# (tests/search_options_test.py), the MPI tests
+# (tests/search_options_test.py), searches and self-play guided by a Python evaluator with the
+# engine wrapper and the AlphaZero example (tests/callback_test.py), the package's tests again in
+# a virtual environment after `pip install ./python` (tests/venv_test.sh), the MPI tests
 # (tests/mpi_test.sh: self-play and tuning under mpirun; "skipped: no mpirun" without Open MPI),
 # the training command's tests (tests/train_test.py), the exported names (tests/symbols_test.sh) and the layout check (tests/layout_test.sh:
 # scripts/layout_check.py on the build's objects), then prints the combined "N passed, N failed"
@@ -35,7 +37,7 @@ run() {
     [ "$(cat "$rc")" = 0 ] || status=1
 }
 : >"$log"
-expected=19
+expected=21
 if [ -n "${LEUCTRA_TEST_ONLY:-}" ]; then
     # One runner alone (tests/cli_test.sh checks this script's own accounting this way).
     run "$LEUCTRA_TEST_ONLY"
@@ -64,6 +66,8 @@ run env LEUCTRA="$LEUCTRA" "$py" "$here/python_fuzz.py"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/vec_test.py"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/network_test.py"
 run env LEUCTRA="$LEUCTRA" "$py" "$here/search_options_test.py"
+run env LEUCTRA="$LEUCTRA" "$py" "$here/callback_test.py"
+run env LEUCTRA="$LEUCTRA" sh "$here/venv_test.sh"
 run env LEUCTRA="$LEUCTRA" sh "$here/mpi_test.sh"
 run env LEUCTRA="$LEUCTRA" python3 "$here/train_test.py"
 run sh "$here/layout_test.sh" "$(dirname "$UNIT")"

@@ -16,7 +16,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+    sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 import leuctra  # noqa: E402
 from checks import check, summary  # noqa: E402

@@ -369,7 +369,7 @@ static void test_batched_equals_search(TestContext *t)
         }
         OwnEvaluator own = {g, &w, mcts_coarse_share(&cfg, g, &w), 0, 0};
         MctsResult *results = malloc(GAMES * sizeof *results), *want = malloc(sizeof *want);
-        CHECK(t, mcts_search_batched(batched, GAMES, 600, 1, evaluate_own, &own, results));
+        CHECK(t, mcts_search_batched(batched, GAMES, 600, 1, 0, evaluate_own, &own, results));
         int differ = 0;
         for (int i = 0; i < GAMES; i++) {
             MctsLimits limits = {600, 0};
@@ -379,6 +379,26 @@ static void test_batched_equals_search(TestContext *t)
         if (differ)
             fprintf(stderr, "  %s: %d of %d batched searches differ from mcts_search\n", variants[v], differ, GAMES);
         CHECK(t, differ == 0 && own.calls == own.leaves && own.leaves > 0);
+        /* one visit of each tree in flight at a time: batches across the trees, and each tree's
+         * visits still one after the other, so every result is mcts_search's again */
+        OwnEvaluator spread = own;
+        spread.calls = spread.leaves = 0;
+        for (int i = 0; i < GAMES; i++) {
+            mcts_restart(batched[i], cfg.seed);
+            mcts_set_game(batched[i], &games[i]);
+            mcts_restart(plain[i], cfg.seed);
+            mcts_set_game(plain[i], &games[i]);
+        }
+        CHECK(t, mcts_search_batched(batched, GAMES, 600, 16, 1, evaluate_own, &spread, results));
+        differ = 0;
+        for (int i = 0; i < GAMES; i++) {
+            MctsLimits limits = {600, 0};
+            *want = mcts_search(plain[i], &limits, NULL, NULL, 0, NULL);
+            differ += !same_result(want, &results[i]);
+        }
+        if (differ)
+            fprintf(stderr, "  %s: %d of %d searches one visit per tree at a time differ\n", variants[v], differ, GAMES);
+        CHECK(t, differ == 0 && spread.calls * 2 < spread.leaves);
         /* in batches of 16 the leaves of all three trees share the evaluator's calls */
         OwnEvaluator wide = own;
         wide.calls = wide.leaves = 0;
@@ -386,7 +406,7 @@ static void test_batched_equals_search(TestContext *t)
             mcts_restart(batched[i], 1);
             mcts_set_game(batched[i], &games[i]);
         }
-        CHECK(t, mcts_search_batched(batched, GAMES, 600, 16, evaluate_own, &wide, results));
+        CHECK(t, mcts_search_batched(batched, GAMES, 600, 16, 0, evaluate_own, &wide, results));
         for (int i = 0; i < GAMES; i++)
             CHECK(t, results[i].solved || (results[i].visits == 600 && results[i].best != MOVE_NONE));
         CHECK(t, wide.calls < wide.leaves / 4);
@@ -421,7 +441,7 @@ static void test_batched_evaluator_fails(TestContext *t)
     mcts_set_position(m, &s.start);
     int calls = 0;
     MctsResult r;
-    CHECK(t, !mcts_search_batched(&m, 1, 500, 4, evaluate_fails, &calls, &r) && calls == 3);
+    CHECK(t, !mcts_search_batched(&m, 1, 500, 4, 0, evaluate_fails, &calls, &r) && calls == 3);
     mcts_free(m);
     weights_dispose(&s.weights);
     game_free(s.game);

@@ -31,6 +31,7 @@ extern const TestCase tensors_tests[];
 extern const TestCase npz_tests[];
 extern const TestCase api_tests[];
 extern const TestCase api_vec_tests[];
+extern const TestCase api_search_tests[];
 extern const TestCase match_tests[];
 extern const TestCase time_control_tests[];
 extern const TestCase training_tests[];
@@ -60,6 +61,7 @@ static const TestSuite suites[] = {
     {"npz", npz_tests},
     {"api", api_tests},
     {"api_vec", api_vec_tests},
+    {"api_search", api_search_tests},
     {"match", match_tests},
     {"time_control", time_control_tests},
     {"training", training_tests},

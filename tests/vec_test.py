@@ -18,7 +18,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(ROOT, "python"))
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 from checks import check, summary  # noqa: E402
 
 try:

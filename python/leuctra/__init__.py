@@ -9,6 +9,8 @@
     env = leuctra.VecGame("crossings", 1024, seed=1)   # 1,024 games stepped per call (numpy)
     obs = env.step(actions)                          # planes, masks, legal lists, rewards, done
     nd = leuctra.network_data("run1.lrec")          # docs/NETWORK.md's inputs and targets (leuctra.net)
+    r = leuctra.search(games, evaluate, visits=200)  # MCTS whose leaves your network judges
+    leuctra.selfplay("crossings", 100, evaluate, "run.lrec")   # ... and self-play records of it
 
 Standard library only (ctypes over libleuctra.so, which `make` builds); numpy is used for arrays
 where it is installed.  Every failure is an exception: InputError (also a ValueError) for bad
@@ -31,3 +33,6 @@ __version__: str = _lib.lt_version().decode()
 __all__ = ["Game", "VecGame", "VecStep", "END_REASONS", "LeuctraError", "InputError", "PLANE_NAMES", "STATUS_NAMES", "THREADS_MAX", "search_options", "read_records",
            "load_npz", "unpack_planes", "Dataset", "library_path", "__version__"]
 __all__ += ["net", "network_data"]
+# --- searches and self-play guided by a Python evaluator (guided.py)
+from .guided import search, selfplay, own_evaluation, leaf_positions, SearchResult
+__all__ += ["search", "selfplay", "own_evaluation", "leaf_positions", "SearchResult"]

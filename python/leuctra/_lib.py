@@ -7,7 +7,8 @@ import ctypes
 import ctypes.util
 import os
 
-API_VERSION = 5            # 4: the lt_vec_* calls (VecGame); 5: lt_network_* (leuctra.net)
+API_VERSION = 6            # 4: the lt_vec_* calls (VecGame); 5: lt_network_* (leuctra.net);
+                           # 6: lt_search_batched, lt_selfplay (a Python evaluator: guided.py)
 OK, FAILED, INPUT = 0, 1, 2
 # api/leuctra_api.h's LT_PERFT_MAX_DEPTH: checked here first, so that no number is cut to its C
 # type, and by the library again.  The search's ranges come from the library's one table
@@ -15,6 +16,9 @@ OK, FAILED, INPUT = 0, 1, 2
 PERFT_MAX_DEPTH = 30
 # LT_VEC_MAX_GAMES, and the reasons a game of a VecGame ends (LT_END_*).
 VEC_MAX_GAMES = 1 << 20
+# --- guided.py: LT_SEARCH_MAX_GAMES, LT_SEARCH_MAX_BATCH
+SEARCH_MAX_GAMES = 1024
+SEARCH_MAX_BATCH = 1024
 
 
 def _candidates():
@@ -71,6 +75,13 @@ def _declare(lib):
         "lt_vec_step": (I, [P, P, SZ, c.POINTER(c.c_int64), S, SZ]),
         "lt_vec_position": (I, [P, I, S, SZ, S, SZ]),
         "lt_vec_game": (P, [P, I, S, SZ]),
+        # --- guided.py: searches and self-play whose leaves a Python evaluator judges (the
+        # evaluator is a CFUNCTYPE, passed as a void pointer's worth: its own type is guided.py's)
+        "lt_search_batched": (I, [c.POINTER(P), I, I, c.POINTER(S), c.POINTER(S), I, c.c_void_p, P,
+                                  P, P, P, SZ, P, P, S, SZ, S, SZ]),
+        "lt_selfplay": (I, [S, S, S, S, L, I, c.POINTER(S), c.POINTER(S), c.c_void_p, P, S, SZ, S, SZ]),
+        "lt_leaves_position": (I, [P, I, S, SZ, S, SZ]),
+        "lt_leaves_evaluate": (I, [P, P, P, S, SZ]),
         "lt_records_open": (P, [S, I, S, SZ]),
         "lt_records_variant": (S, [P]),
         "lt_records_shape": (None, [P, PI, PI, PI, PI, PI]),

@@ -145,6 +145,23 @@ class Game(Handle):
         self._moves = ctypes.create_string_buffer(_MOVES_TEXT)
         self._actions = (ctypes.c_int32 * _MAX_ACTIONS_LISTED)()
 
+    # True while leuctra.search searches this Game (guided.py): a call on it from inside the
+    # search's evaluate (the thread that holds its lock) is refused, close() included.
+    _searching = False
+
+    def _live(self) -> int:
+        if self._searching:
+            raise LeuctraError("this leuctra.Game is being searched: the evaluate of leuctra.search may not use it")
+        return super()._live()
+
+    def close(self) -> None:
+        """Frees the C handle now.  Later calls raise LeuctraError; closing twice is harmless."""
+        with self._lock:
+            if self._searching:
+                raise LeuctraError("this leuctra.Game is being searched: the evaluate of leuctra.search may not "
+                                   "close it")
+            super().close()
+
     def _check(self, status: int) -> None:
         if status != OK:
             _raise(status, self._err)
