@@ -79,6 +79,9 @@ static bool read_net_option(ArgReader *r, TuneOptions *o, ModelOptions *m)
         if (o->net.hidden % 16 != 0)
             fail_exit(NAME, EXIT_USAGE, "--hidden must be a multiple of 16, got %d", o->net.hidden);
         note_model_option(m, "--hidden", true);
+    } else if (arg_flag(r, "--new-network")) {
+        o->net.new_network = true;
+        note_model_option(m, "--new-network", true);
     } else if (arg_value(r, "--inputs", &text)) {
         o->net.inputs = parse_inputs(text);
         note_model_option(m, "--inputs", true);
@@ -297,7 +300,7 @@ const Command command_tune = {
     "                    [--l2-priors X] [--priors-min-visits N] [--priors-prune X]\n"
     "                    [--priors-positions N] [--note TEXT] [--json]\n"
     "       leuctra tune --model net --data FILE... --out WEIGHTS.lwt [--init WEIGHTS]\n"
-    "                    [--hidden H] [--inputs patterns|squares|both] [--policy-weight X]\n"
+    "                    [--hidden H] [--new-network] [--inputs patterns|squares|both] [--policy-weight X]\n"
     "                    [--l2-net X] [--learning-rate X] [--batch N] [--epochs N] [--patience N]\n"
     "                    [--priors-min-visits N] [--skip-opening N] [--validation F] [--lambda X]\n"
     "                    [--threads N] [--note TEXT] [--json]\n\n"
@@ -375,6 +378,8 @@ const Command command_tune = {
     "                        One process: refused under mpirun\n"
     "  --hidden H            --model net: the first layer's width, 16 to 256, a multiple of 16\n"
     "                        (default 64, or the start's network's)\n"
+    "  --new-network         --model net: drop the start's network (the shipped Crossings weights\n"
+    "                        have one) and fit one from zero on the rest of the start weights\n"
     "  --inputs SET          --model net: patterns (the pattern instances), squares (the input\n"
     "                        planes' set bits) or both (default: each fitted, the best validation\n"
     "                        loss kept, or the start's network's)\n"

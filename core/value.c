@@ -164,15 +164,20 @@ void weights_dispose(Weights *w)
 {
     free(w->tables);
     free(w->policy);
+    weights_drop_network(w);
+    w->tables = NULL;
+    w->policy = NULL;
+    w->num_tables = 0;
+    w->num_policy = 0;
+}
+
+void weights_drop_network(Weights *w)
+{
     if (w->net) {
         network_free(w->net);
         free(w->net);
     }
-    w->tables = NULL;
-    w->policy = NULL;
     w->net = NULL;
-    w->num_tables = 0;
-    w->num_policy = 0;
 }
 
 static float *copy_floats(const float *src, size_t n)

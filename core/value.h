@@ -43,6 +43,8 @@ void weights_dispose(Weights *w);
 /* A deep copy: dst gets its own copies of src's tables, priors and network (dst's own are not freed).
  * False when memory runs out; dst then has src's linear weights and nothing else. */
 bool weights_copy(Weights *dst, const Weights *src);
+/* Frees w's network, if any, and leaves the rest: the weights then evaluate as their skip path. */
+void weights_drop_network(Weights *w);
 /* Gives w (which owns its tables) the tables of set ps from canonical values
  * (num_phases x canonical_phase_size), replacing any it had.  False when memory runs out. */
 struct PatternSet;

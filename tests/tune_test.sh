@@ -248,7 +248,7 @@ expect 2 "the pattern tables are for crossings 8x8, not epaminondas 14x12" analy
 N=$tmp/net.lrec
 "$L" selfplay --variant crossings --games 60 --visits 60 --seed 7 --threads 2 --quiet --out "$N" >/dev/null 2>&1
 check "crossings self-play records for the network" $?
-NET="--model net --data $N --hidden 16 --epochs 6"
+NET="--model net --data $N --new-network --hidden 16 --epochs 6"
 expect 0 "inputs      both" tune $NET --out "$tmp/n1.lwt" --threads 1
 expect 0 "wrote $tmp/n2.lwt" tune $NET --out "$tmp/n2.lwt" --threads 2
 [ "$(grep -a '^# id ' "$tmp/n1.lwt")" = "$(grep -a '^# id ' "$tmp/n2.lwt")" ] && grep -aq '^# id ' "$tmp/n1.lwt"
@@ -289,6 +289,13 @@ expect 2 "--hidden 32: the start's network has H 16" tune --model net --data "$N
     --out "$tmp/x.lwt"
 expect 2 "--inputs both: the start's network has the inputs squares" tune --model net --data "$N" \
     --init "$tmp/n3.lwt" --inputs both --out "$tmp/x.lwt"
+# --new-network drops the start's network: a network from zero of any width on the rest.
+expect 0 "H 32, from zero" tune --model net --data "$N" --init "$tmp/n3.lwt" --new-network --hidden 32 --epochs 1 \
+    --out "$tmp/n6.lwt"
+grep -aq "its network dropped (--new-network)" "$tmp/n6.lwt"
+check "--new-network: the provenance says the start's network was dropped" $?
+expect 0 "from the start's network" tune --model net --data "$N" --epochs 1 --out "$tmp/n7.lwt"
+expect 2 "--new-network is an option of --model net" tune --new-network --data "$N" --out "$tmp/x.lwt"
 expect 2 "--model must be tables or net, got 'nn'" tune --model nn --data "$N" --out "$tmp/x.lwt"
 expect 2 "it takes no --tables" tune --model net --tables --data "$N" --out "$tmp/x.lwt"
 expect 2 "it takes no --l2" tune --model net --l2=2 --data "$N" --out "$tmp/x.lwt"

@@ -206,8 +206,9 @@ static void provenance_net(const TuneSummary *s, Text *t)
         pattern_families_format(n->families, shapes + 9, sizeof shapes - 10);
         strcat(shapes, ")");
     }
-    text_printf(t, "start: %s (id %s); its linear weights, tables and priors kept, the network's skip path\n",
-                s->opts->init ? "--init" : "the shipped weights", id);
+    text_printf(t, "start: %s (id %s); its linear weights, tables and priors kept, the network's skip path%s\n",
+                s->opts->init ? "--init" : "the shipped weights", id,
+                n->dropped_network ? "; its network dropped (--new-network)" : "");
     text_printf(t, "network: inputs %s%s, H %d, from %s; lambda %g, skip-opening %d, validation %g\n",
                 training_tune_inputs_name(n->inputs), shapes, n->hidden, n->from_network ? "the start's network" : "zero",
                 s->opts->data_opts.lambda, s->opts->data_opts.skip_opening, s->opts->data_opts.validation);

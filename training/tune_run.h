@@ -28,6 +28,7 @@ typedef struct {
     int hidden;                 /* H; 0: the start's network's, else TUNE_NET_HIDDEN */
     unsigned inputs;            /* NETWORK_PATTERNS | NETWORK_SQUARES; 0: the start's network's, else
                                    each input set measured and the best kept */
+    bool new_network;           /* the start's network dropped: a network from zero on the rest */
     TuneNetworkFitOptions fit;
 } TuneNetOptions;
 
@@ -72,6 +73,7 @@ typedef struct {
 /* What a --model net run did. */
 typedef struct {
     bool from_network;          /* the fit started from the start weights' network (else from zero) */
+    bool dropped_network;       /* --new-network dropped the start weights' network */
     unsigned families;          /* the pattern inputs' shapes */
     int hidden;
     unsigned inputs;            /* the input set kept */

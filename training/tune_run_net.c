@@ -8,7 +8,8 @@
  *
  * The start: the start weights' network where they have one (its inputs and width; the fit goes
  * on from its weights), else a network from zero (hidden layers at random from a fixed seed,
- * heads zero: it evaluates as the start weights alone until the fit moves it).
+ * heads zero: it evaluates as the start weights alone until the fit moves it); --new-network
+ * drops the start's network first.
  */
 #include "tune_run.h"
 
@@ -79,6 +80,9 @@ static bool prepare(const TuneOptions *o, TuneWork *w, NetWork *n, Error *err)
         return error_set(err, "--out %s: the weights will have a network, which only a table file holds: name it "
                               ".lwt", o->out);
     TuneNetSummary *ns = &s->net;
+    ns->dropped_network = o->net.new_network && s->init.net;
+    if (o->net.new_network)
+        weights_drop_network(&s->init);
     ns->from_network = s->init.net != NULL;
     if (ns->from_network) {
         if (!check_start_network(o, w, err))
