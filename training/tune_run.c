@@ -25,11 +25,7 @@
  * usual ten-events-per-variable rule of logistic regression). */
 enum { MIN_POSITIONS_PER_FEATURE = 10 };
 
-/* After a step where each process works on its own share: true when every process succeeded.
- * Otherwise the first failing process in rank order (whose data come first: what one process
- * reading all the data would have said) keeps its error, and the others get one that says another
- * process failed, with its kind.  Collective. */
-static bool step_agree(const MpiEnv *env, bool ok, Error *err)
+bool training_tune_agree(const MpiEnv *env, bool ok, Error *err)
 {
     if (env->size <= 1)
         return ok;
@@ -198,13 +194,13 @@ bool training_tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Err
     bool ok = tune_read_share(o->data, o->num_data, o->data_opts.threads, env->rank, env->size, &w->games, &read_game,
                               err);
     game_free(read_game);   /* the same game as w->game: the headers were checked */
-    if (!step_agree(env, ok, err))
+    if (!training_tune_agree(env, ok, err))
         return false;
     s->read_seconds = omp_get_wtime() - t0;
     s->game = w->game;
     s->games = &w->games;
     ok = tune_extract(w->game, &w->games, &data_opts, &w->train, &w->valid, &s->data, err);
-    if (!step_agree(env, ok, err) || !check_enough(env, s, err) || !fit_and_measure(o, env, w, err) ||
+    if (!training_tune_agree(env, ok, err) || !check_enough(env, s, err) || !fit_and_measure(o, env, w, err) ||
         !fit_priors(o, env, w, err))
         return false;
     return env->rank != 0 || training_tune_save(o, s, err);
