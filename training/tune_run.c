@@ -25,30 +25,6 @@
  * usual ten-events-per-variable rule of logistic regression). */
 enum { MIN_POSITIONS_PER_FEATURE = 10 };
 
-bool training_tune_agree(const MpiEnv *env, bool ok, Error *err)
-{
-    if (env->size <= 1)
-        return ok;
-    uint64_t *status = malloc((size_t)env->size * sizeof *status);
-    if (!status) {
-        error_failed(err, "out of memory");
-        return false;
-    }
-    mpi_env_gather_u64(env, ok || err->elsewhere ? 0 : err->failure ? 1 : 2, status);
-    int first = 0;
-    while (first < env->size && status[first] == 0)
-        first++;
-    const uint64_t code = first < env->size ? status[first] : 0;
-    free(status);
-    if (first == env->size)
-        return true;
-    if (env->rank != first) {
-        (code == 2 ? error_set : error_failed)(err, "stopped: another process failed");
-        err->elsewhere = true;
-    }
-    return false;
-}
-
 /* A failure that every process meets alike (the same options, the same sums): rank 0 says it. */
 static bool fail_alike(const MpiEnv *env, Error *err)
 {

@@ -371,6 +371,17 @@ static bool place_sets(const MpiEnv *env, const TuneDataStats *stats, uint64_t f
            error_failed(err, "out of memory placing the positions of the processes");
 }
 
+/* This process's rows of a set replaced by the whole set (collective). */
+static bool gather_set(const MpiEnv *env, TuneNetworkSet *set, size_t stride)
+{
+    TuneNetworkSet whole;
+    if (!tune_network_set_gather(env, set, stride, &whole))
+        return false;
+    tune_network_set_free(set);
+    *set = whole;
+    return true;
+}
+
 /* Over several processes, after each filled its rows: every one's failure agreed on, then the
  * whole sets on every process and the counts of all the data. */
 static bool gather_sets(const MpiEnv *env, bool ok, TuneNetworkSet *sets[2], const size_t stride[2],
@@ -378,7 +389,7 @@ static bool gather_sets(const MpiEnv *env, bool ok, TuneNetworkSet *sets[2], con
 {
     const double t = omp_get_wtime();
     ok = tune_agree(env, ok, err);
-    if (ok && !(tune_network_set_gather(env, sets[0], stride[0]) && tune_network_set_gather(env, sets[1], stride[1])))
+    if (ok && !(gather_set(env, sets[0], stride[0]) && gather_set(env, sets[1], stride[1])))
         ok = error_failed(err, "out of memory gathering the positions of the processes");
     if (ok)
         tune_sum_stats(env, stats);

@@ -127,7 +127,25 @@ static void gather_all(const MpiEnv *env, const TuneNetworkSet *s, TuneNetworkSe
     gather_array(env, s->sample, w->sample, n + SAMPLE * R, sizeof *w->sample);
 }
 
-bool tune_network_set_gather(const MpiEnv *env, TuneNetworkSet *set, size_t stride)
+/* A whole set that could not be gathered, freed here (the set's own free is its reader's). */
+static void whole_free(TuneNetworkSet *w)
+{
+    free(w->input_start);
+    free(w->input);
+    free(w->bucket);
+    free(w->skip_value);
+    free(w->target);
+    free(w->result);
+    free(w->move_start);
+    free(w->action);
+    free(w->skip_prior);
+    free(w->share);
+    free(w->sample_row);
+    free(w->sample);
+    memset(w, 0, sizeof *w);
+}
+
+bool tune_network_set_gather(const MpiEnv *env, const TuneNetworkSet *set, size_t stride, TuneNetworkSet *whole)
 {
     const size_t R = (size_t)env->size;
     uint64_t *n = malloc(PARTS * R * sizeof *n);
@@ -139,16 +157,13 @@ bool tune_network_set_gather(const MpiEnv *env, TuneNetworkSet *set, size_t stri
     uint64_t total[PARTS];
     for (int p = 0; p < PARTS; p++)
         total[p] = sum(n + (size_t)p * R, env->size);
-    TuneNetworkSet whole;
-    const bool ok = mpi_env_all(env, whole_alloc(&whole, total, set->num_inputs));
+    const bool ok = mpi_env_all(env, whole_alloc(whole, total, set->num_inputs));
     if (ok) {
-        gather_all(env, set, &whole, n);
-        for (size_t k = 0; k < whole.num_sample; k++)
-            whole.sample_row[k] = (uint64_t)(k * stride);
-        tune_network_set_free(set);
-        *set = whole;
+        gather_all(env, set, whole, n);
+        for (size_t k = 0; k < whole->num_sample; k++)
+            whole->sample_row[k] = (uint64_t)(k * stride);
     } else {
-        tune_network_set_free(&whole);
+        whole_free(whole);
     }
     free(n);
     return ok;

@@ -14,10 +14,10 @@
  * runs out. */
 bool tune_network_place(const MpiEnv *env, uint64_t count, uint64_t *first, uint64_t *total);
 
-/* The whole set on every process, from each one's rows (in rank order) and its positions kept
- * whole (every stride-th row of the whole set): the CSR starts renumbered, the sample rows
- * k x stride.  Collective; false on every rank when memory runs out or a part is beyond what
- * MPI can send (the set is then left as it was). */
-bool tune_network_set_gather(const MpiEnv *env, TuneNetworkSet *set, size_t stride);
+/* The whole set on every process (*whole, allocated here), from each one's rows `set` (in rank
+ * order) and its positions kept whole (every stride-th row of the whole set): the CSR starts
+ * renumbered, the sample rows k x stride.  Collective; false on every rank when memory runs out
+ * (nothing is then left allocated in *whole). */
+bool tune_network_set_gather(const MpiEnv *env, const TuneNetworkSet *set, size_t stride, TuneNetworkSet *whole);
 
 #endif
