@@ -256,7 +256,7 @@ const Command command_train = {
     "  --model net           fit a network on top of the start weights instead (tune --model net,\n"
     "                        docs/NETWORK.md): the start's linear weights, tables and priors stay\n"
     "                        as they are, its skip path, and each fit goes on from the best's\n"
-    "                        network (the first from zero); one process (refused under mpirun)\n"
+    "                        network (the first from zero)\n"
     "  --hidden H            --model net: the network's width, as tune --hidden (default 64)\n"
     "  --inputs SET          --model net: patterns, squares or both, as tune --inputs (default:\n"
     "                        each measured by the first fit, the best kept, and then the best's)\n"

@@ -3,7 +3,7 @@
 # two processes write the very records file one process writes; a job whose ranks are killed
 # mid-run, and a shard cut short inside a chunk, are completed by --resume to that same file;
 # shards of another process count are refused; the tuner's weights and report under two and
-# three processes are the one-process ones, bit for bit.
+# three processes are the one-process ones, bit for bit, the network's (--model net) included.
 #
 #   LEUCTRA=build/leuctra sh tests/mpi_test.sh      (builds build-mpi/leuctra with make MPI=1)
 #
@@ -163,13 +163,42 @@ $MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" --init "$root/data/weights/crossing
     >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && [ "$(grep -c 'no positions with visit lists' "$tmp/err")" -eq 1 ]
 check "mpirun tune --priors on 8-visit games: one line from one process, exit 2" $?
-$MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" --model net --out "$tmp/n.lwt" >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 2 ] && [ "$(grep -c 'model net runs in one process' "$tmp/err")" -eq 1 ] && [ ! -e "$tmp/n.lwt" ]
-check "mpirun tune --model net: refused with one line, exit 2" $?
-$MPIRUN -np 2 "$M" train "$tmp/netrun" --variant crossings --size 5x6 --generations 1 --model net \
-    >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 2 ] && [ "$(grep -c 'model net runs in one process' "$tmp/err")" -eq 1 ] && [ ! -e "$tmp/netrun" ]
-check "mpirun train --model net: refused with one line, exit 2, no folder" $?
+# The network (--model net): each process reads the positions of its share of the games, every
+# process gets all of them and fits them alike; the one-process file and report.  Over 20,000
+# training positions, so that the positions kept whole for the quantization (every 2nd) cross the
+# processes' shares; the 40-visit games give policy targets with --priors-min-visits 40.
+mkdir "$tmp/n1" "$tmp/n2" "$tmp/n3"
+export SOURCE_DATE_EPOCH=1700000000
+NET="--model net --data ../t.lrec ../one.lrec ../ref.lrec --hidden 16 --epochs 2 --priors-min-visits 40 --threads 1 --json"
+(cd "$tmp/n1" && $L tune $NET --out w.lwt >j 2>err)
+check "plain tune --model net" $?
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["positions"]["train"] > 20000 and d["network"]["positions_policy"]["train"] > 0, d["positions"]
+' "$tmp/n1/j"
+check "tune --model net: over 20,000 training positions, some with policy targets" $?
+for np in 2 3; do
+    (cd "$tmp/n$np" && $MPIRUN -np $np "$M" tune $NET --out w.lwt >j 2>err)
+    check "mpirun -np $np tune --model net exits 0" $?
+    cmp -s "$tmp/n1/w.lwt" "$tmp/n$np/w.lwt"
+    check "$np processes write the one-process network file, byte for byte" $?
+    python3 -c '
+import json, sys
+def strip(v):
+    if isinstance(v, dict):
+        return {k: strip(x) for k, x in v.items() if k != "time" and not k.endswith("seconds")}
+    return [strip(x) for x in v] if isinstance(v, list) else v
+a, b = (strip(json.load(open(p))) for p in sys.argv[1:3])
+assert a == b, "reports differ"
+' "$tmp/n1/j" "$tmp/n$np/j"
+    check "$np processes: the same network report (positions, epochs, losses, quantization)" $?
+done
+unset SOURCE_DATE_EPOCH
+$L selfplay --variant crossings --size 5x6 --visits 5 --games 2 --out "$tmp/small.lrec" --quiet
+$MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" "$tmp/small.lrec" --model net --out "$tmp/n.lwt" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(grep -c 'all data must be of one game and board' "$tmp/err")" -eq 1 ] && [ ! -e "$tmp/n.lwt" ]
+check "mpirun tune --model net on two boards' records: one line from one process, exit 2, no file" $?
 $MPIRUN -np 2 "$M" tune --data "$tmp/t.lrec" --out "$tmp/w.txt" --lambda 7 >"$tmp/out" 2>"$tmp/err"
 [ $? -ne 0 ] && [ "$(grep -c 'lambda must be' "$tmp/err")" -ge 1 ]
 check "mpirun tune with a bad option fails with the option's message" $?
@@ -310,6 +339,18 @@ check "train killed inside a gate: no verdict yet (attempt $attempt of at most 3
 check "mpirun train --resume after the kill exits 0" $?
 same_folders "$tmp/r1/run" "$tmp/r3/run"
 check "killed and resumed under mpirun: the one-process training folder" $?
+
+# train --model net: the generations' network fits under mpirun, the one-process folder.
+NETTRAIN="--variant crossings --size 5x6 --model net --generations 2 --games 30 --visits 60 --gate-games 20 --gate-visits 30 --ladder-games 0 --make-openings 10 --seed 3 --threads 1 --quiet"
+mkdir "$tmp/nr1" "$tmp/nr2"
+(cd "$tmp/nr1" && $L train run $NETTRAIN)
+check "plain train --model net" $?
+(cd "$tmp/nr2" && $MPIRUN -np 2 "$M" train run $NETTRAIN >../out 2>../err)
+check "mpirun -np 2 train --model net exits 0" $?
+same_folders "$tmp/nr1/run" "$tmp/nr2/run" && grep -aq "^# network: " "$tmp/nr2/run/gen2/weights.lwt"
+check "2 processes, --model net: the one-process training folder, networks included" $?
+grep "gen 2: fit done" "$tmp/nr2/run/train.log" | grep -q "(2 processes: 30+30 games read)"
+check "the log says how the processes shared the network fit's games" $?
 
 # The Slurm recipe, as far as a machine without Slurm allows: srun is mpirun -np 2 here.
 mkdir "$tmp/slurm" "$tmp/bin"

@@ -273,11 +273,6 @@ bool training_run(const TrainOptions *options, const Game *g, const Position *st
     TrainOptions o = *options;
     if (!training_check_options(&o, err))
         return false;
-    if (o.net && env->size > 1) {
-        error_set(err, "--model net runs in one process, not under mpirun");
-        err->elsewhere = env->rank != 0;
-        return false;
-    }
     TrainRun run = {.o = &o, .env = env, .out = out ? out : &silent, .game = g, .start = *start,
                     .started = clock_seconds(), .lock_fd = -1};
     Weights shipped;

@@ -202,9 +202,13 @@ static bool fit(TrainRun *run, int k, const char *mark, const TuneOptions *t, Er
     }
     char shares[1024] = "";
     if (ok) {
+        /* the network's positions are gathered whole on every process (tune_run_net.c): only its
+         * games are shared out */
+        const bool net = t->model == TUNE_MODEL_NET;
         uint64_t *games = training_gather_counts(run, work.games.count);
-        uint64_t *rows = training_gather_counts(run, (uint64_t)(work.train.count + work.valid.count));
-        training_shares_text(run->env, games, "games read", rows, "positions summed", shares, sizeof shares);
+        uint64_t *rows = net ? NULL : training_gather_counts(run, (uint64_t)(work.train.count + work.valid.count));
+        training_shares_text(run->env, games, "games read", rows, net ? NULL : "positions summed", shares,
+                             sizeof shares);
         free(games);
         free(rows);
     }

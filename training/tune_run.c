@@ -25,34 +25,6 @@
  * usual ten-events-per-variable rule of logistic regression). */
 enum { MIN_POSITIONS_PER_FEATURE = 10 };
 
-/* After a step where each process works on its own share: true when every process succeeded.
- * Otherwise the first failing process in rank order (whose data come first: what one process
- * reading all the data would have said) keeps its error, and the others get one that says another
- * process failed, with its kind.  Collective. */
-static bool step_agree(const MpiEnv *env, bool ok, Error *err)
-{
-    if (env->size <= 1)
-        return ok;
-    uint64_t *status = malloc((size_t)env->size * sizeof *status);
-    if (!status) {
-        error_failed(err, "out of memory");
-        return false;
-    }
-    mpi_env_gather_u64(env, ok || err->elsewhere ? 0 : err->failure ? 1 : 2, status);
-    int first = 0;
-    while (first < env->size && status[first] == 0)
-        first++;
-    const uint64_t code = first < env->size ? status[first] : 0;
-    free(status);
-    if (first == env->size)
-        return true;
-    if (env->rank != first) {
-        (code == 2 ? error_set : error_failed)(err, "stopped: another process failed");
-        err->elsewhere = true;
-    }
-    return false;
-}
-
 /* A failure that every process meets alike (the same options, the same sums): rank 0 says it. */
 static bool fail_alike(const MpiEnv *env, Error *err)
 {
@@ -198,13 +170,13 @@ bool training_tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Err
     bool ok = tune_read_share(o->data, o->num_data, o->data_opts.threads, env->rank, env->size, &w->games, &read_game,
                               err);
     game_free(read_game);   /* the same game as w->game: the headers were checked */
-    if (!step_agree(env, ok, err))
+    if (!training_tune_agree(env, ok, err))
         return false;
     s->read_seconds = omp_get_wtime() - t0;
     s->game = w->game;
     s->games = &w->games;
     ok = tune_extract(w->game, &w->games, &data_opts, &w->train, &w->valid, &s->data, err);
-    if (!step_agree(env, ok, err) || !check_enough(env, s, err) || !fit_and_measure(o, env, w, err) ||
+    if (!training_tune_agree(env, ok, err) || !check_enough(env, s, err) || !fit_and_measure(o, env, w, err) ||
         !fit_priors(o, env, w, err))
         return false;
     return env->rank != 0 || training_tune_save(o, s, err);

@@ -140,8 +140,15 @@ bool training_tune_run(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Err
 void training_tune_free(TuneWork *w);
 /* The steps of a --model net run (tune_run_net.c), which training_tune_run takes: the start
  * weights, the games with their visit lists, the positions, the fit of each input set measured,
- * and the start weights with the best network written.  One process: refused under mpirun. */
+ * and the start weights with the best network written.  Under mpirun each process reads its share
+ * of the games, every process gets all the positions and fits them alike, and rank 0 writes. */
 bool training_tune_run_net(const TuneOptions *o, const MpiEnv *env, TuneWork *w, Error *err);
+
+/* After a step where each process works on its own share: true when every process succeeded.
+ * Otherwise the first failing process in rank order (whose data come first: what one process
+ * reading all the data would have said) keeps its error, and the others get one that says another
+ * process failed, with its kind (err->elsewhere).  Collective; one process: ok. */
+bool training_tune_agree(const MpiEnv *env, bool ok, Error *err);
 /* Writes the fit's weights with their provenance to o->out (tune_run.c). */
 bool training_tune_save(const TuneOptions *o, TuneSummary *s, Error *err);
 

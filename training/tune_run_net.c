@@ -10,6 +10,10 @@
  * on from its weights), else a network from zero (hidden layers at random from a fixed seed,
  * heads zero: it evaluates as the start weights alone until the fit moves it); --new-network
  * drops the start's network first.
+ *
+ * Under mpirun each process reads its share of the games and their positions, which are then
+ * gathered so that every process holds the one-process sets (tuner/tune_network_mpi.c); each
+ * process then runs the same fit, to the same bits, and rank 0 writes the file (docs/CLUSTER.md).
  */
 #include "tune_run.h"
 
@@ -131,7 +135,8 @@ static int candidates(const TuneWork *w, unsigned out[3])
 }
 
 /* The games' positions, read once for the widest input set of the run. */
-static bool read_positions(const TuneOptions *o, TuneWork *w, NetWork *n, unsigned widest, Error *err)
+static bool read_positions(const TuneOptions *o, const MpiEnv *env, TuneWork *w, NetWork *n, unsigned widest,
+                           Error *err)
 {
     TuneSummary *s = &w->summary;
     Network arch;
@@ -144,6 +149,7 @@ static bool read_positions(const TuneOptions *o, TuneWork *w, NetWork *n, unsign
     d.lambda = o->data_opts.lambda;
     d.min_visits = o->policy_opts.min_visits;
     d.threads = o->data_opts.threads;
+    d.mpi = env;
     bool ok = tune_network_data(w->game, &w->games, &s->init, own ? &arch : &n->start, &d, &n->train, &n->valid,
                                 &s->data, err);
     n->read_inputs = widest;
@@ -257,31 +263,36 @@ bool training_tune_run_net(const TuneOptions *o, const MpiEnv *env, TuneWork *w,
     tune_games_init(&w->games);
     TuneSummary *s = &w->summary;
     *s = (TuneSummary){.opts = o, .threads = threads_or_default(o->data_opts.threads), .ranks = env->size};
-    if (env->size > 1) {
-        error_set(err, "--model net runs in one process, not under mpirun");
-        err->elsewhere = env->rank != 0;
-        return false;
-    }
     NetWork n = {0};
     unsigned sets[3];
-    bool ok = prepare(o, w, &n, err);
-    const int count = ok ? candidates(w, sets) : 0;
+    if (!prepare(o, w, &n, err)) {    /* alike on every process: rank 0 says why */
+        err->elsewhere = env->rank != 0;
+        net_work_free(&n);
+        return false;
+    }
+    const int count = candidates(w, sets);
     w->games.keep_visits = true;
     const double t0 = omp_get_wtime();
     Game *read_game = NULL;
-    ok = ok && tune_read_records(o->data, o->num_data, o->data_opts.threads, &w->games, &read_game, err);
+    /* each process its share of the games; every step below is reached by all or by none */
+    bool ok = tune_read_share(o->data, o->num_data, o->data_opts.threads, env->rank, env->size, &w->games, &read_game,
+                              err);
     game_free(read_game);   /* the same game as w->game: the headers were checked */
+    ok = training_tune_agree(env, ok, err);
     s->read_seconds = omp_get_wtime() - t0;
     s->game = w->game;
     s->games = &w->games;
-    ok = ok && read_positions(o, w, &n, widest(sets, count), err);
+    ok = ok && read_positions(o, env, w, &n, widest(sets, count), err);
     TuneNetworkFit *fit = ok ? malloc(sizeof *fit) : NULL;
     if (ok && !fit)
         ok = error_failed(err, "out of memory");
+    /* Every process fits the whole sets alike (the fit is the same bits wherever it runs), so
+     * that each ends with the network and none waits; rank 0 writes it. */
     for (int k = 0; ok && k < count; k++)
         ok = fit_candidate(o, w, &n, sets[k], fit, err);
     free(fit);
-    ok = ok && finish(w, &n, err) && training_tune_save(o, s, err);
+    ok = training_tune_agree(env, ok && finish(w, &n, err), err);
+    ok = ok && (env->rank != 0 || training_tune_save(o, s, err));
     net_work_free(&n);
     return ok;
 }

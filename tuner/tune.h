@@ -230,6 +230,10 @@ bool tune_agree(const MpiEnv *env, bool ok, Error *err);
  * then handles alike (env NULL or one rank: ok as it is).  Collective. */
 bool tune_agree_first(const MpiEnv *env, bool ok, Error *err);
 
+/* The counts of every process's share added up, so that the statistics describe all the data
+ * (the seconds stay this process's own).  Collective. */
+void tune_sum_stats(const MpiEnv *env, TuneDataStats *stats);
+
 /* tune_dedup over the hashes of all ranks, taken in rank order: keep[i] is 1 when this rank's
  * hash[i] occurs on no lower rank and not earlier here.  Collective: every rank calls it.  False
  * (on every rank) when memory runs out or a count is too large for MPI. */

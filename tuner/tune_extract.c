@@ -73,22 +73,12 @@ static bool features_all(const TunePlan *x, TuneSet *train, TuneSet *validation)
 
 /* ---------------------------------------------------------------- all of it */
 
-/* The counts of every process's share added up, so the statistics describe all the data. */
-static void sum_stats(const MpiEnv *env, TuneDataStats *s)
-{
-    uint64_t v[] = {s->games, s->games_train, s->games_validation, s->positions_read, s->positions_opening,
-                    s->positions_duplicate, s->positions_train, s->positions_validation, s->positions_valued};
-    mpi_env_sum_u64(env, v, (int)(sizeof v / sizeof v[0]));
-    *s = (TuneDataStats){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], s->seconds, s->seconds_replay,
-                         s->seconds_features, s->seconds_exchange};
-}
-
 /* Spread: the counts summed, the rows moved into whole blocks per process. */
 static bool spread_sets(const MpiEnv *env, TuneSet *train, TuneSet *validation, TuneDataStats *stats,
                         Error *err)
 {
     double t = omp_get_wtime();
-    sum_stats(env, stats);
+    tune_sum_stats(env, stats);
     bool ok = tune_spread(env, train) && tune_spread(env, validation);
     stats->seconds_exchange += omp_get_wtime() - t;
     return ok || error_failed(err, "out of memory spreading the positions over the processes");

@@ -58,6 +58,15 @@ bool tune_agree_first(const MpiEnv *env, bool ok, Error *err)
     return false;
 }
 
+void tune_sum_stats(const MpiEnv *env, TuneDataStats *s)
+{
+    uint64_t v[] = {s->games, s->games_train, s->games_validation, s->positions_read, s->positions_opening,
+                    s->positions_duplicate, s->positions_train, s->positions_validation, s->positions_valued};
+    mpi_env_sum_u64(env, v, (int)(sizeof v / sizeof v[0]));
+    *s = (TuneDataStats){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], s->seconds, s->seconds_replay,
+                         s->seconds_features, s->seconds_exchange};
+}
+
 /* --- repeats across processes ---------------------------------------------------------------------- */
 
 /* The process that owns a hash: its top 32 bits scaled to [0, ranks), as tune_dedup cuts. */

@@ -8,6 +8,7 @@
 #include "tune_network_data.h"
 
 #include "core/threads.h"
+#include "tune_network_mpi.h"
 
 #include <math.h>
 #include <omp.h>
@@ -90,7 +91,9 @@ typedef struct {
     const TuneNetworkDataOptions *opts;
     TuneNetworkSet *sets[2];
     GameRows *rows;             /* per game */
-    size_t stride[2];           /* every stride-th row is kept whole */
+    size_t stride[2];           /* every stride-th row of the whole set is kept whole */
+    uint64_t first[2];          /* the row of this process's first among every process's */
+    uint64_t first_sample[2];   /* and the index of its first position kept whole */
     /* the thread's own */
     ValueFeatureCache *cache;
     Move *moves;
@@ -176,8 +179,9 @@ static void fill_position(void *ctx, const Position *pos, size_t game, size_t pl
     s->result[row] = (float)result;
     s->skip_value[row] = value_logit_cached(g, f->skip, f->cache, pos);
     s->bucket[row] = (uint8_t)network_bucket(f->arch, g, pos);
-    if (row % f->stride[validation] == 0)
-        s->sample[row / f->stride[validation]] = *pos;
+    const uint64_t whole_row = f->first[validation] + row, k = whole_row / f->stride[validation];
+    if (whole_row % f->stride[validation] == 0 && k - f->first_sample[validation] < s->num_sample)
+        s->sample[k - f->first_sample[validation]] = *pos;
     const int n = network_active_inputs(f->arch, g, pos, f->active);
     if (!grow((void **)&r->input, &r->input_cap, r->inputs + (size_t)n, sizeof *r->input) ||
         !grow((void **)&r->input_count, &r->count_cap, r->positions + 1, sizeof *r->input_count) ||
@@ -223,9 +227,10 @@ static size_t sample_stride(size_t count, size_t max_sample)
     return count > max_sample ? (count + max_sample - 1) / max_sample : 1;
 }
 
-static size_t sample_size(size_t count, size_t stride)
+/* The rows below `row` kept whole. */
+static size_t sample_size(uint64_t row, size_t stride)
 {
-    return stride == (size_t)-1 ? 0 : (count + stride - 1) / stride;
+    return stride == (size_t)-1 ? 0 : (size_t)((row + stride - 1) / stride);
 }
 
 /* The row counts into each set's starts (games in order: a set's rows are in game order). */
@@ -324,10 +329,10 @@ static bool check_visits(const TunePlan *plan, const GameRows *rows, Error *err)
     return true;
 }
 
-static void note_samples(TuneNetworkSet *s, size_t stride)
+static void note_samples(TuneNetworkSet *s, uint64_t first_sample, size_t stride)
 {
     for (size_t k = 0; k < s->num_sample; k++)
-        s->sample_row[k] = (uint64_t)(k * stride);
+        s->sample_row[k] = (first_sample + k) * stride;
 }
 
 /* The sets of the plan's rows, filled. */
@@ -337,7 +342,9 @@ static bool fill_sets(const TunePlan *plan, const Filler *shared, const TuneData
     TuneNetworkSet *const *sets = shared->sets;
     const size_t counts[2] = {stats->positions_train, stats->positions_validation};
     for (int v = 0; v < 2; v++)
-        if (!set_alloc(sets[v], counts[v], sample_size(counts[v], shared->stride[v]), shared->arch->num_inputs))
+        if (!set_alloc(sets[v], counts[v],
+                       sample_size(shared->first[v] + counts[v], shared->stride[v]) - shared->first_sample[v],
+                       shared->arch->num_inputs))
             return error_failed(err, "out of memory for %zu positions", counts[v]);
     if (!fill_all(shared, threads))
         return error_failed(err, "out of memory reading the network's positions");
@@ -350,8 +357,44 @@ static bool fill_sets(const TunePlan *plan, const Filler *shared, const TuneData
     for (long i = 0; i < n; i++)
         copy_game(plan, &shared->rows[i], (size_t)i, (TuneNetworkSet **)sets);
     for (int v = 0; v < 2; v++)
-        note_samples(sets[v], shared->stride[v]);
+        note_samples(sets[v], shared->first_sample[v], shared->stride[v]);
     return true;
+}
+
+/* Over several processes: where this one's rows of each set begin among everyone's, and the
+ * sets' totals (the whole sets' sample strides follow from them). */
+static bool place_sets(const MpiEnv *env, const TuneDataStats *stats, uint64_t first[2], uint64_t total[2],
+                       Error *err)
+{
+    return (tune_network_place(env, stats->positions_train, &first[0], &total[0]) &&
+            tune_network_place(env, stats->positions_validation, &first[1], &total[1])) ||
+           error_failed(err, "out of memory placing the positions of the processes");
+}
+
+/* This process's rows of a set replaced by the whole set (collective). */
+static bool gather_set(const MpiEnv *env, TuneNetworkSet *set, size_t stride)
+{
+    TuneNetworkSet whole;
+    if (!tune_network_set_gather(env, set, stride, &whole))
+        return false;
+    tune_network_set_free(set);
+    *set = whole;
+    return true;
+}
+
+/* Over several processes, after each filled its rows: every one's failure agreed on, then the
+ * whole sets on every process and the counts of all the data. */
+static bool gather_sets(const MpiEnv *env, bool ok, TuneNetworkSet *sets[2], const size_t stride[2],
+                        TuneDataStats *stats, Error *err)
+{
+    const double t = omp_get_wtime();
+    ok = tune_agree(env, ok, err);
+    if (ok && !(gather_set(env, sets[0], stride[0]) && gather_set(env, sets[1], stride[1])))
+        ok = error_failed(err, "out of memory gathering the positions of the processes");
+    if (ok)
+        tune_sum_stats(env, stats);
+    stats->seconds_exchange += omp_get_wtime() - t;
+    return ok;
 }
 
 bool tune_network_data(const Game *g, const TuneGames *games, const Weights *base, const Network *arch,
@@ -368,23 +411,31 @@ bool tune_network_data(const Game *g, const TuneGames *games, const Weights *bas
     d.validation = opts->validation;
     d.lambda = opts->lambda;
     d.threads = threads_or_default(opts->threads);
+    d.mpi = opts->mpi;
+    const bool spread = opts->mpi && opts->mpi->size > 1;
     Weights skip = *base;   /* the skip path: the base weights as they evaluate without a network */
     skip.net = NULL;
     const double t0 = omp_get_wtime();
     TunePlan plan;
-    bool ok = tune_plan(g, games, &d, &plan, stats, err);
+    /* a plan fails on every process alike, and so does the placing: all return, or go on */
+    const bool planned = tune_plan(g, games, &d, &plan, stats, err);
+    uint64_t first[2] = {0, 0}, total[2] = {stats->positions_train, stats->positions_validation};
+    bool ok = planned && (!spread || place_sets(opts->mpi, stats, first, total, err));
+    const bool placed = ok;
     const double t1 = omp_get_wtime();
     GameRows *rows = ok ? calloc(games->count ? games->count : 1, sizeof *rows) : NULL;
     if (ok && !rows)
         ok = error_failed(err, "out of memory for %zu games", games->count);
     for (size_t i = 0; rows && i < games->count; i++)
         rows[i].bad_ply = -1;
+    const size_t stride[2] = {sample_stride(total[0], opts->max_sample), sample_stride(total[1], opts->max_sample)};
     Filler shared = {.plan = &plan, .skip = &skip, .arch = arch, .opts = opts, .sets = {train, validation},
-                     .rows = rows,
-                     .stride = {sample_stride(stats->positions_train, opts->max_sample),
-                                sample_stride(stats->positions_validation, opts->max_sample)}};
+                     .rows = rows, .stride = {stride[0], stride[1]}, .first = {first[0], first[1]},
+                     .first_sample = {sample_size(first[0], stride[0]), sample_size(first[1], stride[1])}};
     ok = ok && fill_sets(&plan, &shared, stats, d.threads, err);
     stats->seconds_features = omp_get_wtime() - t1;
+    if (spread && placed)
+        ok = gather_sets(opts->mpi, ok, (TuneNetworkSet *[2]){train, validation}, stride, stats, err);
     stats->seconds = omp_get_wtime() - t0;
     for (size_t i = 0; rows && i < games->count; i++)
         game_rows_free(&rows[i]);

@@ -26,8 +26,11 @@
  * network's losses.
  *
  * Deterministic: the arrays depend only on the games, the weights and the options, never on the
- * thread count (rows are planned before any is filled; each game is filled by one thread).  No
- * printing, no exits: errors come back in an Error.  One process.
+ * thread count (rows are planned before any is filled; each game is filled by one thread), nor
+ * on the process count: over several processes (opts->mpi) each reads its own share of the games
+ * (tune_read_share) and the sets are then gathered, so that every process holds the whole sets,
+ * row for row the one-process ones (tune_network_mpi.c).  No printing, no exits: errors come back
+ * in an Error.
  */
 #ifndef LEUCTRA_TUNE_NETWORK_DATA_H
 #define LEUCTRA_TUNE_NETWORK_DATA_H
@@ -46,10 +49,14 @@ typedef struct {
     int min_visits;             /* a ply's visits must sum to this for a policy target (>= 1) */
     size_t max_sample;          /* positions of each set kept whole, at most */
     int threads;                /* 0: OpenMP's default */
+    /* Several processes, each with its share of the games (tune_read_share, in rank order): the
+     * repeats are found across all of them and every process gets the whole sets.  NULL or one
+     * rank: this process only. */
+    const MpiEnv *mpi;
 } TuneNetworkDataOptions;
 
 /* Defaults: skip 0, validation 0.1, lambda 0.5 (tune_data_defaults'), min_visits 50
- * (tune_policy_defaults'), a sample of 20,000, threads 0. */
+ * (tune_policy_defaults'), a sample of 20,000, threads 0, one process. */
 TuneNetworkDataOptions tune_network_data_defaults(void);
 
 /* The log prior of a move the base weights give no chance: e^-69 is 1e-30, nothing next to any
@@ -82,7 +89,9 @@ typedef struct {
  * are no policy targets.  Both sets are allocated here (free them with tune_network_set_free, also
  * after a failure); stats gets the counts of tune_extract's.  Fails on a move that is not legal
  * where it was played (the file, game and ply), a visit list naming an illegal move, a network
- * that does not fit g, or no memory. */
+ * that does not fit g, or no memory.  Over several processes collective: every process returns
+ * the same answer; on failure a process whose own games failed keeps its error, the others get
+ * "stopped: another process failed" (err->elsewhere). */
 bool tune_network_data(const Game *g, const TuneGames *games, const Weights *base, const Network *arch,
                        const TuneNetworkDataOptions *opts, TuneNetworkSet *train, TuneNetworkSet *validation,
                        TuneDataStats *stats, Error *err);
