@@ -108,7 +108,12 @@ static void test_search_through_evaluator(TestContext *t)
                 sum += visits[k];
                 CHECK(t, k == start[i] || actions[k - 1] < actions[k]);
             }
-            CHECK(t, sum == 300 && best[i] >= 0 && root_values[i] > 0 && root_values[i] < 1);
+            CHECK(t, sum == 300);
+            if (sum == 300) {
+                CHECK(t, best[i] >= 0);
+                CHECK(t, root_values[i] > 0);
+                CHECK(t, root_values[i] < 1);
+            }
         }
     }
     for (int i = 0; i < GAMES; i++)
@@ -160,7 +165,12 @@ static void test_evaluator_failures(TestContext *t)
         char err[512] = "";
         int status = lt_search_batched(&game, 1, 1, names, values, 8, evaluate_bad, &bad, NULL, NULL, NULL, 0, NULL,
                                        NULL, NULL, 0, err, sizeof err);
-        CHECK(t, status == cases[i].status && bad.calls == 1 && one_line(err) && strstr(err, cases[i].says));
+        CHECK(t, status == cases[i].status);
+        if (status == cases[i].status) {
+            CHECK(t, bad.calls == 1);
+            if (bad.calls == 1)
+                CHECK(t, one_line(err) && strstr(err, cases[i].says));
+        }
         if (!strstr(err, cases[i].says))
             fprintf(stderr, "  case %zu: %s\n", i, err);
     }
@@ -182,7 +192,9 @@ static void test_refused(TestContext *t)
         err[0] = '\0';
         int status = lt_search_batched(games, 1, 1, &bad[i][0], &bad[i][1], 1, evaluate_own, NULL, NULL, NULL, NULL,
                                        0, NULL, NULL, NULL, 0, err, sizeof err);
-        CHECK(t, status == LT_ERR_INPUT && one_line(err));
+        CHECK(t, status == LT_ERR_INPUT);
+        if (status == LT_ERR_INPUT)
+            CHECK(t, one_line(err));
     }
     CHECK(t, lt_search_batched(games, 2, 0, NULL, NULL, 1, evaluate_own, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL,
                                0, err, sizeof err) == LT_ERR_INPUT && strstr(err, "one variant"));
@@ -252,7 +264,9 @@ static void compare_runs(TestContext *t, const char *dir, const char *variant, i
     Error err = {0};
     Game *g = game_new(variant, width, height, &err);
     Weights w;
-    CHECK(t, g && weights_default(g, &w));
+    CHECK(t, g);
+    if (g)
+        CHECK(t, weights_default(g, &w));
     if (!g)
         return;
     Position start;
@@ -336,7 +350,9 @@ static void test_selfplay_knowing_nothing(TestContext *t)
         const char *names[] = {"visits", "seed", "random_opening", "batch"}, *values[] = {"24", "2", "2", "1"};
         int status = lt_selfplay(variants[v], "5x6", NULL, path, 16, 4, names, values, evaluate_uniform, NULL, summary,
                                  sizeof summary, err, sizeof err);
-        CHECK(t, status == LT_OK && strstr(summary, "\"played\": 16"));
+        CHECK(t, status == LT_OK);
+        if (status == LT_OK)
+            CHECK(t, strstr(summary, "\"played\": 16"));
         if (status != LT_OK)
             fprintf(stderr, "  %s: %s\n", variants[v], err);
         unlink(path);
@@ -359,7 +375,9 @@ static void test_selfplay_api(TestContext *t)
     CHECK(t, strstr(summary, "\"played\": 3") != NULL);
     size_t len = 0;
     char *bytes = read_file(path, &len);
-    CHECK(t, bytes && memmem(bytes, len, "evaluator=external net-1\nevaluator_in_flight=1\n", 47) != NULL);
+    CHECK(t, bytes);
+    if (bytes)
+        CHECK(t, memmem(bytes, len, "evaluator=external net-1\nevaluator_in_flight=1\n", 47) != NULL);
     free(bytes);
     const char *resume_names[] = {"visits", "evaluator", "random_opening", "games_at_once", "resume"};
     const char *other[] = {"16", "net-2", "2", "2", "true"};

@@ -75,11 +75,15 @@ static void test_resign_when_both_agree(TestContext *t)
     DrawPolicy policy = {40, false, 3, 0.05, 0};
     static const double lost[] = {0.01}, won[] = {0.99};
     GameResult r = play_scripted(g, lost, 1, won, 1, &policy);
-    CHECK(t, r.reason == END_RESIGN && r.result == STATUS_BLACK_WINS && r.plies == 6);
+    CHECK(t, r.reason == END_RESIGN);
+    CHECK(t, r.result == STATUS_BLACK_WINS);
+    CHECK(t, r.plies == 6);
     CHECK_STR(t, driver_end_reason_name(r.reason), "resign");
     game_result_free(&r);
     r = play_scripted(g, won, 1, lost, 1, &policy);
-    CHECK(t, r.reason == END_RESIGN && r.result == STATUS_WHITE_WINS && r.plies == 6);
+    CHECK(t, r.reason == END_RESIGN);
+    CHECK(t, r.result == STATUS_WHITE_WINS);
+    CHECK(t, r.plies == 6);
     game_result_free(&r);
     game_free(g);
 }
@@ -114,7 +118,9 @@ static void test_resign_count_restarts(TestContext *t)
     DrawPolicy policy = {40, false, 3, 0.05, 0};
     static const double white[] = {0.01, 0.01, 0.3, 0.01, 0.01, 0.01, 0.01, 0.01}, won[] = {0.99};
     GameResult r = play_scripted(g, white, 8, won, 1, &policy);
-    CHECK(t, r.reason == END_RESIGN && r.result == STATUS_BLACK_WINS && r.plies == 11);
+    CHECK(t, r.reason == END_RESIGN);
+    CHECK(t, r.result == STATUS_BLACK_WINS);
+    CHECK(t, r.plies == 11);
     game_result_free(&r);
     game_free(g);
 }
@@ -125,7 +131,9 @@ static void test_ply_limit(TestContext *t)
     DrawPolicy policy = {7, false, 0, 0, 0};
     static const double none[] = {NAN};
     GameResult r = play_scripted(g, none, 1, none, 1, &policy);
-    CHECK(t, r.reason == END_PLY_LIMIT && r.result == STATUS_DRAW && r.plies == 7);
+    CHECK(t, r.reason == END_PLY_LIMIT);
+    CHECK(t, r.result == STATUS_DRAW);
+    CHECK(t, r.plies == 7);
     game_result_free(&r);
     game_free(g);
 }
@@ -149,12 +157,19 @@ static void test_time_forfeit(TestContext *t)
     game_start(g, &start);
     GameResult r;
     CHECK(t, driver_play_game(g, &start, players, &policy, 1, NULL, NULL, &r));
-    CHECK(t, r.reason == END_TIME_FORFEIT && r.result == STATUS_BLACK_WINS && r.plies == 0);
-    CHECK(t, r.clock_left[WHITE] < 0 && isnan(r.clock_left[BLACK]));
-    CHECK(t, ws.readings == 1 && ws.first.left[WHITE] == 0.02 && ws.first.increment[WHITE] == 0.01);
-    CHECK(t, ws.first.left[BLACK] == 0.02 && ws.first.moves_to_go == 0);   /* no clock: read as the mover's */
+    CHECK(t, r.reason == END_TIME_FORFEIT);
+    CHECK(t, r.result == STATUS_BLACK_WINS);
+    CHECK(t, r.plies == 0);
+    CHECK(t, r.clock_left[WHITE] < 0);
+    CHECK(t, isnan(r.clock_left[BLACK]));
+    CHECK(t, ws.readings == 1);
+    CHECK(t, ws.first.left[WHITE] == 0.02);
+    CHECK(t, ws.first.increment[WHITE] == 0.01);
+    CHECK(t, ws.first.left[BLACK] == 0.02);
+    CHECK(t, ws.first.moves_to_go == 0);   /* no clock: read as the mover's */
     CHECK(t, bs.readings == 0);
-    CHECK(t, strcmp(driver_end_reason_name(r.reason), "time") == 0 && driver_end_reason_record(r.reason) == RECORD_END_TIME);
+    CHECK(t, strcmp(driver_end_reason_name(r.reason), "time") == 0);
+    CHECK(t, driver_end_reason_record(r.reason) == RECORD_END_TIME);
     game_result_free(&r);
 
     /* The same overrun within a margin of 10 s is forgiven: the clock stops at 0, then gains the
@@ -163,7 +178,8 @@ static void test_time_forfeit(TestContext *t)
     ws.sleep = 0.03;
     policy.max_plies = 4;
     CHECK(t, driver_play_game(g, &start, players, &policy, 1, NULL, NULL, &r));
-    CHECK(t, r.reason == END_PLY_LIMIT && r.plies == 4);
+    CHECK(t, r.reason == END_PLY_LIMIT);
+    CHECK(t, r.plies == 4);
     CHECK(t, fabs(r.clock_left[WHITE] - 0.01) < 1e-9);
     game_result_free(&r);
     game_free(g);

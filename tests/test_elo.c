@@ -106,7 +106,8 @@ static void test_conversions(TestContext *t)
     /* 10 to 1 odds: 400 Elo. */
     CHECK_NEAR(t, elo_from_score(10.0 / 11.0), 400.0, 1e-9);
     CHECK_NEAR(t, elo_to_score(400.0), 10.0 / 11.0, 1e-15);
-    CHECK(t, elo_from_score(1.0) == INFINITY && elo_from_score(0.0) == -INFINITY);
+    CHECK(t, elo_from_score(1.0) == INFINITY);
+    CHECK(t, elo_from_score(0.0) == -INFINITY);
     CHECK(t, isnan(elo_from_score(1.5)) && isnan(elo_from_score(-0.1)) && isnan(elo_from_score(NAN)));
     for (double s = 0.01; s < 1; s += 0.07)
         CHECK_NEAR(t, elo_to_score(elo_from_score(s)), s, 1e-14);
@@ -146,7 +147,8 @@ static void test_trinomial_by_hand(TestContext *t)
     CHECK_NEAR(t, e.draw_ratio, 0.2, 1e-15);
     CHECK_NEAR(t, e.sigma, 0.4, 1e-15);
     CHECK_NEAR(t, e.nelo, 0.5 * NELO_PER_T, 1e-9);
-    CHECK(t, e.nelo_lower < e.nelo && e.nelo < e.nelo_upper);
+    CHECK(t, e.nelo_lower < e.nelo);
+    CHECK(t, e.nelo < e.nelo_upper);
 }
 
 /* W/D/L = 30/40/30: score 1/2, Elo 0.  Variance 0.3 x 0.25 x 2 = 0.15, standard error
@@ -210,11 +212,13 @@ static void test_degenerate_counts(TestContext *t)
     CHECK(t, isnan(e.nelo));
     /* All wins: infinite Elo, said so rather than clamped. */
     CHECK(t, elo_trinomial(&wins, 0.95, &e));
-    CHECK(t, e.elo == INFINITY && e.elo_upper == INFINITY);
+    CHECK(t, e.elo == INFINITY);
+    CHECK(t, e.elo_upper == INFINITY);
     /* 9 wins, 1 loss: 0.9 + 1.96 x 0.0949 passes 1; the upper end is infinite, the lower
      * elo(0.9 - 0.18594) = elo(0.71406) = 159.21. */
     CHECK(t, elo_trinomial(&nine, 0.95, &e));
-    CHECK(t, e.elo_upper == INFINITY && e.elo_margin == INFINITY);
+    CHECK(t, e.elo_upper == INFINITY);
+    CHECK(t, e.elo_margin == INFINITY);
     CHECK_NEAR(t, e.elo_lower, elo_from_score(0.9 - 1.959963984540054 * sqrt(0.09 / 10)), 1e-9);
 }
 
@@ -445,7 +449,9 @@ static void test_overshoot(TestContext *t)
     CHECK_NEAR(t, upper, 0.29, 1e-15);
     sprt_overshoot_update(&o, 6, 1.5);      /* lost samples: no correction from now on */
     sprt_overshoot_corrections(&o, &lower, &upper);
-    CHECK(t, lower == 0 && upper == 0 && !o.valid);
+    CHECK(t, lower == 0);
+    CHECK(t, upper == 0);
+    CHECK(t, !o.valid);
     SprtOvershoot pairs;
     sprt_overshoot_init(&pairs, 4);
     sprt_overshoot_update(&pairs, 6, 0.1);  /* not a multiple of the batch */

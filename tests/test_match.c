@@ -51,7 +51,8 @@ static void test_match_plays_and_reports(TestContext *t)
     Report r = {0};
     Error err = {0};
     CHECK(t, match_run(g, &start, &o, &suite, count_report, &r, &err));
-    CHECK(t, r.calls == 1 && r.wins + r.draws + r.losses == 4);
+    CHECK(t, r.calls == 1);
+    CHECK(t, r.wins + r.draws + r.losses == 4);
     game_free(g);
 }
 
@@ -68,12 +69,21 @@ static void test_match_returns_errors(TestContext *t)
     MatchOptions o = small_match("greedy", "random");
     o.out_path = "/";
     CHECK(t, !match_run(g, &start, &o, &suite, count_report, &r, &err));
-    CHECK(t, !err.failure && err.msg[0] && r.calls == 0);
+    CHECK(t, !err.failure);
+    if (!err.failure) {
+        CHECK(t, err.msg[0]);
+        if (err.msg[0])
+            CHECK(t, r.calls == 0);
+    }
     /* A player that fails inside the game loop (its weights file is gone): the run fails. */
     o = small_match("greedy", "greedy:weights=/nonexistent/w.txt");
     err = (Error){0};
     CHECK(t, !match_run(g, &start, &o, &suite, count_report, &r, &err));
-    CHECK(t, err.failure && strstr(err.msg, "/nonexistent/w.txt") && r.calls == 0);
+    CHECK(t, err.failure);
+    if (err.failure) {
+        CHECK(t, strstr(err.msg, "/nonexistent/w.txt"));
+        CHECK(t, r.calls == 0);
+    }
     /* More balanced openings than two plies of a 3x5 board can give. */
     game_free(g);
     g = game_new("crossings", 3, 5, NULL);
@@ -87,7 +97,9 @@ static void test_match_returns_errors(TestContext *t)
     o.out_path = path;
     err = (Error){0};
     CHECK(t, !match_make_openings(g, &start, &o, &err));
-    CHECK(t, err.failure && strstr(err.msg, "balanced openings"));
+    CHECK(t, err.failure);
+    if (err.failure)
+        CHECK(t, strstr(err.msg, "balanced openings"));
     unlink(path);
     game_free(g);
 }
@@ -148,7 +160,18 @@ static void test_match_players_from_setups(TestContext *t)
     }
     size_t n[2];
     char *bytes[2] = {read_all(path[0], &n[0]), read_all(path[1], &n[1])};
-    CHECK(t, bytes[0] && bytes[1] && n[0] > 0 && n[0] == n[1] && memcmp(bytes[0], bytes[1], n[0]) == 0);
+    CHECK(t, bytes[0]);
+    if (bytes[0]) {
+        CHECK(t, bytes[1]);
+        if (bytes[1]) {
+            CHECK(t, n[0] > 0);
+            if (n[0] > 0) {
+                CHECK(t, n[0] == n[1]);
+                if (n[0] == n[1])
+                    CHECK(t, memcmp(bytes[0], bytes[1], n[0]) == 0);
+            }
+        }
+    }
     free(bytes[0]);
     free(bytes[1]);
     unlink(path[0]);

@@ -65,7 +65,10 @@ static void write_sample(TestContext *t, const char *path, bool zip64)
     int value = npz_add_array(w, "value", NPZ_FLOAT32, 0, NULL, &err);
     int index = npz_add_array(w, "index", NPZ_INT16, 1, dims + 1, &err);
     int game = npz_add_array(w, "game", NPZ_INT64, 0, NULL, &err);
-    CHECK(t, planes == 0 && value == 1 && index == 2 && game == 3);
+    CHECK(t, planes == 0);
+    CHECK(t, value == 1);
+    CHECK(t, index == 2);
+    CHECK(t, game == 3);
     CHECK(t, npz_add_array(w, "bad-name", NPZ_INT8, 0, NULL, &err) < 0);
     unsigned char p[60];
     for (int row = 0; row < 5000; row++) {
@@ -87,17 +90,24 @@ static void check_sample(TestContext *t, const char *path)
 {
     size_t size = 0;
     unsigned char *zip = read_all(path, &size);
-    CHECK(t, zip != NULL && size > 22 && le32(zip + size - 22) == 0x06054b50);
+    CHECK(t, zip != NULL);
+    if (zip != NULL) {
+        CHECK(t, size > 22);
+        CHECK(t, le32(zip + size - 22) == 0x06054b50);
+    }
     if (!zip)
         return;
     static unsigned char out[1 << 20];
     char name[64];
     size_t n = inflate_entry(zip, 0, size, name, out, sizeof out - 1);
     CHECK_STR(t, name, "planes.npy");
-    CHECK(t, n == 128 + 5000 * 60 && memcmp(out, "\x93NUMPY\x01\x00", 8) == 0);
+    CHECK(t, n == 128 + 5000 * 60);
+    CHECK(t, memcmp(out, "\x93NUMPY\x01\x00", 8) == 0);
     CHECK(t, strstr((char *)out + 10, "'descr': '|u1', 'fortran_order': False, 'shape': (5000, 3, 4, 5), }") != NULL);
     size_t header = 10 + le16(out + 8);
-    CHECK(t, header % 64 == 0 && out[header - 1] == '\n');
+    CHECK(t, header % 64 == 0);
+    if (header % 64 == 0)
+        CHECK(t, out[header - 1] == '\n');
     bool same = true;
     for (int row = 0; row < 5000 && same; row++)
         for (int i = 0; i < 60; i++)

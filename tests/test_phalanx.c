@@ -260,7 +260,8 @@ static void test_towers(TestContext *t)
     Position pos;
     Error err;
     Game *g = test_open_position(t, "crossings", "1BBW4/3W4/3W4/8/8/8/8/B7 b", &pos);
-    CHECK(t, game_square(g, &pos, 3, 7) == 'T' && game_square(g, &pos, 0, 0) == 't');
+    CHECK(t, game_square(g, &pos, 3, 7) == 'T');
+    CHECK(t, game_square(g, &pos, 0, 0) == 't');
     CHECK(t, contains(move_error(g, &pos, "b8xc8", &err), "tower on d8 cannot be captured"));
     game_free(g);
     g = test_open_position(t, "crossings", "1BBW4/3W4/3W4/8/8/8/8/B7 w", &pos);
@@ -337,7 +338,8 @@ static void test_sixteen_by_sixteen_with_obstacles(TestContext *t)
     char buf[1024];
     game_format_position(g, &pos, buf, sizeof buf);
     CHECK_STR(t, buf, text);
-    CHECK(t, g->width == 16 && g->height == 16);
+    CHECK(t, g->width == 16);
+    CHECK(t, g->height == 16);
     CHECK(t, game_stones(g, &pos, WHITE) == 31);
     /* Black's mirror position has the same count, so perft(2) = perft(1)^2. */
     uint64_t one = game_perft(g, &pos, 1);
@@ -516,7 +518,8 @@ static void check_invariants(TestContext *t, const Game *g, Position *pos, Move 
     int own = game_stones(g, pos, mover), enemy = game_stones(g, pos, !mover);
     game_make(g, pos, m, &undo);
     CHECK(t, game_hash(g, pos) == game_hash_fresh(g, pos));
-    CHECK(t, game_stones(g, pos, mover) == own && game_stones(g, pos, !mover) <= enemy);
+    CHECK(t, game_stones(g, pos, mover) == own);
+    CHECK(t, game_stones(g, pos, !mover) <= enemy);
     int counted[2] = {0, 0};
     for (int r = 0; r < g->height; r++)
         for (int f = 0; f < g->width; f++) {
@@ -524,7 +527,8 @@ static void check_invariants(TestContext *t, const Game *g, Position *pos, Move 
             counted[WHITE] += c == 'W' || c == 'T';
             counted[BLACK] += c == 'B' || c == 't';
         }
-    CHECK(t, counted[WHITE] == game_stones(g, pos, WHITE) && counted[BLACK] == game_stones(g, pos, BLACK));
+    CHECK(t, counted[WHITE] == game_stones(g, pos, WHITE));
+    CHECK(t, counted[BLACK] == game_stones(g, pos, BLACK));
     char text[1024];
     game_format_position(g, pos, text, sizeof text);
     Position parsed;

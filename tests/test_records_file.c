@@ -151,8 +151,11 @@ static void check_games(TestContext *t, const Game *g, const char *path, const u
         if (count < n) {
             sample_game(g, 1, indices[count], o, &want);
             CHECK_EQ_U64(t, got.index, want.index);
-            CHECK(t, got.plies == want.plies && strcmp(got.start, want.start) == 0);
-            CHECK(t, got.num_visits == want.num_visits && got.result == want.result);
+            CHECK(t, got.plies == want.plies);
+            if (got.plies == want.plies)
+                CHECK(t, strcmp(got.start, want.start) == 0);
+            CHECK(t, got.num_visits == want.num_visits);
+            CHECK(t, got.result == want.result);
         }
         count++;
     }
@@ -180,14 +183,20 @@ static void test_write_read(TestContext *t)
         snprintf(again, sizeof again, "%s.again", path);
         if (g && write_games(t, g, path, indices, 6, &FULL))
             check_games(t, g, path, indices, 6, &FULL);
-        CHECK(t, g && write_games(t, g, again, indices, 6, &FULL) && files_equal(path, again));  /* same games, same bytes */
+        CHECK(t, g);
+        if (g)
+            CHECK(t, write_games(t, g, again, indices, 6, &FULL) && files_equal(path, again));  /* same games, same bytes */
         Error err = {0};
         RecordsReader *rd = records_open(path, &err);
         if (rd) {
             const RecordsHeader *h = records_reader_header(rd);
             CHECK_STR(t, h->variant, variants[v]);
             CHECK_STR(t, h->settings, "seed=1\nvisits=800\n");
-            CHECK(t, g && h->width == g->width && h->height == g->height);
+            CHECK(t, g);
+            if (g) {
+                CHECK(t, h->width == g->width);
+                CHECK(t, h->height == g->height);
+            }
         }
         records_close(rd);
         game_free(g);
@@ -247,7 +256,9 @@ static void test_second_writer_refused(TestContext *t)
     CHECK(t, records_resume(path, &h, &info, &err) == NULL && strstr(err.msg, "another writer"));
     records_writer_close(w, &err);
     RecordsWriter *again = records_resume(path, &h, &info, &err);
-    CHECK(t, again != NULL && info.count == 0);
+    CHECK(t, again != NULL);
+    if (again != NULL)
+        CHECK(t, info.count == 0);
     records_writer_close(again, &err);
     records_resume_info_free(&info);
     records_header_free(&h);
@@ -274,7 +285,9 @@ static void resume_after_cut(TestContext *t, const Game *g, const char *path, co
         records_header_free(&h);
         return;
     }
-    CHECK(t, info.count == (size_t)n - 1 && info.truncated_bytes == cut && info.truncated_at == last_chunk);
+    CHECK(t, info.count == (size_t)n - 1);
+    CHECK(t, info.truncated_bytes == cut);
+    CHECK(t, info.truncated_at == last_chunk);
     CHECK_STR(t, info.header.settings, "seed=1\nvisits=800\n");
     GameRecord r;
     game_record_init(&r);
@@ -311,16 +324,25 @@ static void test_resume_every_cut(TestContext *t)
     GameRecord r;
     game_record_init(&r);
     sample_game(g, 1, indices[3], &small, &r);
-    CHECK(t, w && records_append(w, &r, &err) && records_writer_close(w, &err));
+    CHECK(t, w);
+    if (w)
+        CHECK(t, records_append(w, &r, &err) && records_writer_close(w, &err));
     records_resume_info_free(&info);
     game_record_free(&r);
     unsigned char *whole = read_file(path, &len);
-    CHECK(t, whole && len > last_chunk + CHUNK_HEADER_BYTES);
+    CHECK(t, whole);
+    if (whole)
+        CHECK(t, len > last_chunk + CHUNK_HEADER_BYTES);
     for (size_t cut = 0; whole && cut < len - last_chunk; cut++) {
         resume_after_cut(t, g, path, whole, last_chunk, cut, indices, 4, &small);
         size_t again_len = 0;
         unsigned char *again = read_file(path, &again_len);
-        CHECK(t, again && again_len == len && memcmp(again, whole, len) == 0);
+        CHECK(t, again);
+        if (again) {
+            CHECK(t, again_len == len);
+            if (again_len == len)
+                CHECK(t, memcmp(again, whole, len) == 0);
+        }
         free(again);
     }
     free(whole);
@@ -392,14 +414,21 @@ static void damage_byte(TestContext *t, const char *path, const unsigned char *w
     uint64_t offset = 0;
     RecordsErrorKind got = RECORDS_OK;
     CHECK(t, read_through(path, &damage, &offset, &got) == 4);   /* every game but the damaged one */
-    CHECK(t, damage == 1 && offset == chunk && got == kind);
+    CHECK(t, damage == 1);
+    CHECK(t, offset == chunk);
+    CHECK(t, got == kind);
     Error err = {0};
     RecordsResumeInfo info;
     CHECK(t, records_resume(path, NULL, &info, &err) == NULL && err.offset == chunk);
     CHECK(t, !records_canonicalize(path, &err) && err.offset == chunk);
     size_t after_len = 0;
     unsigned char *after = read_file(path, &after_len);
-    CHECK(t, after && after_len == len && memcmp(after, copy, len) == 0);   /* refused: left alone */
+    CHECK(t, after);
+    if (after) {
+        CHECK(t, after_len == len);
+        if (after_len == len)
+            CHECK(t, memcmp(after, copy, len) == 0);   /* refused: left alone */
+    }
     free(after);
     free(copy);
 }
@@ -451,7 +480,12 @@ static void test_indices(TestContext *t)
     Error err = {0};
     RecordsResumeInfo info;
     CHECK(t, records_indices(path, &info, &err));
-    CHECK(t, info.count == 4 && info.games == 5 && strcmp(info.header.variant, "crossings") == 0);
+    CHECK(t, info.count == 4);
+    if (info.count == 4) {
+        CHECK(t, info.games == 5);
+        if (info.games == 5)
+            CHECK(t, strcmp(info.header.variant, "crossings") == 0);
+    }
     const uint64_t want[4] = {0, 3, 7, 9};
     for (size_t i = 0; i < info.count && i < 4; i++)
         CHECK(t, info.indices[i] == want[i]);
@@ -463,7 +497,11 @@ static void test_indices(TestContext *t)
     if (n == 5) {
         whole[at[2] + CHUNK_HEADER_BYTES + 9] ^= 0x40;
         FILE *f = fopen(damaged, "wb");
-        CHECK(t, f && fwrite(whole, 1, len, f) == len && fclose(f) == 0);
+        CHECK(t, f);
+        if (f) {
+            CHECK(t, fwrite(whole, 1, len, f) == len);
+            CHECK(t, fclose(f) == 0);
+        }
         CHECK(t, !records_indices(damaged, &info, &err) && err.kind == RECORDS_ERR_CRC && err.offset == at[2]);
     }
     free(whole);
@@ -501,7 +539,8 @@ static void test_random_damage(TestContext *t)
         uint64_t offset = 0;
         RecordsErrorKind kind = RECORDS_OK;
         int games = read_through(bad, &damage, &offset, &kind);
-        CHECK(t, games <= 6 && (damage == 0 || offset >= at[0]));
+        CHECK(t, games <= 6);
+        CHECK(t, damage == 0 || offset >= at[0]);
         bool at_chunk = damage == 0;
         for (int c = 0; c < chunks; c++)
             at_chunk = at_chunk || offset == at[c];
@@ -526,7 +565,14 @@ static void check_open_fails(TestContext *t, const char *path, const unsigned ch
     CHECK(t, write_file(path, b, len));
     Error err = {0};
     RecordsReader *rd = records_open(path, &err);
-    CHECK(t, rd == NULL && err.kind == kind && strstr(err.msg, words) && strstr(err.msg, path));
+    CHECK(t, rd == NULL);
+    if (rd == NULL) {
+        CHECK(t, err.kind == kind);
+        if (err.kind == kind) {
+            CHECK(t, strstr(err.msg, words));
+            CHECK(t, strstr(err.msg, path));
+        }
+    }
     /* The one Error says whose fault it is: a file that is not records (or not yet readable
      * ones) is the input's (exit 2), damage a failure (exit 1). */
     const bool input = kind == RECORDS_ERR_EMPTY || kind == RECORDS_ERR_FOREIGN || kind == RECORDS_ERR_VERSION;
@@ -582,7 +628,9 @@ static void test_bad_files(TestContext *t)
     int damage = 0;
     uint64_t offset = 0;
     RecordsErrorKind kind = RECORDS_OK;
-    CHECK(t, read_through(bad, &damage, &offset, &kind) == 1 && damage == 1 && offset == at[1]);
+    CHECK(t, read_through(bad, &damage, &offset, &kind) == 1);
+    CHECK(t, damage == 1);
+    CHECK(t, offset == at[1]);
     CHECK(t, kind == RECORDS_ERR_TRUNCATED);
     check_verify(t, bad, at[1], RECORDS_ERR_TRUNCATED);
     CHECK(t, write_file(bad, whole, at[1] + 7));
@@ -666,7 +714,15 @@ static void test_threads_canonical(TestContext *t)
     CHECK(t, records_canonicalize(four, &err));     /* a canonical file is its own canonical form */
     size_t len2 = 0;
     unsigned char *after = read_file(four, &len2);
-    CHECK(t, before && after && len == len2 && memcmp(before, after, len) == 0);
+    CHECK(t, before);
+    if (before) {
+        CHECK(t, after);
+        if (after) {
+            CHECK(t, len == len2);
+            if (len == len2)
+                CHECK(t, memcmp(before, after, len) == 0);
+        }
+    }
     free(before);
     free(after);
     CHECK(t, count_files(&d, ".tmp.") == 0);
@@ -804,12 +860,16 @@ static void test_verify_replays_visits(TestContext *t)
     CHECK(t, records_verify(path, &rep, &err) && rep.num_damaged == 0 && rep.games == 2);
     records_verify_report_free(&rep);
     CHECK(t, records_verify_games(path, &rep, &err));
-    CHECK(t, rep.num_damaged == 1 && rep.num_refused == 1 && rep.games == 2 && rep.chunks == 2);
+    CHECK(t, rep.num_damaged == 1);
+    CHECK(t, rep.num_refused == 1);
+    CHECK(t, rep.games == 2);
+    CHECK(t, rep.chunks == 2);
     if (rep.num_damaged == 1) {
         snprintf(want, sizeof want, "%s: game 7 ply 1: the visit list's notation is not the rules': a2-b2 (the rules "
                  "write a2xb2), in the chunk at offset %llu", path, (unsigned long long)rep.damaged[0].offset);
         CHECK_STR(t, rep.damaged[0].msg, want);
-        CHECK(t, rep.damaged[0].kind == RECORDS_ERR_RULES && rep.damaged[0].offset > 0);
+        CHECK(t, rep.damaged[0].kind == RECORDS_ERR_RULES);
+        CHECK(t, rep.damaged[0].offset > 0);
     }
     records_verify_report_free(&rep);
     remove_dir(&d);
@@ -839,7 +899,9 @@ static void test_shard_set(TestContext *t)
     char *in[4] = {a, copy, b, a};
     for (int i = 0; i < 4; i++)
         CHECK(t, tensor_shards_set_id(in + i, 1, i == 3 ? "level=6" : "level=4", id[i], &err));
-    CHECK(t, strcmp(id[0], id[1]) == 0 && strcmp(id[0], id[2]) != 0 && strcmp(id[0], id[3]) != 0);
+    CHECK(t, strcmp(id[0], id[1]) == 0);
+    CHECK(t, strcmp(id[0], id[2]) != 0);
+    CHECK(t, strcmp(id[0], id[3]) != 0);
     temp_path(&d, "x.npz", out);
     temp_path(&d, "x-00005.npz", old);
     CHECK(t, write_file(old, (const unsigned char *)"old", 3));
@@ -849,13 +911,24 @@ static void test_shard_set(TestContext *t)
         tensor_shards_path(set, k, path, sizeof path);
         CHECK(t, write_file(path, (const unsigned char *)"new", 3));
     }
-    CHECK(t, set && count_files(&d, "x-") == 1 && tensor_shards_commit(set, 2, id[0], "\"games\": 2", &err));
-    CHECK(t, count_files(&d, "x-0000") == 2 && count_files(&d, "x-shards.json") == 1 && count_files(&d, ".tmp.") == 0);
+    CHECK(t, set);
+    if (set) {
+        CHECK(t, count_files(&d, "x-") == 1);
+        CHECK(t, tensor_shards_commit(set, 2, id[0], "\"games\": 2", &err));
+    }
+    CHECK(t, count_files(&d, "x-0000") == 2);
+    CHECK(t, count_files(&d, "x-shards.json") == 1);
+    CHECK(t, count_files(&d, ".tmp.") == 0);
     temp_path(&d, "x-shards.json", path);
     size_t len = 0;
     unsigned char *manifest = read_file(path, &len);
-    CHECK(t, manifest && strstr((char *)manifest, id[0]) && strstr((char *)manifest, "\"shards\": 2") &&
-             strstr((char *)manifest, "[\"x-00000.npz\", \"x-00001.npz\"]") && strstr((char *)manifest, "\"games\": 2"));
+    CHECK(t, manifest);
+    if (manifest) {
+        CHECK(t, strstr((char *)manifest, id[0]));
+        CHECK(t, strstr((char *)manifest, "\"shards\": 2"));
+        CHECK(t, strstr((char *)manifest, "[\"x-00000.npz\", \"x-00001.npz\"]"));
+        CHECK(t, strstr((char *)manifest, "\"games\": 2"));
+    }
     free(manifest);
     char **names = NULL;
     int count = 0;
@@ -863,8 +936,8 @@ static void test_shard_set(TestContext *t)
     for (int i = 0; i < count; i++)
         free(names[i]);
     free(names);
-    CHECK(t, mkdir(old, 0755) == 0 && !tensor_shards_existing(out, &names, &count, &err) &&
-             strstr(err.msg, "is a folder") != NULL);
+    CHECK(t, mkdir(old, 0755) == 0);
+    CHECK(t, !tensor_shards_existing(out, &names, &count, &err) && strstr(err.msg, "is a folder") != NULL);
     rmdir(old);
     game_free(g);
     remove_dir(&d);
@@ -917,7 +990,8 @@ static void test_signal_removes_temp(TestContext *t)
             _exit(ignored ? 91 : 92);
         }
         int status = 0;
-        CHECK(t, pid > 0 && waitpid(pid, &status, 0) == pid);
+        CHECK(t, pid > 0);
+        CHECK(t, waitpid(pid, &status, 0) == pid);
         left += ignored;
         if (ignored)
             CHECK(t, WIFEXITED(status) && WEXITSTATUS(status) == 91 && count_files(&d, ".tmp.") == left);
@@ -946,7 +1020,8 @@ static void test_resume_removes_stale_temps(TestContext *t)
     for (int i = 0; i < 4; i++) {
         temp_path(&d, names[i], other);
         int fd = open(other, O_CREAT | O_WRONLY, 0644);
-        CHECK(t, fd >= 0 && write(fd, "x", 1) == 1);
+        CHECK(t, fd >= 0);
+        CHECK(t, write(fd, "x", 1) == 1);
         close(fd);
     }
     RecordsHeader h;
@@ -954,8 +1029,11 @@ static void test_resume_removes_stale_temps(TestContext *t)
     RecordsResumeInfo info;
     records_header_init(&h, g, "seed=1\nvisits=800\n", &err);
     RecordsWriter *w = records_resume(path, &h, &info, &err);
-    CHECK(t, w != NULL && info.stale_temps == 2);
-    CHECK(t, count_files(&d, "a.lrec.tmp.") == 1 && count_files(&d, "b.lrec.tmp.") == 1);
+    CHECK(t, w != NULL);
+    if (w != NULL)
+        CHECK(t, info.stale_temps == 2);
+    CHECK(t, count_files(&d, "a.lrec.tmp.") == 1);
+    CHECK(t, count_files(&d, "b.lrec.tmp.") == 1);
     if (w) {
         records_resume_info_free(&info);
         CHECK(t, records_writer_close(w, &err));
@@ -979,12 +1057,13 @@ static void test_remove_stale_spares_live_temps(TestContext *t)
     temp_path(&d, "out.npz", path);
     int fd = output_temp_create(path, live, sizeof live, 0644);
     int folder_fd = output_temp_folder_create(path, folder, sizeof folder);
-    CHECK(t, fd >= 0 && folder_fd >= 0);
+    CHECK(t, fd >= 0);
+    CHECK(t, folder_fd >= 0);
     temp_path(&d, "out.npz.tmp.AbC123", stale);
     temp_path(&d, "out.npz.tmp.Fo1der", stale_folder);
     snprintf(inside, sizeof inside, "%s/out-00000.npz", stale_folder);
-    CHECK(t, mkdir(stale_folder, 0755) == 0 && write_file(stale, (const unsigned char *)"x", 1) &&
-             write_file(inside, (const unsigned char *)"x", 1));
+    CHECK(t, mkdir(stale_folder, 0755) == 0);
+    CHECK(t, write_file(stale, (const unsigned char *)"x", 1) && write_file(inside, (const unsigned char *)"x", 1));
     CHECK(t, output_temp_remove_stale(path) == 2);
     CHECK(t, access(live, F_OK) == 0 && access(folder, F_OK) == 0);
     CHECK(t, access(stale, F_OK) != 0 && access(stale_folder, F_OK) != 0);
@@ -994,13 +1073,15 @@ static void test_remove_stale_spares_live_temps(TestContext *t)
         _exit(output_temp_create(path, mine, sizeof mine, 0644) >= 0 ? 0 : 1);
     }
     int status = 0;
-    CHECK(t, child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(t, child > 0);
+    CHECK(t, waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
     CHECK(t, count_files(&d, "out.npz.tmp.") == 3);
     CHECK(t, output_temp_remove_stale(path) == 1);
     close(fd);
     output_temp_done(live);
     close(folder_fd);
-    CHECK(t, output_temp_remove_stale(path) == 2 && count_files(&d, ".tmp.") == 0);
+    CHECK(t, output_temp_remove_stale(path) == 2);
+    CHECK(t, count_files(&d, ".tmp.") == 0);
     remove_dir(&d);
 }
 

@@ -252,7 +252,8 @@ static void test_planes_reversi(TestContext *t)
         return;
     CHECK(t, game_parse_move(g, &pos, "pass", &m, &err) && game_action_of(g, &pos, m) == 64);
     MoveSquares pass = {0, 0, 0, 0, true};
-    CHECK(t, game_action_of_squares(g, BLACK, &pass) == 64 && game_transform_action(g, 5, 64) == 64);
+    CHECK(t, game_action_of_squares(g, BLACK, &pass) == 64);
+    CHECK(t, game_transform_action(g, 5, 64) == 64);
     game_free(g);
 }
 

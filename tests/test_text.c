@@ -54,7 +54,8 @@ static void test_decimals_refused(TestContext *t)
     double v = 0;
     CHECK(t, number_parse_decimal("12x", 2, &v) == NUMBER_OK && v == 12);
     CHECK(t, number_parse_decimal("1e5", 2, &v) == NUMBER_TRAILING);
-    CHECK(t, number_decimal_prefix("0x1p-3", 6) == 1 && number_decimal_prefix("-", 1) == 0);
+    CHECK(t, number_decimal_prefix("0x1p-3", 6) == 1);
+    CHECK(t, number_decimal_prefix("-", 1) == 0);
     /* a long run of digits is still a number */
     char longer[600];
     memset(longer, '1', sizeof longer - 1);

@@ -21,7 +21,9 @@ static void test_parse(TestContext *t)
         Error err;
         char back[48];
         CHECK(t, time_control_parse(good[i].text, &tc, &err));
-        CHECK(t, tc.seconds == good[i].seconds && tc.increment == good[i].increment && tc.moves == good[i].moves);
+        CHECK(t, tc.seconds == good[i].seconds);
+        CHECK(t, tc.increment == good[i].increment);
+        CHECK(t, tc.moves == good[i].moves);
         time_control_format(&tc, back, sizeof back);
         CHECK_STR(t, back, good[i].back);
     }
@@ -43,7 +45,8 @@ static void test_clock(TestContext *t)
 {
     GameClock c;
     game_clock_start(&c, &(TimeControl){10, 1, 2});
-    CHECK(t, c.left == 10 && game_clock_moves_to_go(&c) == 2);
+    CHECK(t, c.left == 10);
+    CHECK(t, game_clock_moves_to_go(&c) == 2);
     CHECK(t, game_clock_charge(&c, 3, 0) && c.left == 8 && game_clock_moves_to_go(&c) == 1);
     CHECK(t, game_clock_charge(&c, 3, 0) && c.left == 16 && game_clock_moves_to_go(&c) == 2);  /* a new period */
     CHECK(t, !game_clock_charge(&c, 20, 0) && c.left < 0);
@@ -54,7 +57,10 @@ static void test_clock(TestContext *t)
     game_clock_start(&two[WHITE], &(TimeControl){5, 0.1, 0});
     game_clock_start(&two[BLACK], &(TimeControl){0, 0, 0});
     ClockReading r = time_control_clock_reading(two, (const bool[2]){true, false}, WHITE);
-    CHECK(t, r.left[WHITE] == 5 && r.left[BLACK] == 5 && r.increment[BLACK] == 0.1 && r.moves_to_go == 0);
+    CHECK(t, r.left[WHITE] == 5);
+    CHECK(t, r.left[BLACK] == 5);
+    CHECK(t, r.increment[BLACK] == 0.1);
+    CHECK(t, r.moves_to_go == 0);
 }
 
 /* A clock that every move drains by its maximum never runs out; one drained by the target lasts
@@ -68,7 +74,9 @@ static void test_budget(TestContext *t)
             ClockReading r = {{10, 10}, {incs[i], incs[i]}, 0};
             for (int move = 0; move < 300; move++) {
                 TimeBudget b = time_control_budget(&r, BLACK, horizons[h], TIME_DEFAULT_OVERHEAD);
-                CHECK(t, b.target > 0 && b.target <= b.max && b.max < r.left[BLACK]);
+                CHECK(t, b.target > 0);
+                CHECK(t, b.target <= b.max);
+                CHECK(t, b.max < r.left[BLACK]);
                 r.left[BLACK] += incs[i] - b.max;
                 if (r.left[BLACK] <= 0) {
                     CHECK(t, r.left[BLACK] > 0);
@@ -92,7 +100,8 @@ static void test_budget(TestContext *t)
     CHECK(t, fabs(b.target - 10 * 0.98 / 5) < 1e-9);
     period.moves_to_go = 1;
     b = time_control_budget(&period, WHITE, 40, 0);
-    CHECK(t, b.max < 10 && b.max >= 0.7 * 10);
+    CHECK(t, b.max < 10);
+    CHECK(t, b.max >= 0.7 * 10);
 }
 
 static void test_moves_left(TestContext *t)
@@ -152,7 +161,9 @@ static void test_early_stop(TestContext *t)
     atomic_bool stop;
     time_control_timer_start(&timer, b, clock_seconds() - 5, &stop);
     limits = time_control_timer_limits(&timer, 123);
-    CHECK(t, limits.visits == 123 && limits.seconds > 24 && limits.seconds <= 25);
+    CHECK(t, limits.visits == 123);
+    CHECK(t, limits.seconds > 24);
+    CHECK(t, limits.seconds <= 25);
 }
 
 const TestCase time_control_tests[] = {

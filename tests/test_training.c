@@ -103,7 +103,9 @@ static void test_train_run_returns(TestContext *t)
     TrainOutput out = {.print = said, .ctx = &s};
     Error err = {0};
     CHECK(t, training_run(&o, g, &start, &env, &out, &err));
-    CHECK(t, s.lines >= 8 && strcmp(s.first, "making 4 balanced openings for the gates and the ladder\n") == 0);
+    CHECK(t, s.lines >= 8);
+    if (s.lines >= 8)
+        CHECK(t, strcmp(s.first, "making 4 balanced openings for the gates and the ladder\n") == 0);
     snprintf(path, sizeof path, "%s/gen1/verdict", run);
     CHECK(t, access(path, F_OK) == 0);
     /* resumed with other settings: the setting that differs, as an error */

@@ -162,8 +162,11 @@ static void test_extract_matches_reference(TestContext *t)
     GameRecord recs[NUM_GAMES + 2];
     TuneGames games;
     tune_games_init(&games);
-    CHECK(t, g && sample_records(g, recs) && add_records(g, recs, NUM_GAMES + 2, &games));
-    CHECK(t, games.num_starts > 1 && games.num_starts <= (size_t)NUM_GAMES + 2);
+    CHECK(t, g);
+    if (g)
+        CHECK(t, sample_records(g, recs) && add_records(g, recs, NUM_GAMES + 2, &games));
+    CHECK(t, games.num_starts > 1);
+    CHECK(t, games.num_starts <= (size_t)NUM_GAMES + 2);
     const TuneDataOptions cases[] = {
         {0, 0.1, 1.0, 0, NULL, false, 0},     /* the defaults */
         {6, 0.5, 0.3, 2, NULL, false, 0},     /* a skipped opening, a big validation share, values in the target */
@@ -183,7 +186,9 @@ static void test_extract_threads_same_bits(TestContext *t)
     GameRecord recs[NUM_GAMES + 2];
     TuneGames games;
     tune_games_init(&games);
-    CHECK(t, g && sample_records(g, recs) && add_records(g, recs, NUM_GAMES + 2, &games));
+    CHECK(t, g);
+    if (g)
+        CHECK(t, sample_records(g, recs) && add_records(g, recs, NUM_GAMES + 2, &games));
     TuneSet train[2], valid[2];
     TuneDataStats st[2];
     Error err;
@@ -193,7 +198,9 @@ static void test_extract_threads_same_bits(TestContext *t)
     }
     if (g) {
         CHECK(t, same_set(&train[0], &train[1]) && same_set(&valid[0], &valid[1]));
-        CHECK(t, train[0].count > 100 && valid[0].count > 10);
+        CHECK(t, train[0].count > 100);
+        if (train[0].count > 100)
+            CHECK(t, valid[0].count > 10);
         for (int i = 0; i < 2; i++) {
             tune_set_free(&train[i]);
             tune_set_free(&valid[i]);
@@ -238,7 +245,8 @@ static void test_validation_split(TestContext *t)
         CHECK(t, !tune_in_validation(i, 77, 0.0));
         CHECK(t, tune_in_validation(i, 77, 0.1) == tune_in_validation(i, 77, 0.1));
     }
-    CHECK(t, held > 900 && held < 1100);
+    CHECK(t, held > 900);
+    CHECK(t, held < 1100);
 }
 
 static void test_illegal_move(TestContext *t)
@@ -248,10 +256,16 @@ static void test_illegal_move(TestContext *t)
     TuneGames games;
     tune_games_init(&games);
     Error perr;
-    CHECK(t, g && sample_records(g, recs));
+    CHECK(t, g);
+    if (g)
+        CHECK(t, sample_records(g, recs));
     /* Game 7's fourth move replaced by one no group can make (seven squares up the a-file). */
-    CHECK(t, recs[7].plies > 4 && record_move_parse("a1-a8", &recs[7].ply[3].move, &perr));
-    CHECK(t, g && add_records(g, recs, NUM_GAMES + 2, &games));
+    CHECK(t, recs[7].plies > 4);
+    if (recs[7].plies > 4)
+        CHECK(t, record_move_parse("a1-a8", &recs[7].ply[3].move, &perr));
+    CHECK(t, g);
+    if (g)
+        CHECK(t, add_records(g, recs, NUM_GAMES + 2, &games));
     TuneSet train, valid;
     TuneDataStats st;
     Error err;
@@ -259,7 +273,9 @@ static void test_illegal_move(TestContext *t)
     for (int threads = 1; g && threads <= 2; threads++) {
         o.threads = threads;
         CHECK(t, !tune_extract(g, &games, &o, &train, &valid, &st, &err));
-        CHECK(t, !err.failure && strstr(err.msg, "memory: game 7, ply 4: move 'a1-a8'") != NULL);
+        CHECK(t, !err.failure);
+        if (!err.failure)
+            CHECK(t, strstr(err.msg, "memory: game 7, ply 4: move 'a1-a8'") != NULL);
     }
     tune_games_free(&games);
     free_records(recs, NUM_GAMES + 2);
@@ -354,8 +370,18 @@ static void check_read_good(TestContext *t, const char *a, const char *b)
     Game *g = NULL;
     Error err;
     CHECK(t, tune_read_records(paths, 2, 2, &games, &g, &err));
-    CHECK(t, g && g->width == 8 && strcmp(g->name, "epaminondas") == 0);
-    CHECK(t, games.count == 10 && games.num_sources == 2 && games.source[1].games == 4);
+    CHECK(t, g);
+    if (g) {
+        CHECK(t, g->width == 8);
+        if (g->width == 8)
+            CHECK(t, strcmp(g->name, "epaminondas") == 0);
+    }
+    CHECK(t, games.count == 10);
+    if (games.count == 10) {
+        CHECK(t, games.num_sources == 2);
+        if (games.num_sources == 2)
+            CHECK(t, games.source[1].games == 4);
+    }
     CHECK_STR(t, games.source[0].name, a);
     /* The files were read in parallel; the games are in file order all the same. */
     size_t ply = 0;
@@ -394,8 +420,15 @@ static void check_mismatch(TestContext *t, const TempDir *d, const char *good)
     temp_path(d, "crossings.lrec", crossings);
     temp_path(d, "e10.lrec", big);
     temp_path(d, "none.lrec", none);
-    CHECK(t, c8 && e10 && write_records(c8, crossings, 2, 1, &SAMPLE) && write_records(e10, big, 2, 1, &SAMPLE));
-    CHECK(t, e10 && write_records(e10, none, 0, 1, &SAMPLE));
+    CHECK(t, c8);
+    if (c8) {
+        CHECK(t, e10);
+        if (e10)
+            CHECK(t, write_records(c8, crossings, 2, 1, &SAMPLE) && write_records(e10, big, 2, 1, &SAMPLE));
+    }
+    CHECK(t, e10);
+    if (e10)
+        CHECK(t, write_records(e10, none, 0, 1, &SAMPLE));
     const char *variant[2] = {good, crossings}, *board[2] = {good, big}, *no_games[1] = {none};
     CHECK(t, read_fails(variant, 2, &err) && !err.failure && strstr(err.msg, "crossings 8x8 records, but") &&
                  strstr(err.msg, good));
@@ -416,7 +449,8 @@ static void check_damaged(TestContext *t, const TempDir *d, const Game *g)
     flip_byte(path, (long)sb.st_size / 2);
     const char *paths[1] = {path};
     CHECK(t, read_fails(paths, 1, &err) && err.kind != 0 && err.failure);
-    CHECK(t, strstr(err.msg, path) != NULL && strstr(err.msg, "offset") != NULL);
+    CHECK(t, strstr(err.msg, path) != NULL);
+    CHECK(t, strstr(err.msg, "offset") != NULL);
 }
 
 static void test_read_files(TestContext *t)
@@ -457,10 +491,14 @@ static void test_fixtures(TestContext *t)
     const SampleOptions long_games = {true, false, 200, true};
     snprintf(path, sizeof path, "%s/tune-epaminondas.lrec", dir);
     unlink(path);
-    CHECK(t, e8 && write_records(e8, path, 60, 5, &long_games));
+    CHECK(t, e8);
+    if (e8)
+        CHECK(t, write_records(e8, path, 60, 5, &long_games));
     snprintf(path, sizeof path, "%s/tune-crossings.lrec", dir);
     unlink(path);
-    CHECK(t, c8 && write_records(c8, path, 4, 5, &SAMPLE));
+    CHECK(t, c8);
+    if (c8)
+        CHECK(t, write_records(c8, path, 4, 5, &SAMPLE));
     game_free(e8);
     game_free(c8);
 }

@@ -175,7 +175,8 @@ static void check_against_reference(TestContext *t, const Data *d, const Network
         CHECK_EQ_U64(t, sets[v]->input_start[sets[v]->count], r.inputs[v]);
         CHECK_EQ_U64(t, sets[v]->move_start[sets[v]->count], r.moves[v]);
     }
-    CHECK(t, sets[0]->with_policy > 0 && sets[1]->count > 0);
+    CHECK(t, sets[0]->with_policy > 0);
+    CHECK(t, sets[1]->count > 0);
     free(r.seen);
 }
 
@@ -208,7 +209,9 @@ static void test_data_matches_reference(TestContext *t)
     }
     check_against_reference(t, &d, &arch, (TuneNetworkSet *[]){&a[0], &a[1]}, 2);
     CHECK(t, same_sets(&a[0], &b[0]) && same_sets(&a[1], &b[1]));
-    CHECK(t, a[0].num_sample == 50 && a[0].sample_row[1] > 1);
+    CHECK(t, a[0].num_sample == 50);
+    if (a[0].num_sample == 50)
+        CHECK(t, a[0].sample_row[1] > 1);
     for (int v = 0; v < 2; v++) {
         tune_network_set_free(&a[v]);
         tune_network_set_free(&b[v]);
@@ -237,7 +240,9 @@ static void test_select_equals_reading(TestContext *t)
         const uint32_t first = k ? (uint32_t)patterns.num_inputs : 0;
         CHECK(t, tune_network_data(d.g, &d.games, &d.base, nets[k], &o, &alone[0], &alone[1], &stats, &err));
         CHECK(t, tune_network_set_select(&all[0], first, first + (uint32_t)nets[k]->num_inputs, &part));
-        CHECK(t, part.num_inputs == nets[k]->num_inputs && same_sets(&part, &alone[0]));
+        CHECK(t, part.num_inputs == nets[k]->num_inputs);
+        if (part.num_inputs == nets[k]->num_inputs)
+            CHECK(t, same_sets(&part, &alone[0]));
         tune_network_set_free(&part);
         tune_network_set_free(&alone[0]);
         tune_network_set_free(&alone[1]);
@@ -365,7 +370,9 @@ static void test_fit_threads_same_bits(TestContext *t)
     TuneNetworkDataOptions o = data_options(2);
     CHECK(t, tune_network_data(d.g, &d.games, &d.base, &nets[0], &o, &s[0], &s[1], &stats, &err));
     network_free(&nets[0]);
-    CHECK(t, s[0].count > 768 && s[0].count % 768 > 256);  /* a whole batch and a part of one */
+    CHECK(t, s[0].count > 768);
+    if (s[0].count > 768)
+        CHECK(t, s[0].count % 768 > 256);  /* a whole batch and a part of one */
     double losses[3] = {0};
     for (int k = 0; k < 3 && fit; k++) {
         CHECK(t, network_init(&nets[k], d.g, NETWORK_PATTERNS | NETWORK_SQUARES, 0, 16, &err));
@@ -374,11 +381,16 @@ static void test_fit_threads_same_bits(TestContext *t)
         fo.batch = 768;     /* 256 positions a thread: 3 threads share a batch's steps */
         CHECK(t, tune_network_fit(d.g, &nets[k], &s[0], &s[1], &fo, fit, &err));
         losses[k] = fit->valid_after.total;
-        CHECK(t, fit->num_epochs >= 2 && fit->epoch[1].train.value > 0);
+        CHECK(t, fit->num_epochs >= 2);
+        if (fit->num_epochs >= 2)
+            CHECK(t, fit->epoch[1].train.value > 0);
     }
     CHECK(t, same_floats(&nets[0], &nets[1]) && same_floats(&nets[0], &nets[2]));
-    CHECK(t, losses[0] == losses[1] && losses[0] == losses[2]);
-    CHECK(t, nets[0].shift1 == nets[2].shift1 && !memcmp(nets[0].q_w1, nets[2].q_w1, (size_t)nets[0].num_inputs * 32));
+    CHECK(t, losses[0] == losses[1]);
+    CHECK(t, losses[0] == losses[2]);
+    CHECK(t, nets[0].shift1 == nets[2].shift1);
+    if (nets[0].shift1 == nets[2].shift1)
+        CHECK(t, !memcmp(nets[0].q_w1, nets[2].q_w1, (size_t)nets[0].num_inputs * 32));
     for (int k = 0; k < 3; k++)
         network_free(&nets[k]);
     tune_network_set_free(&s[0]);
@@ -448,13 +460,17 @@ static void test_first_step_follows_gradient(TestContext *t)
     CHECK(t, tune_network_data(d.g, &d.games, &d.base, &net, &o, &s[0], &s[1], &stats, &err));
     size_t offset[NETWORK_ARRAYS];
     double *g = reference_gradient(&net, &s[0], offset);
-    CHECK(t, g && network_copy(&before, &net));
+    CHECK(t, g);
+    if (g)
+        CHECK(t, network_copy(&before, &net));
     TuneNetworkFitOptions fo = fit_options(2);
     fo.batch = s[0].count;
     fo.max_epochs = 1;
     fo.l2 = 0;
     TuneNetworkFit *fit = malloc(sizeof *fit);
-    CHECK(t, fit && tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
+    CHECK(t, fit);
+    if (fit)
+        CHECK(t, tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
     float **w[NETWORK_ARRAYS], **w0[NETWORK_ARRAYS];
     size_t n[NETWORK_ARRAYS];
     network_arrays(&before, w0, n);
@@ -475,7 +491,10 @@ static void test_first_step_follows_gradient(TestContext *t)
     int buckets[NETWORK_MAX_BUCKETS] = {0}, used = 0;
     for (size_t i = 0; i < s[0].count; i++)
         used += buckets[s[0].bucket[i]]++ == 0;
-    CHECK(t, bad == 0 && moved > 1000 && still > 1000 && used >= 2);
+    CHECK(t, bad == 0);
+    CHECK(t, moved > 1000);
+    CHECK(t, still > 1000);
+    CHECK(t, used >= 2);
     free(g);
     free(fit);
     network_free(&net);
@@ -524,16 +543,22 @@ static void test_fit_learns_teacher(TestContext *t)
     fo.max_epochs = 30;
     fo.learning_rate = 0.02;
     TuneNetworkFit *fit = malloc(sizeof *fit);
-    CHECK(t, fit && tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
+    CHECK(t, fit);
+    if (fit)
+        CHECK(t, tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
     if (fit) {
         /* most of the way from the start to the teacher's own loss (the targets' entropy) */
         const double before = fit->valid_before.total, after = fit->valid_after.total;
         CHECK(t, after < floor.total + 0.3 * (before - floor.total));
-        CHECK(t, fit->best_epoch > 0 && fit->valid_after.value < fit->valid_before.value);
+        CHECK(t, fit->best_epoch > 0);
+        CHECK(t, fit->valid_after.value < fit->valid_before.value);
         /* the teacher's values are learnable: the value head pays and is kept */
-        CHECK(t, !fit->value_head_dropped && !net.priors_only &&
-                     fit->value_without - fit->value_with >= TUNE_NETWORK_VALUE_GAIN);
-        CHECK(t, fit->sample_positions > 0 && fabs(fit->sample_quantized.value - fit->sample_float.value) < 0.05);
+        CHECK(t, !fit->value_head_dropped);
+        CHECK(t, !net.priors_only);
+        if (!net.priors_only)
+            CHECK(t, fit->value_without - fit->value_with >= TUNE_NETWORK_VALUE_GAIN);
+        CHECK(t, fit->sample_positions > 0);
+        CHECK(t, fabs(fit->sample_quantized.value - fit->sample_float.value) < 0.05);
     }
     free(fit);
     network_free(&teacher);
@@ -568,9 +593,14 @@ static void test_value_head_dropped_when_it_saves_nothing(TestContext *t)
     TuneNetworkFitOptions fo = fit_options(2);
     fo.max_epochs = 10;
     TuneNetworkFit *fit = malloc(sizeof *fit);
-    CHECK(t, fit && tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
+    CHECK(t, fit);
+    if (fit)
+        CHECK(t, tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
     if (fit) {
-        CHECK(t, fit->value_head_dropped && net.priors_only && fit->valid_after.policy < fit->valid_before.policy);
+        CHECK(t, fit->value_head_dropped);
+        CHECK(t, net.priors_only);
+        if (net.priors_only)
+            CHECK(t, fit->valid_after.policy < fit->valid_before.policy);
         float zero = 0;
         for (int b = 0; b < net.buckets; b++)
             zero += fabsf(net.bv[b]) + fabsf(net.wv[b * NETWORK_L2]);
@@ -593,7 +623,9 @@ static void test_zero_start_is_skip_path(TestContext *t)
         return;
     Network *net = malloc(sizeof *net);
     Error err;
-    CHECK(t, net && network_init(net, d.g, NETWORK_PATTERNS, 0, 32, &err));
+    CHECK(t, net);
+    if (net)
+        CHECK(t, network_init(net, d.g, NETWORK_PATTERNS, 0, 32, &err));
     network_randomize(net, 4, false);
     TuneNetworkDataOptions o = data_options(1);
     TuneNetworkSet s[2];
@@ -648,11 +680,21 @@ static void test_data_without_visits(TestContext *t)
     TuneNetworkSet s[2];
     TuneDataStats stats;
     CHECK(t, tune_network_data(d.g, &plain, &d.base, &net, &o, &s[0], &s[1], &stats, &err));
-    CHECK(t, s[0].count > 0 && s[0].with_policy == 0 && s[0].move_start[s[0].count] == 0);
+    CHECK(t, s[0].count > 0);
+    if (s[0].count > 0) {
+        CHECK(t, s[0].with_policy == 0);
+        CHECK(t, s[0].move_start[s[0].count] == 0);
+    }
     TuneNetworkFitOptions fo = fit_options(1);
     TuneNetworkFit *fit = malloc(sizeof *fit);
-    CHECK(t, fit && tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
-    CHECK(t, fit && isnan(fit->valid_after.policy) && fit->valid_after.total == fit->valid_after.value);
+    CHECK(t, fit);
+    if (fit)
+        CHECK(t, tune_network_fit(d.g, &net, &s[0], &s[1], &fo, fit, &err));
+    CHECK(t, fit);
+    if (fit) {
+        CHECK(t, isnan(fit->valid_after.policy));
+        CHECK(t, fit->valid_after.total == fit->valid_after.value);
+    }
     free(fit);
     network_free(&net);
     tune_network_set_free(&s[0]);
@@ -670,7 +712,9 @@ static void test_data_refuses_other_board(TestContext *t)
     Error err;
     Game *small = game_new("crossings", 6, 6, &err);
     Network net;
-    CHECK(t, small && network_init(&net, small, NETWORK_SQUARES, 0, 16, &err));
+    CHECK(t, small);
+    if (small)
+        CHECK(t, network_init(&net, small, NETWORK_SQUARES, 0, 16, &err));
     TuneNetworkDataOptions o = data_options(1);
     TuneNetworkSet s[2];
     TuneDataStats stats;

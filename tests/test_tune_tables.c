@@ -97,7 +97,9 @@ static void test_tables_fit(TestContext *t)
         CHECK(t, tune_fit_tables(g, &train, &valid, &zero, &o, &fits[k], &err));
     }
     const TuneFit *f = &fits[0];
-    CHECK(t, f->tables && f->num_epochs >= 2 && f->weights.tables);
+    CHECK(t, f->tables);
+    CHECK(t, f->num_epochs >= 2);
+    CHECK(t, f->weights.tables);
     /* Learned: the held-out loss falls from log 2 at least a third of the way to the truth's. */
     const double start = f->epoch[0].validation_loss, best = f->epoch[f->best_epoch].validation_loss;
     CHECK(t, fabs(start - log(2.0)) < 1e-6);
@@ -229,7 +231,8 @@ static void test_policy_fit(TestContext *t)
         CHECK(t, tune_fit_policy(g, &games, &start, &o, &fits[k], &err));
     }
     const TunePolicyFit *f = &fits[0];
-    CHECK(t, f->positions_train > 3000 && f->positions_validation > 500);
+    CHECK(t, f->positions_train > 3000);
+    CHECK(t, f->positions_validation > 500);
     CHECK(t, f->valid_after.loss < f->valid_before.loss - 0.05);
     CHECK(t, f->valid_after.top1 > f->valid_before.top1 + 0.05);
     CHECK(t, f->valid_after.evidence > f->valid_before.evidence);
