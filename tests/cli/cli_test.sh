@@ -3,7 +3,7 @@
 # and show subcommands, their --help, and the rule that bad input of any kind ends with exit
 # status 2, exactly one line on stderr and nothing on stdout.
 #
-#   LEUCTRA=build/leuctra sh tests/cli_test.sh
+#   LEUCTRA=build/leuctra sh tests/cli/cli_test.sh
 #
 # Prints one line per failed check ("FAIL what: expected ...; got ...", newlines shown as '|'),
 # ends with the line "N passed, N failed" and exits non-zero if any check failed.
@@ -577,7 +577,7 @@ section_errors() {
 # --- solve: the Reversi endgame solver --------------------------------------------------------
 
 section_solve() {
-    # An endgame of 10 empties whose score the plain reference solver found (tests/reversi_endgames.h).
+    # An endgame of 10 empties whose score the plain reference solver found (tests/reference/reversi_endgames.h).
     P='WWWWWWWW/WWWWBBBB/WBWBWBB1/1BBWWBBW/1BBBBBWW/1WWBWWWW/2WWBWWW/2WWWWWW b'
     expect_contains "empties   8|score     -44 for black (white wins)|line      " solve --position "$P"
     expect_contains "result    loss for black" solve --position "$P" --wld
@@ -1036,7 +1036,7 @@ section_runner() {
     mkdir -p "$r"
     printf '#!/bin/sh\necho "3 passed, 0 failed"\nexit 3\n' >"$r/exits-3.sh"
     chmod +x "$r/exits-3.sh"
-    LEUCTRA_TEST_ONLY="$r/exits-3.sh" UNIT=unused LEUCTRA="$L" sh "$tests_dir/run.sh" >"$out" 2>"$err"
+    LEUCTRA_TEST_ONLY="$r/exits-3.sh" UNIT=unused LEUCTRA="$L" sh "$tests_dir/../run.sh" >"$out" 2>"$err"
     check "run.sh with a runner that exits 3" "1 total: 3 passed, 1 failed" "$? $(tail -n 1 "$out")"
 }
 

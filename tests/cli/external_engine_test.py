@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """external_engine_test.py - tests of external engines as match players (`engine:cmd=...`,
 selfplay/player_external.c): our own `leuctra engine` plays whole matches against an in-process
-player (phalanx board and Reversi, two threads); a deliberately broken engine (tests/fake_engine.py
+player (phalanx board and Reversi, two threads); a deliberately broken engine (tests/cli/fake_engine.py
 in its `cycle` mode: crash, hang, illegal move, garbage, one per process) loses every game, each
 incident is logged as one stderr line and counted in the summary line, the engine is restarted,
 the match ends normally, no engine is left running and none was left a zombie; on a game clock
@@ -10,7 +10,7 @@ every game on time and the match goes on, an `error` answer to a search is asked
 --debug logs every line both ways; bad specs and engines that cannot start end the command with
 exit status 2 and one line.
 
-    LEUCTRA=build/leuctra python3 tests/external_engine_test.py
+    LEUCTRA=build/leuctra python3 tests/cli/external_engine_test.py
 
 Each start of the Python fake costs up to two seconds on a busy machine, so the broken engine
 plays one match of 8 games (4 under LEUCTRA_QUICK, the sanitizer run).  Prints one line per failed
@@ -23,7 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from checks import check, summary
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/checks.py
+from checks import check, summary  # noqa: E402
 
 LEUCTRA = os.environ.get("LEUCTRA")
 if not LEUCTRA:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""fake_engine.py - a deliberately broken engine for tests/external_engine_test.py.
+"""fake_engine.py - a deliberately broken engine for tests/cli/external_engine_test.py.
 
-    LEUCTRA=build/leuctra FAKE_ENGINE_PIDFILE=FILE python3 tests/fake_engine.py MODE
+    LEUCTRA=build/leuctra FAKE_ENGINE_PIDFILE=FILE python3 tests/cli/fake_engine.py MODE
 
 It passes every line to a real `LEUCTRA engine` and relays the replies, so it plays legal moves,
 until its Nth `go` (N drawn from 1..3 per process), where it misbehaves by MODE:

@@ -11,7 +11,7 @@ times and clocks in the records, read alike by the C dump and the Python reader;
 export), names from a spec's name=, no Elo printed as infinite, the warning when the games want
 more cores than there are, and bad options exit 2 with one line.
 
-    LEUCTRA=build/leuctra python3 tests/match_test.py
+    LEUCTRA=build/leuctra python3 tests/cli/match_test.py
 
 Crossings, few visits and small trees (nodes=) keep every run to a fraction of a second optimised;
 LEUCTRA_QUICK=1 (the sanitizer run) shortens the interrupted match.  Prints one line
@@ -25,13 +25,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from checks import check, summary
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/checks.py
+from checks import check, summary  # noqa: E402
 
 LEUCTRA = os.environ.get("LEUCTRA")
 if not LEUCTRA:
     sys.exit("set LEUCTRA to the leuctra binary")
 HERE = os.path.dirname(os.path.abspath(__file__))
-SUITES = os.path.join(HERE, "..", "data", "openings")
+SUITES = os.path.join(HERE, "..", "..", "data", "openings")
 CROSS = ["--variant", "crossings"]
 TIMEOUT = 300
 
@@ -219,7 +220,7 @@ def test_same_files(tmp):
     """No output of a match is one of its inputs or another of its outputs: refused, exit 2, one
     line, before a game is played and with every file as it was."""
     weights = os.path.join(tmp, "same-w.txt")
-    shutil.copy(os.path.join(HERE, "..", "data", "weights", "crossings.txt"), weights)
+    shutil.copy(os.path.join(HERE, "..", "..", "data", "weights", "crossings.txt"), weights)
     suite = os.path.join(tmp, "same-suite.txt")
     shutil.copy(os.path.join(SUITES, "crossings.txt"), suite)
     link = os.path.join(tmp, "same-link.txt")
@@ -438,7 +439,7 @@ def test_clocks(tmp):
     rc, dump, _ = leuctra("records", "dump", rec, "--times")
     check("records: every move timed, the clocked side's clock after it", rc == 0 and "{t=-" not in dump and
           "clk=1" in dump and " clk=-" in dump, dump[:300])
-    sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
     import leuctra_records
     with leuctra_records.RecordsFile(rec) as f:
         version = f.header.version

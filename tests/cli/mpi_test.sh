@@ -5,7 +5,7 @@
 # shards of another process count are refused; the tuner's weights and report under two and
 # three processes are the one-process ones, bit for bit.
 #
-#   LEUCTRA=build/leuctra sh tests/mpi_test.sh      (builds build-mpi/leuctra with make MPI=1)
+#   LEUCTRA=build/leuctra sh tests/cli/mpi_test.sh      (builds build-mpi/leuctra with make MPI=1)
 #
 # Without mpicc or mpirun it says "skipped: no mpirun" (or mpicc) and counts nothing.  Prints one
 # line per failed check, ends with "N passed, N failed", exits non-zero on failure.
@@ -13,7 +13,7 @@ set -u
 : "${LEUCTRA:?set LEUCTRA to the leuctra binary}"
 L=$(cd "$(dirname "$LEUCTRA")" && pwd)/$(basename "$LEUCTRA")     # absolute: some checks run in folders
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+root=$(cd "$here/../.." && pwd)
 M=$root/build-mpi/leuctra
 passed=0
 failed=0

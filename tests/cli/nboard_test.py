@@ -8,7 +8,7 @@ so a wrong move cannot pass because the engine agrees with itself.  Also: GGF ga
 and times, the protocol-1 bare move, and bad lines (a bad game, an illegal move: a status line,
 nothing changed; unknown commands: ignored).
 
-    LEUCTRA=build/leuctra python3 tests/nboard_test.py
+    LEUCTRA=build/leuctra python3 tests/cli/nboard_test.py
 
 Each read waits for a whole line with a generous timeout, so a loaded machine is slow but never
 wrong.  Prints one line per failed check, ends with "N passed, N failed".
@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 import threading
-from checks import check, summary
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/checks.py
+from checks import check, summary  # noqa: E402
 
 LEUCTRA = os.environ.get("LEUCTRA")
 if not LEUCTRA:

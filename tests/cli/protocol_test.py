@@ -4,7 +4,7 @@ match tool or GUI drives it: the handshake, options, positions, searches with st
 the middle, the rule that every bad line gets exactly one `error` line and the engine serves on,
 Reversi and Crossings sessions, and end of input.
 
-    LEUCTRA=build/leuctra python3 tests/protocol_test.py
+    LEUCTRA=build/leuctra python3 tests/cli/protocol_test.py
 
 Every read waits for one whole line with a generous timeout, so a loaded machine is slow but
 never wrong; nothing depends on how fast a search runs.  Each engine must exit with status 0 and
@@ -19,7 +19,8 @@ import sys
 import tempfile
 import threading
 import time
-from checks import check, summary
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/checks.py
+from checks import check, summary  # noqa: E402
 
 LEUCTRA = os.environ.get("LEUCTRA")
 if not LEUCTRA:
@@ -151,7 +152,7 @@ def test_handshake():
     e.finish("handshake")
 
 
-DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
 
 
 def doc_number(text):

@@ -6,7 +6,7 @@ writes; --resume of a complete file changes nothing, of a damaged or foreign fil
 settings are recorded and checked; bad options exit 2 with one line; the progress line appears
 on a terminal only.
 
-    LEUCTRA=build/leuctra python3 tests/selfplay_test.py
+    LEUCTRA=build/leuctra python3 tests/cli/selfplay_test.py
 
 Small boards and few visits keep it to seconds (a run is a fraction of a second optimised, a few
 seconds under the sanitizers); kill moments are drawn relative to the measured length of an
@@ -25,7 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from checks import check, summary
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/checks.py
+from checks import check, summary  # noqa: E402
 
 LEUCTRA = os.environ.get("LEUCTRA")
 if not LEUCTRA:
@@ -215,7 +216,7 @@ def test_resume_complete_and_refusals(tmp, reference):
         f.write("not a records file\n")
     refused("resume of a foreign file", 2, "not a leuctra records file", *RUN, "--out", foreign, "--resume")
     weights = os.path.join(tmp, "own-weights.txt")
-    shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "weights", "crossings.txt"),
+    shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "weights", "crossings.txt"),
                     weights)
     kept = open(weights, "rb").read()
     refused("--out the --weights file", 2, "same file", *RUN, "--weights", weights, "--out", weights)

@@ -7,7 +7,7 @@ Python reader gives the same games as `leuctra records dump`, line for line, and
 truncated, empty, foreign and future-version files get the same diagnosis (kind and chunk offset)
 from the Python reader, from `leuctra records verify` and from `leuctra records dump`.
 
-    LEUCTRA=build/leuctra python3 tests/test_records.py FIXTURE_DIR
+    LEUCTRA=build/leuctra python3 tests/cli/test_records.py FIXTURE_DIR
 
 Ends with the line "N passed, N failed" that tests/run.sh adds up.
 """
@@ -21,10 +21,10 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import leuctra_records as lr  # noqa: E402
 
-LEUCTRA = os.environ.get("LEUCTRA", os.path.join(HERE, "..", "build", "leuctra"))
+LEUCTRA = os.environ.get("LEUCTRA", os.path.join(HERE, "..", "..", "build", "leuctra"))
 FIXTURES = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("LEUCTRA_RECORDS_FIXTURES", "")
 FILES = ("epaminondas.lrec", "crossings.lrec", "reversi.lrec", "moves-only.lrec")
 

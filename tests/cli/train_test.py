@@ -9,7 +9,7 @@ the settings it was started with, and a settings file that differs or is not a r
 that says where and how; bad options get one line and exit 2; a run of --model net fits networks
 and resumes byte for byte too.
 
-    LEUCTRA=build/leuctra python3 tests/train_test.py
+    LEUCTRA=build/leuctra python3 tests/cli/train_test.py
 
 Prints one line per failed check ("FAIL what: ..."), ends with "N passed, N failed".
 """
@@ -24,7 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from checks import check, summary
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/checks.py
+from checks import check, summary  # noqa: E402
 
 LEUCTRA = os.path.abspath(os.environ.get("LEUCTRA") or sys.exit("set LEUCTRA to the leuctra binary"))
 

@@ -1,11 +1,11 @@
 #!/bin/sh
 # tune_test.sh - end-to-end tests of `leuctra tune` on small records files that the unit tests
-# leave in DIR (tests/test_tune_data.c, test `fixtures`): a fit writes a weights file the engine
+# leave in DIR (tests/unit/test_tune_data.c, test `fixtures`): a fit writes a weights file the engine
 # reads back, with provenance; --json is valid JSON; the weights are the same with 1 and 2
 # threads; and every kind of bad input ends with one line on stderr and exit 2 (damaged data:
 # exit 1).
 #
-#   LEUCTRA=build/leuctra sh tests/tune_test.sh DIR
+#   LEUCTRA=build/leuctra sh tests/cli/tune_test.sh DIR
 #
 # Prints one line per failed check, ends with "N passed, N failed", exits non-zero on failure.
 set -u
@@ -149,7 +149,7 @@ check "igfip weights: a game line and 18 weights" $?
 expect 0 "best" analyze --variant igfip --weights "$tmp/wi.txt" --size 8x8 --visits 50
 expect 2 "igfip 8x8 records, but" tune --data "$E" "$I" --out "$tmp/x.txt"
 expect 2 "weights are for epaminondas, this game is igfip" tune --data "$I" --out "$tmp/x.txt" \
-    --init "$here/../data/weights/epaminondas.txt"
+    --init "$here/../../data/weights/epaminondas.txt"
 expect 2 "weights are for igfip" analyze --weights "$tmp/wi.txt" --visits 10
 # --- pattern tables and learned priors (Reversi) ----------------------------------------------
 
@@ -193,9 +193,9 @@ expect 2 "checksum mismatch" analyze --variant reversi --weights "$tmp/flip.lwt"
 expect 2 "the pattern tables are for reversi 8x8, not epaminondas 14x12" analyze --variant epaminondas \
     --weights "$tmp/p.lwt" --visits 50
 expect 2 "the pattern tables are for reversi 8x8, not crossings 8x8" analyze --variant crossings \
-    --weights "$here/../data/weights/reversi.lwt" --visits 50
+    --weights "$here/../../data/weights/reversi.lwt" --visits 50
 expect 2 "are for epaminondas 14x12, not epaminondas 8x8" analyze --size 8x8 \
-    --weights "$here/../data/weights/epaminondas.lwt" --visits 50
+    --weights "$here/../../data/weights/epaminondas.lwt" --visits 50
 expect 2 "no positions with visit lists" tune --data "$R" --priors --priors-min-visits 100000 --out "$tmp/x.lwt"
 # A table file as the start: its tables and priors are refitted with the linear weights unless told
 # otherwise (the linear weights alone against fixed tables had made weaker weights, silently).
@@ -223,7 +223,7 @@ expect 2 "which only a table file holds: name it .lwt" tune --data "$R" --tables
 
 # From a file of base tables: they start the new set's base part, so the log-loss before the fit
 # is that file's, and the file written holds the families.
-"$L" tune --data "$C" --init "$here/../data/weights/crossings.txt" --tables --no-priors --epochs 2 \
+"$L" tune --data "$C" --init "$here/../../data/weights/crossings.txt" --tables --no-priors --epochs 2 \
     --out "$tmp/cbase.lwt" >/dev/null 2>&1
 check "a file of base tables for the shapes' start" $?
 expect 0 "shapes base,2x4,3x3" tune --data "$C" --init "$tmp/cbase.lwt" --shapes base,2x4,3x3 --epochs 2 --no-priors \
@@ -273,9 +273,9 @@ expect 0 "best" analyze --variant crossings --weights "$tmp/n1.lwt" --visits 50
 expect 0 "games" match "mcts:visits=50,weights=$tmp/n1.lwt" mcts:visits=50 --variant crossings --games 4
 # From a table file the network starts as the file alone: its value loss before the fit is the
 # tables fit's before theirs, on the same positions.
-"$L" tune --data "$N" --init "$here/../data/weights/crossings.lwt" --epochs 0 --no-priors --out "$tmp/t0.lwt" \
+"$L" tune --data "$N" --init "$here/../../data/weights/crossings.lwt" --epochs 0 --no-priors --out "$tmp/t0.lwt" \
     --json >"$tmp/tables.json" 2>"$err" &&
-    "$L" tune $NET --init "$here/../data/weights/crossings.lwt" --inputs patterns --out "$tmp/n4.lwt" \
+    "$L" tune $NET --init "$here/../../data/weights/crossings.lwt" --inputs patterns --out "$tmp/n4.lwt" \
     --json >"$tmp/net.json" 2>"$err" && python3 -c '
 import json, sys
 t, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -309,7 +309,7 @@ expect 2 "--out WEIGHTS is required" tune --data "$E"
 expect 2 "No such file" tune --data "$tmp/missing.lrec" --out "$tmp/x.txt"
 expect 2 "empty.lrec" tune --data "$tmp/empty.lrec" --out "$tmp/x.txt"
 expect 2 "crossings 8x8 records, but" tune --data "$E" "$C" --out "$tmp/x.txt"
-expect 2 "weights are for reversi" tune --data "$E" --out "$tmp/x.txt" --init "$here/../data/weights/reversi.txt"
+expect 2 "weights are for reversi" tune --data "$E" --out "$tmp/x.txt" --init "$here/../../data/weights/reversi.txt"
 expect 2 "unknown feature 'materiel'" tune --data "$E" --out "$tmp/x.txt" --init "$tmp/unknown.txt"
 expect 2 "too few positions" tune --data "$E" --out "$tmp/x.txt" --skip-opening 100000
 expect 2 "--lambda must be a number" tune --data "$E" --out "$tmp/x.txt" --lambda 2

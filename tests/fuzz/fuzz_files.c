@@ -1,6 +1,6 @@
 /*
  * fuzz_files.c - libFuzzer harness for the parsers of the files the toolkit reads, beyond the
- * rules' own notation (tests/fuzz_parsers.c): weights files (data/weights.h), results lines
+ * rules' own notation (tests/fuzz/fuzz_parsers.c): weights files (data/weights.h), results lines
  * (eval/results.h), opening-suite lines (data/openings.h), one stored game of a records file
  * (record_decode, docs/FORMAT.md), the JSON scanner of `leuctra chart` (data/json_read.h), and
  * table weights files (data/weights_tables.c) for a small Epaminondas board, and time controls

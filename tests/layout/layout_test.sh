@@ -6,7 +6,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
-cd "$here/.." || exit 1
+cd "$here/../.." || exit 1
 if python3 scripts/layout_check.py "$build"; then
     echo "1 passed, 0 failed"
 else

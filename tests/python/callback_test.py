@@ -12,9 +12,9 @@ another evaluator's file, and its records export; the engine wrapper plays a `le
 the end; the example learns (its network, searching, beats `random` in more than 60% of 20
 seeded games, and the untrained network in more than 55%).
 
-    LEUCTRA=build/leuctra LEUCTRA_LIB=$PWD/build/libleuctra.so /usr/bin/python3 tests/callback_test.py
+    LEUCTRA=build/leuctra LEUCTRA_LIB=$PWD/build/libleuctra.so /usr/bin/python3 tests/python/callback_test.py
 
-LEUCTRA_TEST_INSTALLED=1 (tests/venv_test.sh) tests the installed package instead of python/.
+LEUCTRA_TEST_INSTALLED=1 (tests/python/venv_test.sh) tests the installed package instead of python/.
 Needs numpy (says "skip" without it).  Ends with "N passed, N failed"."""
 import json
 import os
@@ -25,8 +25,8 @@ import tempfile
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/checks.py
 if not os.environ.get("LEUCTRA_TEST_INSTALLED"):
     sys.path.insert(0, os.path.join(ROOT, "python"))
 from checks import check, summary  # noqa: E402

@@ -23,7 +23,7 @@ short training run whose losses fall, save refusing another base's weights, bad 
 refused with one line, and the module importing and saying what it needs without PyTorch.
 Without numpy or PyTorch: "skip: ..." lines and no failures.
 
-    LEUCTRA=build/leuctra LEUCTRA_LIB=$PWD/build/libleuctra.so python3 tests/network_test.py
+    LEUCTRA=build/leuctra LEUCTRA_LIB=$PWD/build/libleuctra.so python3 tests/python/network_test.py
 
 Ends with "N passed, N failed" (tests/run.sh adds it up)."""
 import os
@@ -35,9 +35,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
-if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/checks.py
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/python/venv_test.sh: the installed package
     sys.path.insert(0, os.path.join(ROOT, "python"))
 from checks import check, summary  # noqa: E402
 
@@ -102,7 +102,7 @@ def test_agreement(np, torch, net, tmp):
         meta = net.describe(variant, inputs="both")
         model = net.NetworkModel(meta, hidden=32, seed=7 + k, heads=True)
         path = os.path.join(tmp, variant + ".lwt")
-        net.save(path, model, sample=positions, note="tests/network_test.py")
+        net.save(path, model, sample=positions, note="tests/python/network_test.py")
         ev = net.evaluate(path, positions, variant)
         exact_v, exact_p, dv, dp, bv, bp = compare(np, net, model, ev)
         check("%s: the library's integers equal the model's (value)" % variant,

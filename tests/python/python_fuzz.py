@@ -17,7 +17,7 @@ as a failure.  Fixed seed, bounded work (a few seconds).  `make check` runs it u
 UBSan (LD_PRELOAD of the ASan runtime, LEUCTRA_LIB=build-san/libleuctra.so), where a use after
 free inside the library (two threads on one Game without its lock) is reported and fails it.
 
-    LEUCTRA=build/leuctra LEUCTRA_LIB=$PWD/build/libleuctra.so python3 tests/python_fuzz.py
+    LEUCTRA=build/leuctra LEUCTRA_LIB=$PWD/build/libleuctra.so python3 tests/python/python_fuzz.py
     [LEUCTRA_FUZZ_SEED=47] [LEUCTRA_FUZZ_CALLS=2500]
 
 Ends with "N passed, N failed" (tests/run.sh adds it up)."""
@@ -36,9 +36,9 @@ import threading
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
-if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/checks.py
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/python/venv_test.sh: the installed package
     sys.path.insert(0, os.path.join(ROOT, "python"))
 from checks import check, summary  # noqa: E402
 

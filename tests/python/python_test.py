@@ -14,7 +14,7 @@ files into arrays, failures that leave no file; a set of shards replaced whole o
 by the next (a running one's kept); a visit move with the wrong capture mark refused by verify,
 both exports and read_records; `pip install ./python` into a folder.
 
-    LEUCTRA=build/leuctra LEUCTRA_LIB=build/libleuctra.so python3 tests/python_test.py [FIXTURE_DIR]
+    LEUCTRA=build/leuctra LEUCTRA_LIB=build/libleuctra.so python3 tests/python/python_test.py [FIXTURE_DIR]
 
 Ends with "N passed, N failed" (tests/run.sh adds it up)."""
 import fcntl
@@ -30,10 +30,10 @@ import time
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/checks.py
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/python/venv_test.sh: the installed package
     sys.path.insert(0, os.path.join(ROOT, "python"))
 from checks import check, summary  # noqa: E402
 
@@ -1007,7 +1007,7 @@ def main():
     test_package()
     tmp = tempfile.mkdtemp(prefix="leuctra-python-")
     try:
-        if not os.environ.get("LEUCTRA_TEST_INSTALLED"):   # tests/venv_test.sh installed it already
+        if not os.environ.get("LEUCTRA_TEST_INSTALLED"):   # tests/python/venv_test.sh installed it already
             test_pip_install(tmp)
         if FIXTURES:
             test_wrong_capture_visit(tmp)

@@ -9,20 +9,20 @@ the engine's handshake announces the table's range and default.  So a range chan
 table is seen, unchanged, by the engine's setoption, player specs, analyze's flags, selfplay's
 flags and Python; a syntax that kept its own copy of a range fails here.
 
-    LEUCTRA=build/leuctra LEUCTRA_LIB=build/libleuctra.so python3 tests/search_options_test.py
+    LEUCTRA=build/leuctra LEUCTRA_LIB=build/libleuctra.so python3 tests/python/search_options_test.py
 """
 import os
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
-    sys.path.insert(0, os.path.join(HERE, "..", "python"))
-sys.path.insert(0, HERE)
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/python/venv_test.sh: the installed package
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/checks.py
 import leuctra  # noqa: E402
 from checks import check, summary  # noqa: E402
 
-LEUCTRA = os.environ.get("LEUCTRA", os.path.join(HERE, "..", "build", "leuctra"))
+LEUCTRA = os.environ.get("LEUCTRA", os.path.join(HERE, "..", "..", "build", "leuctra"))
 
 
 def outside(option):

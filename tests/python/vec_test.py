@@ -9,16 +9,16 @@ result, reward and length; the automatic reset.  Then an illegal action refused 
 played, the same games on 1, 2 and 3 threads, opponents (random, greedy, MCTS) that move inside
 the step and only legally, random openings, reset(seed), the arrays' life, and refused arguments.
 
-    LEUCTRA_LIB=$PWD/build/libleuctra.so python3 tests/vec_test.py
+    LEUCTRA_LIB=$PWD/build/libleuctra.so python3 tests/python/vec_test.py
 
 Needs numpy (says "skip" without it).  Ends with "N passed, N failed" (tests/run.sh adds it up)."""
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
-if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/checks.py
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/python/venv_test.sh: the installed package
     sys.path.insert(0, os.path.join(ROOT, "python"))
 from checks import check, summary  # noqa: E402
 

@@ -8,13 +8,13 @@
 # its wheel carries, never python/ of the source tree (their runs under tests/run.sh test that).
 # The parts that test the source tree itself (its pip install, the example scripts) are theirs.
 #
-#   LEUCTRA=build/leuctra sh tests/venv_test.sh
+#   LEUCTRA=build/leuctra sh tests/python/venv_test.sh
 #
 # Prints the runners' failed checks (prefixed "venv:") and one "N passed, N failed" line; says
 # "skip" and passes where the system's Python has no venv module or no numpy.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
+root=$(cd "$here/../.." && pwd)
 : "${LEUCTRA:=$root/build/leuctra}"
 case $LEUCTRA in /*) ;; *) LEUCTRA=$PWD/$LEUCTRA ;; esac
 py=/usr/bin/python3

@@ -1,5 +1,5 @@
 /*
- * make_reversi_endgames.c - writes tests/reversi_endgames.h: positions from uniformly
+ * make_reversi_endgames.c - writes tests/reference/reversi_endgames.h: positions from uniformly
  * random Reversi games, a few at each number of empty squares, with the exact score that the
  * plain reference solver (reversi_reference_solve.c) finds for them.  The unit tests check the
  * engine's solver against the file; `make reversi-endgames` rebuilds it (about half an hour on
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
         return 1;
     const uint64_t seed = strtoull(argv[1], NULL, 10);
     printf("/*\n * reversi_endgames.h - Reversi endgames with the exact score for the side to move (final\n"
-           " * disc difference, empties to the winner) found by tests/reversi_reference_solve.c, for\n"
+           " * disc difference, empties to the winner) found by tests/reference/reversi_reference_solve.c, for\n"
            " * test_solve.c.  Positions from random games; written by `make reversi-endgames`:\n"
            " * make_reversi_endgames %s", argv[1]);
     for (int i = 2; i < argc; i++)

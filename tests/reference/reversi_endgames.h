@@ -1,6 +1,6 @@
 /*
  * reversi_endgames.h - Reversi endgames with the exact score for the side to move (final
- * disc difference, empties to the winner) found by tests/reversi_reference_solve.c, for
+ * disc difference, empties to the winner) found by tests/reference/reversi_reference_solve.c, for
  * test_solve.c.  Positions from random games; written by `make reversi-endgames`:
  * make_reversi_endgames 2026 6:6 8:6 10:6 12:6 14:6 16:6 18:4
  */

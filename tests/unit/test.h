@@ -54,13 +54,13 @@ typedef struct {
         }                                                                                        \
     } while (0)
 
-/* The game of a position string, or NULL with a failure recorded (tests/unit_main.c). */
+/* The game of a position string, or NULL with a failure recorded (tests/unit/unit_main.c). */
 Game *test_open_position(TestContext *t, const char *variant, const char *text, Position *pos);
 
 /* The start after `plies` uniformly random moves drawn from rng (fewer if the game ends). */
 void test_random_position(const Game *g, Rng *rng, int plies, Position *p);
 
-/* Each test_*.c file defines one suite; tests/unit_main.c lists them. */
+/* Each test_*.c file defines one suite; tests/unit/unit_main.c lists them. */
 #define TEST_END {NULL, NULL}
 
 #endif

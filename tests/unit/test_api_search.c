@@ -4,7 +4,7 @@
  * with leuctra's own evaluation passed through the evaluator, a search is lt_game_search's and
  * a self-play file `leuctra selfplay`'s, byte for byte; an evaluator that fails or answers out
  * of range stops the search with its status and one line; options a search through an evaluator
- * cannot take are refused.  tests/callback_test.py does the same through Python.
+ * cannot take are refused.  tests/python/callback_test.py does the same through Python.
  */
 #include "test.h"
 #include "api/api_internal.h"

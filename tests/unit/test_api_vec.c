@@ -2,7 +2,7 @@
  * test_api_vec.c - the C API's batched games (leuctra_api.h's lt_vec_* calls) where only C can
  * reach: output buffers of the wrong size or alignment, NULL arguments, a legal list that does
  * not fit, and a step refused with nothing played.  `make check` runs them under ASan and UBSan;
- * tests/vec_test.py checks the games themselves against leuctra.Game.
+ * tests/python/vec_test.py checks the games themselves against leuctra.Game.
  */
 #include "test.h"
 #include "api/leuctra_api.h"

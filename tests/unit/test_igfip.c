@@ -4,7 +4,7 @@
  * positions where those rules bite, engine against the plain reference generator.  The random
  * positions and the start perfts are in test_phalanx.c with the other phalanx games.
  */
-#include "phalanx_reference.h"
+#include "tests/reference/phalanx_reference.h"
 #include "test.h"
 
 static bool contains(const char *haystack, const char *needle) { return strstr(haystack, needle) != NULL; }

@@ -4,7 +4,7 @@
  * checked against the plain reference generator and the board invariants.  Igfip's own rule
  * positions are in test_igfip.c.
  */
-#include "phalanx_reference.h"
+#include "tests/reference/phalanx_reference.h"
 #include "test.h"
 #include "core/perft.h"
 #include "core/playout.h"

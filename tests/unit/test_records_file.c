@@ -4,7 +4,7 @@
  * foreign, truncated and future-version files, concurrent appends, canonicalize and merge.
  *
  * With LEUCTRA_RECORDS_FIXTURES=DIR set, test `fixtures` also leaves files in DIR for the Python
- * reader's test (tests/test_records.py), which tests/run.sh runs next.
+ * reader's test (tests/cli/test_records.py), which tests/run.sh runs next.
  */
 #include "data/output_file.h"
 #include "data/record_internal.h"

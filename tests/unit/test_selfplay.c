@@ -3,7 +3,7 @@
  * is a function of its seed; without temperature the most visited move is played; random
  * opening plies carry no search; every searched ply lists its visited moves; the settings text
  * is stable and its comparison names the first differing setting.  Runs, files and resume are
- * tests/selfplay_test.py's.
+ * tests/cli/selfplay_test.py's.
  */
 #include "data/weights.h"
 #include "selfplay/selfplay.h"

@@ -9,7 +9,7 @@
 #include "core/rng.h"
 #include "data/ffo_suite.h"
 #include "search/mcts.h"
-#include "reversi_reference_solve.h"
+#include "tests/reference/reversi_reference_solve.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -21,7 +21,7 @@ typedef struct {
 } KnownEndgame;
 
 static const KnownEndgame KNOWN[] = {
-#include "reversi_endgames.h"
+#include "tests/reference/reversi_endgames.h"
 };
 
 /* FFO test suite position 40 (data/ffo_suite.c, 20 empties) with its published score;

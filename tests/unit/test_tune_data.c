@@ -7,7 +7,7 @@
  * without games, files of another game or board, a damaged file, an illegal move.
  *
  * With LEUCTRA_RECORDS_FIXTURES=DIR set, test `fixtures` leaves records files in DIR for the
- * command-line test of `leuctra tune` (tests/tune_test.sh), which tests/run.sh runs next.
+ * command-line test of `leuctra tune` (tests/cli/tune_test.sh), which tests/run.sh runs next.
  */
 #include "core/value.h"
 #include "record_sample.h"
