@@ -36,7 +36,7 @@ endif
 LIB_DIRS := core data search selfplay tuner eval engine pictures training api
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
-TEST_SRC := $(wildcard tests/test_*.c) tests/phalanx_reference.c tests/reversi_reference_solve.c tests/unit_main.c
+TEST_SRC := $(wildcard tests/unit/test_*.c) tests/unit/unit_main.c tests/reference/phalanx_reference.c tests/reference/reversi_reference_solve.c
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -95,7 +95,7 @@ $(BIN): $(CLI_OBJ) $(LIB)
 $(UNIT): $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(TEST_OBJ) $(LIB) $(LDLIBS) -o $@
 
-# The MPI tests (tests/mpi_test.sh) build build-mpi/leuctra themselves when mpicc is there.
+# The MPI tests (tests/cli/mpi_test.sh) build build-mpi/leuctra themselves when mpicc is there.
 test: deps $(BIN) $(UNIT) $(SO)
 	@LEUCTRA=$(BIN) UNIT=$(UNIT) LEUCTRA_LIB=$(abspath $(SO)) tests/run.sh
 
@@ -104,7 +104,7 @@ mpi:
 
 # Sanitizer build in its own folder so it never mixes with the optimised objects.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-# The Python package's fuzz harness (tests/python_fuzz.py) runs once more against the sanitized
+# The Python package's fuzz harness (tests/python/python_fuzz.py) runs once more against the sanitized
 # libleuctra.so: python is not built with ASan, so the compiler's ASan runtime is preloaded, and
 # leak reports are off (the interpreter keeps what it allocated until exit).  A python3 with
 # numpy is taken where there is one, as tests/run.sh does.
@@ -113,34 +113,34 @@ check: deps
 	$(MAKE) BUILD=build-san OPT=-O1 CFLAGS="$(SAN)" LDLIBS="$(SAN) -fopenmp -lz -lm -lgsl -lgslcblas" build-san/leuctra build-san/unit_tests build-san/libleuctra.so
 	LEUCTRA=build-san/leuctra UNIT=build-san/unit_tests LEUCTRA_QUICK=1 tests/run.sh
 	ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$$($(CC) -print-file-name=libasan.so)" LEUCTRA=build-san/leuctra \
-	    LEUCTRA_LIB=$(abspath build-san/libleuctra.so) $(PYTHON_NUMPY) tests/python_fuzz.py
+	    LEUCTRA_LIB=$(abspath build-san/libleuctra.so) $(PYTHON_NUMPY) tests/python/python_fuzz.py
 	$(MAKE) fuzz
 
-# Two harnesses: the rules' notation (tests/fuzz_parsers.c) and the files the toolkit reads
-# (tests/fuzz_files.c).  Their committed seeds (tests/fuzz_corpus/seed_*,
-# tests/fuzz_files_corpus/seed_*) are copied into build-fuzz/, where libFuzzer adds what it
+# Two harnesses: the rules' notation (tests/fuzz/fuzz_parsers.c) and the files the toolkit reads
+# (tests/fuzz/fuzz_files.c).  Their committed seeds (tests/fuzz/fuzz_corpus/seed_*,
+# tests/fuzz/fuzz_files_corpus/seed_*) are copied into build-fuzz/, where libFuzzer adds what it
 # finds; crash files land in build-fuzz/ too.
 FUZZ_SECONDS ?= 20
 fuzz: $(BUILD)/gen/default_weights.c
 	@mkdir -p build-fuzz/corpus
 	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -fsanitize=fuzzer,address,undefined -fopenmp \
-	    tests/fuzz_parsers.c $(filter core/%,$(LIB_SRC)) -lm -o build-fuzz/fuzz_parsers
-	cp tests/fuzz_corpus/seed_* build-fuzz/corpus/
+	    tests/fuzz/fuzz_parsers.c $(filter core/%,$(LIB_SRC)) -lm -o build-fuzz/fuzz_parsers
+	cp tests/fuzz/fuzz_corpus/seed_* build-fuzz/corpus/
 	build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=build-fuzz/ build-fuzz/corpus
 	@mkdir -p build-fuzz/files-corpus
 	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -fsanitize=fuzzer,address,undefined -fopenmp \
-	    tests/fuzz_files.c $(filter core/% data/% search/% selfplay/% eval/%,$(LIB_SRC)) $(BUILD)/gen/default_weights.c \
+	    tests/fuzz/fuzz_files.c $(filter core/% data/% search/% selfplay/% eval/%,$(LIB_SRC)) $(BUILD)/gen/default_weights.c \
 	    -lz -lm -lgsl -lgslcblas -o build-fuzz/fuzz_files
-	cp tests/fuzz_files_corpus/seed_* build-fuzz/files-corpus/
+	cp tests/fuzz/fuzz_files_corpus/seed_* build-fuzz/files-corpus/
 	build-fuzz/fuzz_files -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=build-fuzz/files- build-fuzz/files-corpus
 
-# Rebuilds tests/reversi_endgames.h, the endgames whose scores the plain reference solver found
+# Rebuilds tests/reference/reversi_endgames.h, the endgames whose scores the plain reference solver found
 # (about 20 minutes on one core).
 ENDGAMES_TOOL := $(BUILD)/make_reversi_endgames
-$(ENDGAMES_TOOL): tests/make_reversi_endgames.c tests/reversi_reference_solve.c $(LIB)
-	$(CC) $(CFLAGS) -I. -Itests tests/make_reversi_endgames.c tests/reversi_reference_solve.c $(LIB) $(LDLIBS) -o $@
+$(ENDGAMES_TOOL): tests/reference/make_reversi_endgames.c tests/reference/reversi_reference_solve.c $(LIB)
+	$(CC) $(CFLAGS) -I. tests/reference/make_reversi_endgames.c tests/reference/reversi_reference_solve.c $(LIB) $(LDLIBS) -o $@
 reversi-endgames: $(ENDGAMES_TOOL)
-	$(ENDGAMES_TOOL) 2026 6:6 8:6 10:6 12:6 14:6 16:6 18:4 >tests/reversi_endgames.h.tmp && mv tests/reversi_endgames.h.tmp tests/reversi_endgames.h
+	$(ENDGAMES_TOOL) 2026 6:6 8:6 10:6 12:6 14:6 16:6 18:4 >tests/reference/reversi_endgames.h.tmp && mv tests/reference/reversi_endgames.h.tmp tests/reference/reversi_endgames.h
 
 bench: deps $(BIN) $(SO)
 	scripts/bench.sh $(BIN)

@@ -235,7 +235,7 @@ static void note_choices(const TuneSummary *s)
 }
 
 /* The provenance's date from SOURCE_DATE_EPOCH (reproducible-builds.org) where it is set, so that
- * two fits of the same data write the same bytes (tests/mpi_test.sh compares mpirun's file with
+ * two fits of the same data write the same bytes (tests/cli/mpi_test.sh compares mpirun's file with
  * one process's); NULL: now. */
 static const char *source_date(char *buf, size_t len)
 {

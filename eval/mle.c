@@ -123,7 +123,7 @@ static bool t_value_rounds(const double *a, const double *p, int k, double ref, 
 
 /* The continuation's step in t and its rounds a step: every hypothesis of -1000 to +1000
  * normalized Elo, pairs or games, on counts from 1 to thousands reached its t-value exactly
- * (tests/test_elo.c checks a few). */
+ * (tests/unit/test_elo.c checks a few). */
 static const double CONTINUATION_STEP = 0.25;
 enum { CONTINUATION_ROUNDS = 100 };
 

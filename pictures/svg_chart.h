@@ -8,7 +8,7 @@
  * Written by hand as text, like the boards: no library to depend on, and the same data always
  * gives the same bytes (fixed decimals, no dates, no random ids), so pictures can be diffed
  * and committed.  Elements carry a class (bar, point, error-bar, off-scale, series, legend,
- * axis-label, tick) and a <title> tooltip, which is also what tests/svg_test.py reads.
+ * axis-label, tick) and a <title> tooltip, which is also what tests/cli/svg_test.py reads.
  * Thread-safe: no state outside the structs passed in.
  */
 #ifndef LEUCTRA_SVG_CHART_H

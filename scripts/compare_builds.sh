@@ -18,7 +18,7 @@
 #
 # The defaults decide: two builds that play alike are told apart from a 10 (normalized) Elo gain
 # in about 6,600 games (median; 90% within 15,000), simulated with the SPRT of eval/sprt.h (its
-# reference, tests/ref_sprt.py) and checked with two real builds (docs/BENCHMARKS.md, Clocks and
+# reference, tests/reference/ref_sprt.py) and checked with two real builds (docs/BENCHMARKS.md, Clocks and
 # match files).  The old defaults, elo1=5 and 2,000 games, could not: at elo1=5 an equal pair of
 # builds needs some 20,000 games, and 2,000 ended at LLR -0.84 of -2.94.  A normalized-Elo SPRT
 # needs about (elo1 - elo0)^-2 times as many games, so halving elo1 quadruples them.

@@ -2,7 +2,7 @@
 # ensure-deps.sh - checks that the Debian packages leuctra builds with are installed; installs the
 # missing ones with apt-get when run as root, otherwise prints the exact command and fails.
 # Open MPI (openmpi-bin libopenmpi-dev) is optional and not installed here: it is needed only by
-# `make MPI=1` and tests/mpi_test.sh, which says "skipped: no mpirun" without it (.ci/run installs it).
+# `make MPI=1` and tests/cli/mpi_test.sh, which says "skipped: no mpirun" without it (.ci/run installs it).
 # python3-numpy is installed here when run as root (the tensor tests and scripts/train_example.py
 # use it); without root its absence is only noted.
 set -u
@@ -14,7 +14,7 @@ have_header zlib.h || need="$need zlib1g-dev"
 have_header gsl/gsl_vector.h || need="$need libgsl-dev"
 have_header omp.h || printf 'int main(void){return 0;}\n' | ${CC:-cc} -fopenmp -x c - -o /dev/null 2>/dev/null || need="$need libgomp1"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
-# numpy for the Python package's array tests (tests/python_test.py), in Debian's python3: wanted,
+# numpy for the Python package's array tests (tests/python/python_test.py), in Debian's python3: wanted,
 # not needed, so a user who cannot install it still builds (the tests then say "skip").
 want=""
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null || want="python3-numpy"

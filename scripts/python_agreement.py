@@ -2,7 +2,7 @@
 """python_agreement.py - the Python package (python/leuctra) against the command line: on the
 reference positions of the test suites and on random positions of every variant, the package's
 legal moves and status must be what `leuctra moves` and `leuctra status` print, and its perft
-what `leuctra perft` prints.  Used with small samples by tests/python_test.py; run whole as the
+what `leuctra perft` prints.  Used with small samples by tests/python/python_test.py; run whole as the
 acceptance check of docs/BENCHMARKS.md (issue 21):
 
     python3 scripts/python_agreement.py build/leuctra --random 10000 --references all
@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/venv_test.sh: the installed package
+if not os.environ.get("LEUCTRA_TEST_INSTALLED"):  # tests/python/venv_test.sh: the installed package
     sys.path.insert(0, os.path.join(ROOT, "python"))
 import leuctra  # noqa: E402
 
@@ -73,8 +73,9 @@ def reference_positions():
             for line in f:
                 for m in POSITION.finditer(line):
                     found.append(("openings/" + variant, variant, m.group(0)))
-    sources = sorted(glob.glob(os.path.join(ROOT, "tests", "*.[ch]")) + glob.glob(os.path.join(ROOT, "tests", "*.sh")) +
-                     glob.glob(os.path.join(ROOT, "tests", "*.py")))
+    sources = sorted(glob.glob(os.path.join(ROOT, "tests", "**", "*.[ch]"), recursive=True) +
+                     glob.glob(os.path.join(ROOT, "tests", "**", "*.sh"), recursive=True) +
+                     glob.glob(os.path.join(ROOT, "tests", "**", "*.py"), recursive=True))
     seen = set()
     for path in sources:
         with open(path, errors="replace") as f:
@@ -85,7 +86,7 @@ def reference_positions():
                 continue
             seen.add(s)
             for variant in VARIANTS:
-                found.append(("tests/" + os.path.basename(path), variant, s))
+                found.append((os.path.relpath(path, ROOT), variant, s))
     return found
 
 
