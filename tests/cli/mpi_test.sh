@@ -169,7 +169,7 @@ check "mpirun tune --priors on 8-visit games: one line from one process, exit 2"
 # processes' shares; the 40-visit games give policy targets with --priors-min-visits 40.
 mkdir "$tmp/n1" "$tmp/n2" "$tmp/n3"
 export SOURCE_DATE_EPOCH=1700000000
-NET="--model net --data ../t.lrec ../one.lrec ../ref.lrec --hidden 16 --epochs 2 --priors-min-visits 40 --threads 1 --json"
+NET="--model net --new-network --data ../t.lrec ../one.lrec ../ref.lrec --hidden 16 --epochs 2 --priors-min-visits 40 --threads 1 --json"
 (cd "$tmp/n1" && $L tune $NET --out w.lwt >j 2>err)
 check "plain tune --model net" $?
 python3 -c '
