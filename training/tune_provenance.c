@@ -123,7 +123,8 @@ static void provenance_fit(const TuneSummary *s, Text *t)
 {
     char id[17], a[32], b[32], c[32];
     weights_id_text(&s->init, id);
-    text_printf(t, "start: %s (id %s)\n", s->opts->init ? "--init" : "the shipped weights", id);
+    text_printf(t, "start: %s (id %s)%s\n", s->opts->init ? "--init" : "the shipped weights", id,
+                s->init.net ? "; its network kept as it is, on top of the refitted weights" : "");
     const TuneFitOptions *fo = &s->opts->fit_opts;
     text_printf(t, "fit: lambda %g, l2 %g, skip-opening %d, validation %g; ", s->opts->data_opts.lambda, fo->l2,
                 s->opts->data_opts.skip_opening, s->opts->data_opts.validation);

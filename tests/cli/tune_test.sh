@@ -295,6 +295,9 @@ expect 0 "H 32, from zero" tune --model net --data "$N" --init "$tmp/n3.lwt" --n
 grep -aq "its network dropped (--new-network)" "$tmp/n6.lwt"
 check "--new-network: the provenance says the start's network was dropped" $?
 expect 0 "from the start's network" tune --model net --data "$N" --epochs 1 --out "$tmp/n7.lwt"
+"$L" tune --data "$N" --epochs 1 --out "$tmp/k.lwt" >/dev/null 2>"$err" && grep -aq "; its network kept as it is" "$tmp/k.lwt" &&
+    python3 -c 'import struct, sys; assert struct.unpack_from("<I", open(sys.argv[1], "rb").read(), 8)[0] == 2' "$tmp/k.lwt"
+check "a tables fit from the shipped Crossings file keeps its network (a version 2 file) and says so" $?
 expect 2 "--new-network is an option of --model net" tune --new-network --data "$N" --out "$tmp/x.lwt"
 expect 2 "--model must be tables or net, got 'nn'" tune --model nn --data "$N" --out "$tmp/x.lwt"
 expect 2 "it takes no --tables" tune --model net --tables --data "$N" --out "$tmp/x.lwt"
