@@ -223,7 +223,7 @@ static void bench_network(void)
             net.simd = simd;
             const double fast = simd ? network_rate(&net, g, positions, n) : 0;
             printf("network %-12s %dx%-2d H %3d  %6d inputs  %9.0f evals/s plain  %9.0f evals/s avx2%s\n", games[i],
-                   g->width, g->height, widths[k], net.num_inputs, plain, fast, simd ? "" : " (no AVX2 here)");
+                   g->width, g->height, widths[k], net.num_inputs, plain, fast, simd ? "" : " (no AVX2 here, or LEUCTRA_SIMD=0)");
             network_free(&net);
         }
         game_free(g);

@@ -7,11 +7,18 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define AVX2 __attribute__((target("avx2")))
 
+/* LEUCTRA_SIMD=0 in the environment takes the plain path on any CPU, so that one binary can show
+ * that both paths give the same numbers end to end (the bench signature: tests/cli/cli_test.sh). */
 bool network_simd_available(void)
 {
+    const char *setting = getenv("LEUCTRA_SIMD");
+    if (setting && strcmp(setting, "0") == 0)
+        return false;
     return __builtin_cpu_supports("avx2");
 }
 

@@ -1040,6 +1040,19 @@ section_runner() {
     check "run.sh with a runner that exits 3" "1 total: 3 passed, 1 failed" "$? $(tail -n 1 "$out")"
 }
 
+# --- network: the AVX2 and the plain path give the same searches --------------------------------
+
+# The shipped Crossings weights carry a network, whose priors every Crossings search of `bench`
+# reads; LEUCTRA_SIMD=0 makes the same binary take the plain path (core/network_simd.c).
+section_network() {
+    run_ok bench --visits 3000 || return 0
+    fast=$(grep '^signature' "$out")
+    LEUCTRA_SIMD=0 "$L" bench --visits 3000 >"$out" 2>"$err"
+    check "LEUCTRA_SIMD=0: bench exits 0" 0 "$?"
+    case $fast in signature*nodes*) ;; *) fail "bench prints a signature" "signature ..." "$fast" ;; esac
+    check "the plain network path gives the AVX2 path's bench signature" "$fast" "$(grep '^signature' "$out")"
+}
+
 # --- running the sections ----------------------------------------------------------------------
 
 # Each section runs in its own subshell with its own files and counters; two workers share them
@@ -1070,12 +1083,13 @@ run_section dashes
 run_section full
 run_section same
 run_section endless
+run_section network
 run_section runner
 wait "$worker"
 
 passed=0
 failed=0
-for s in moves perft status apply show size help errors outputs numbers text dashes solve full same endless runner; do
+for s in moves perft status apply show size help errors outputs numbers text dashes solve full same endless network runner; do
     cat "$tmp/$s.log" 2>/dev/null
     if [ -f "$tmp/$s.count" ]; then
         read -r p f <"$tmp/$s.count"
