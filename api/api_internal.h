@@ -1,7 +1,7 @@
 /*
- * api_internal.h - what the C API's files share and nothing outside api/ includes: a game
- * handle's rules, its game so far and its weights (api_game.c owns LtGame), for the searches of
- * api_search.c; and the bridge between an evaluator of the C API (LtEvaluateFn: planes and
+ * api_internal.h - what the C API's files share and nothing outside api/ includes: the failing
+ * of a call (api_error.c); a game handle's rules, its game so far and its weights (api_game.c
+ * owns LtGame), for the searches of api_search.c; and the bridge between an evaluator of the C API (LtEvaluateFn: planes and
  * ascending legal actions) and the search's (MctsEvaluateFn: positions and moves in the game's
  * order), api_evaluate.c, for api_search.c and api_selfplay.c.
  */
@@ -15,6 +15,13 @@
 #include "search/mcts.h"
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/* --- api_error.c ------------------------------------------------------------------------------- */
+
+/* Writes the message (printf's format) into err as one line, where err is given, and returns
+ * status: every failing call of the C API ends with it. */
+int api_fail(char *err, size_t err_len, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* --- api_game.c -------------------------------------------------------------------------------- */
 

@@ -14,32 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t err_len, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t err_len, int status, const char *fmt, ...)
-{
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-        error_one_line(err);
-    }
-    return status;
-}
-
 /* The games: handles of one variant and board. */
 static int check_games(LtGame *const *games, int n, char *err, size_t err_len)
 {
     if (n < 1 || n > LT_SEARCH_MAX_GAMES || !games)
-        return fail(err, err_len, LT_ERR_INPUT, "search: the number of games must be from 1 to %d, got %d",
+        return api_fail(err, err_len, LT_ERR_INPUT, "search: the number of games must be from 1 to %d, got %d",
                     LT_SEARCH_MAX_GAMES, n);
     for (int i = 0; i < n; i++) {
         if (!games[i])
-            return fail(err, err_len, LT_ERR_INPUT, "search: game %d is no game", i);
+            return api_fail(err, err_len, LT_ERR_INPUT, "search: game %d is no game", i);
         const Game *a = api_game_rules(games[0]), *b = api_game_rules(games[i]);
         if (strcmp(a->name, b->name) != 0 || a->width != b->width || a->height != b->height)
-            return fail(err, err_len, LT_ERR_INPUT, "search: game %d is %s on %dx%d, game 0 %s on %dx%d: one "
+            return api_fail(err, err_len, LT_ERR_INPUT, "search: game %d is %s on %dx%d, game 0 %s on %dx%d: one "
                         "variant and board for all", i, b->name, b->width, b->height, a->name, a->width, a->height);
     }
     return LT_OK;
@@ -53,20 +39,20 @@ static int read_setup(int count, const char *const *names, const char *const *va
     s->limits.visits = visits_default;
     Error e;
     if (count < 0 || (count > 0 && (!names || !values)))
-        return fail(err, err_len, LT_ERR_INPUT, "search: %d options without their names and values", count);
+        return api_fail(err, err_len, LT_ERR_INPUT, "search: %d options without their names and values", count);
     for (int i = 0; i < count; i++) {
         if (!names[i] || !values[i])
-            return fail(err, err_len, LT_ERR_INPUT, "search: an option without a name or a value");
+            return api_fail(err, err_len, LT_ERR_INPUT, "search: an option without a name or a value");
         if (!search_setup_set(s, names[i], values[i], SEARCH_IN_API, "", &e))
-            return fail(err, err_len, LT_ERR_INPUT, "%s", e.msg);
+            return api_fail(err, err_len, LT_ERR_INPUT, "%s", e.msg);
     }
     if (s->mcts.threads > 1)
-        return fail(err, err_len, LT_ERR_INPUT, "threads: a search through an evaluator runs on one thread, got %d",
+        return api_fail(err, err_len, LT_ERR_INPUT, "threads: a search through an evaluator runs on one thread, got %d",
                     s->mcts.threads);
     if (s->limits.seconds > 0 || s->limits.visits <= 0)
-        return fail(err, err_len, LT_ERR_INPUT, "time: a search through an evaluator stops at its visits alone");
+        return api_fail(err, err_len, LT_ERR_INPUT, "time: a search through an evaluator stops at its visits alone");
     if (s->mcts.playouts)
-        return fail(err, err_len, LT_ERR_INPUT, "playouts: the evaluator judges the leaves of this search");
+        return api_fail(err, err_len, LT_ERR_INPUT, "playouts: the evaluator judges the leaves of this search");
     MctsConfig defaults;
     mcts_default_config(&defaults);
     if (s->mcts.max_nodes == defaults.max_nodes && search_node_budget(s->limits.visits) < defaults.max_nodes)
@@ -122,7 +108,7 @@ static int write_results(const Searches *s, int32_t *legal_start, int32_t *actio
             legal_start[i] = (int32_t)at;
         if (actions && visits) {
             if (at + (size_t)count > capacity)
-                return fail(err, err_len, LT_ERR_INPUT, "search: the actions and visits hold %zu entries, the "
+                return api_fail(err, err_len, LT_ERR_INPUT, "search: the actions and visits hold %zu entries, the "
                             "games' legal actions are more", capacity);
             root_visits(s->game, root, r, actions, visits, at, count);
         }
@@ -149,7 +135,7 @@ static int write_json(const Searches *s, char *json, size_t json_len, char *err,
     if (at < json_len)
         at += (size_t)snprintf(json + at, json_len - at, "]");
     if (at >= json_len)
-        return fail(err, err_len, LT_ERR_INPUT, "search: the JSON buffer of %zu bytes is too small", json_len);
+        return api_fail(err, err_len, LT_ERR_INPUT, "search: the JSON buffer of %zu bytes is too small", json_len);
     return LT_OK;
 }
 
@@ -175,11 +161,11 @@ static int searches_make(Searches *s, LtGame *const *games, int n, const SearchS
     s->results = malloc((size_t)n * sizeof *s->results);
     s->evaluator = api_evaluator_new(g, NULL, 0, games[0], setup->eval_path, &setup->mcts, evaluate, ctx);
     if (!s->trees || !s->roots || !s->results || !s->evaluator)
-        return fail(err, err_len, LT_ERR_FAILED, "search: out of memory");
+        return api_fail(err, err_len, LT_ERR_FAILED, "search: out of memory");
     for (int i = 0; i < n; i++) {
         s->roots[i] = api_game_played(games[i])->now;
         if (!(s->trees[i] = mcts_new(g, NULL, &setup->mcts)))     /* the evaluator judges every leaf */
-            return fail(err, err_len, LT_ERR_FAILED, "search: cannot allocate the search tree of game %d", i);
+            return api_fail(err, err_len, LT_ERR_FAILED, "search: cannot allocate the search tree of game %d", i);
         mcts_set_game(s->trees[i], api_game_played(games[i]));
     }
     return LT_OK;
@@ -194,10 +180,10 @@ int lt_search_batched(LtGame *const *games, int n, int count, const char *const 
     if (status != LT_OK)
         return status;
     if (batch < 1 || batch > LT_SEARCH_MAX_BATCH)
-        return fail(err, err_len, LT_ERR_INPUT, "batch must be an integer from 1 to %d, got %d", LT_SEARCH_MAX_BATCH,
+        return api_fail(err, err_len, LT_ERR_INPUT, "batch must be an integer from 1 to %d, got %d", LT_SEARCH_MAX_BATCH,
                     batch);
     if (!evaluate)
-        return fail(err, err_len, LT_ERR_INPUT, "search: no evaluator");
+        return api_fail(err, err_len, LT_ERR_INPUT, "search: no evaluator");
     SearchSetup setup;
     const Weights *w;
     if ((status = read_setup(count, names, values, 1000, &setup, err, err_len)) != LT_OK)
@@ -211,7 +197,7 @@ int lt_search_batched(LtGame *const *games, int n, int count, const char *const 
                                                 api_evaluator_call, s.evaluator, s.results)) {
         status = api_evaluator_error(s.evaluator, err, err_len);
         if (status == LT_OK)
-            status = fail(err, err_len, LT_ERR_FAILED, "search: out of memory");
+            status = api_fail(err, err_len, LT_ERR_FAILED, "search: out of memory");
     }
     if (status == LT_OK)
         status = write_results(&s, legal_start, actions, visits, capacity, root_values, best, err, err_len);

@@ -28,20 +28,6 @@ typedef struct {
     const char *evaluator;
 } Options;
 
-static int fail(char *err, size_t err_len, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t err_len, int status, const char *fmt, ...)
-{
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-        error_one_line(err);
-    }
-    return status;
-}
-
 static bool read_integer(const char *name, const char *text, long long min, long long max, int *out, Error *e)
 {
     long long v;
@@ -154,7 +140,7 @@ static int write_summary(const SelfplayProgress *p, char *summary, size_t len, c
                            (unsigned long long)p->played, (unsigned long long)p->results[0],
                            (unsigned long long)p->results[1], (unsigned long long)p->results[2],
                            (unsigned long long)p->plies, p->seconds);
-    return n >= 0 && (size_t)n < len ? LT_OK : fail(err, err_len, LT_ERR_INPUT, "selfplay: the summary buffer is too small");
+    return n >= 0 && (size_t)n < len ? LT_OK : api_fail(err, err_len, LT_ERR_INPUT, "selfplay: the summary buffer is too small");
 }
 
 /* The run, once the game, start, options and weights are known. */
@@ -166,17 +152,17 @@ static int run_games(const Game *g, const Position *start, const Weights *w, con
     ApiEvaluator *bridge = api_evaluator_new(g, w, mcts_coarse_share(&search, g, w), NULL, "", NULL, evaluate, ctx);
     Error e = {0};
     if (!records_path_check(path, &e))
-        return api_evaluator_free(bridge), fail(err, err_len, e.failure ? LT_ERR_FAILED : LT_ERR_INPUT, "%s", e.msg);
+        return api_evaluator_free(bridge), api_fail(err, err_len, e.failure ? LT_ERR_FAILED : LT_ERR_INPUT, "%s", e.msg);
     if (!o->resume && access(path, F_OK) == 0)     /* as `leuctra selfplay` refuses it: bad input */
         return api_evaluator_free(bridge),
-               fail(err, err_len, LT_ERR_INPUT, "%s already exists (resume completes it; or choose another name)", path);
+               api_fail(err, err_len, LT_ERR_INPUT, "%s already exists (resume completes it; or choose another name)", path);
     const SelfplayEvaluator evaluator = {api_evaluator_call, bridge, o->batch, o->at_once};
     char *settings = selfplay_settings_text_external(g, start, w, &o->config, o->evaluator,
                                                      selfplay_lockstep_in_flight(&evaluator), NULL);
     if (!bridge || !settings) {
         api_evaluator_free(bridge);
         free(settings);
-        return fail(err, err_len, LT_ERR_FAILED, "selfplay: out of memory");
+        return api_fail(err, err_len, LT_ERR_FAILED, "selfplay: out of memory");
     }
     const SelfplayRun run = {.game = g, .start = start, .weights = w, .config = &o->config, .settings = settings,
                              .path = path, .games = (uint64_t)games, .threads = 1, .resume = o->resume,
@@ -186,7 +172,7 @@ static int run_games(const Game *g, const Position *start, const Weights *w, con
     if (!selfplay_run(&run, &progress, &e)) {
         status = api_evaluator_error(bridge, err, err_len);
         if (status == LT_OK)
-            status = fail(err, err_len, e.failure ? LT_ERR_FAILED : LT_ERR_INPUT, "%s", e.msg);
+            status = api_fail(err, err_len, e.failure ? LT_ERR_FAILED : LT_ERR_INPUT, "%s", e.msg);
     }
     if (status == LT_OK && summary)
         status = write_summary(&progress, summary, summary_len, err, err_len);
@@ -200,11 +186,11 @@ int lt_selfplay(const char *variant, const char *size, const char *position, con
                 char *summary, size_t summary_len, char *err, size_t err_len)
 {
     if (!path || !*path)
-        return fail(err, err_len, LT_ERR_INPUT, "selfplay: no records file to write");
+        return api_fail(err, err_len, LT_ERR_INPUT, "selfplay: no records file to write");
     if (games < 1 || games > 100000000)
-        return fail(err, err_len, LT_ERR_INPUT, "games must be an integer from 1 to 100000000, got %ld", games);
+        return api_fail(err, err_len, LT_ERR_INPUT, "games must be an integer from 1 to 100000000, got %ld", games);
     if (!evaluate)
-        return fail(err, err_len, LT_ERR_INPUT, "selfplay: no evaluator");
+        return api_fail(err, err_len, LT_ERR_INPUT, "selfplay: no evaluator");
     LtGame *handle = lt_game_new(variant, size, position, err, err_len);
     if (!handle)
         return LT_ERR_INPUT;
@@ -213,7 +199,7 @@ int lt_selfplay(const char *variant, const char *size, const char *position, con
     Error e;
     const Weights *w = NULL;
     int status = read_options(g, games, count, names, values, &o, &e) ? LT_OK
-                                                                       : fail(err, err_len, LT_ERR_INPUT, "%s", e.msg);
+                                                                       : api_fail(err, err_len, LT_ERR_INPUT, "%s", e.msg);
     if (status == LT_OK)
         status = api_game_weights(handle, o.search.eval_path, &w, err, err_len);
     if (status == LT_OK)

@@ -13,6 +13,7 @@
  * which thread played it or how many there are.
  */
 #include "leuctra_api.h"
+#include "api_internal.h"
 #include "core/game_so_far.h"
 #include "core/number.h"
 #include "core/rng.h"
@@ -92,19 +93,6 @@ struct LtVec {
     void *out[OUT_COUNT];
     size_t out_len[OUT_COUNT];  /* elements */
 };
-
-static int fail(char *err, size_t err_len, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t err_len, int status, const char *fmt, ...)
-{
-    if (err && err_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_len, fmt, ap);
-        va_end(ap);
-        error_one_line(err);
-    }
-    return status;
-}
 
 /* ---------------------------------------------------------------- options */
 
@@ -539,11 +527,11 @@ static int run_status(LtVec *v, bool reset, int64_t *legal_total, char *err, siz
     if (legal_total)
         *legal_total = v->total;
     if (r == -1)
-        return fail(err, err_len, LT_ERR_FAILED, "out of memory (the games are left as they came out: reset them)");
+        return api_fail(err, err_len, LT_ERR_FAILED, "out of memory (the games are left as they came out: reset them)");
     if (r == -2)
-        return fail(err, err_len, LT_ERR_FAILED, "no game could be begun with the agent to move");
+        return api_fail(err, err_len, LT_ERR_FAILED, "no game could be begun with the agent to move");
     if (r == -3)
-        return fail(err, err_len, LT_ERR_FAILED, "the opponent chose no move");
+        return api_fail(err, err_len, LT_ERR_FAILED, "the opponent chose no move");
     return LT_OK;
 }
 
@@ -666,11 +654,11 @@ LtVec *lt_vec_new(const char *variant, const char *size, int n, uint64_t seed, i
     VecOptions o;
     int w = 0, h = 0;
     if (n < 1 || n > LT_VEC_MAX_GAMES) {
-        fail(err, err_len, LT_ERR_INPUT, "n must be an integer from 1 to %d, got %d", (int)LT_VEC_MAX_GAMES, n);
+        api_fail(err, err_len, LT_ERR_INPUT, "n must be an integer from 1 to %d, got %d", (int)LT_VEC_MAX_GAMES, n);
         return NULL;
     }
     if (!options_read(&o, count, names, values, &e) || (size && *size && !game_parse_size(size, &w, &h, &e))) {
-        fail(err, err_len, LT_ERR_INPUT, "%s", e.msg);
+        api_fail(err, err_len, LT_ERR_INPUT, "%s", e.msg);
         return NULL;
     }
     LtVec *v = vec_alloc(variant, w, h, n, &o, &e);
@@ -679,7 +667,7 @@ LtVec *lt_vec_new(const char *variant, const char *size, int n, uint64_t seed, i
         v = NULL;
     }
     if (!v) {
-        fail(err, err_len, e.failure ? LT_ERR_FAILED : LT_ERR_INPUT, "%s", e.msg);
+        api_fail(err, err_len, e.failure ? LT_ERR_FAILED : LT_ERR_INPUT, "%s", e.msg);
         return NULL;
     }
     v->seed = seed;
@@ -722,13 +710,13 @@ int lt_vec_bind(LtVec *v, const char *name, void *buf, size_t bytes, char *err, 
     while (k < OUT_COUNT && !(name && strcmp(outputs[k].name, name) == 0))
         k++;
     if (k == OUT_COUNT)
-        return fail(err, err_len, LT_ERR_INPUT, "bind: unknown output '%.40s' (planes, mask, legal_count, legal_start, "
+        return api_fail(err, err_len, LT_ERR_INPUT, "bind: unknown output '%.40s' (planes, mask, legal_count, legal_start, "
                     "legal, side, reward, done, result, reason, plies, length)", name ? name : "(null)");
     size_t element = outputs[k].element, want = per_game(v, k) * (size_t)v->n * element;
     if (!buf && bytes)
-        return fail(err, err_len, LT_ERR_INPUT, "bind '%s': no buffer for %zu bytes", outputs[k].name, bytes);
+        return api_fail(err, err_len, LT_ERR_INPUT, "bind '%s': no buffer for %zu bytes", outputs[k].name, bytes);
     if (buf && ((uintptr_t)buf % element || (want ? bytes != want : bytes % element)))
-        return fail(err, err_len, LT_ERR_INPUT, "bind '%s': %zu bytes at an address %s; expected %s%zu bytes aligned "
+        return api_fail(err, err_len, LT_ERR_INPUT, "bind '%s': %zu bytes at an address %s; expected %s%zu bytes aligned "
                     "to %zu", outputs[k].name, bytes, (uintptr_t)buf % element ? "misaligned" : "aligned",
                     want ? "" : "a multiple of ", want ? want : element, element);
     v->out[k] = buf;
@@ -758,10 +746,10 @@ int lt_vec_reset(LtVec *v, int reseed, uint64_t seed, int64_t *legal_total, char
 int lt_vec_step(LtVec *v, const int32_t *actions, size_t n, int64_t *legal_total, char *err, size_t err_len)
 {
     if (!actions || n != (size_t)v->n)
-        return fail(err, err_len, LT_ERR_INPUT, "step: %zu actions for %d games", actions ? n : 0, v->n);
+        return api_fail(err, err_len, LT_ERR_INPUT, "step: %zu actions for %d games", actions ? n : 0, v->n);
     int bad = check_actions(v, actions);
     if (bad < v->n)
-        return fail(err, err_len, LT_ERR_INPUT, "step: game %d: action %d is not one of its %d legal actions (nothing "
+        return api_fail(err, err_len, LT_ERR_INPUT, "step: game %d: action %d is not one of its %d legal actions (nothing "
                     "was played)", bad, (int)actions[bad], v->slots[bad].count);
     return run_status(v, false, legal_total, err, err_len);
 }
@@ -769,7 +757,7 @@ int lt_vec_step(LtVec *v, const int32_t *actions, size_t n, int64_t *legal_total
 static int check_index(const LtVec *v, int i, char *err, size_t err_len)
 {
     if (i < 0 || i >= v->n)
-        return fail(err, err_len, LT_ERR_INPUT, "game index must be an integer from 0 to %d, got %d", v->n - 1, i);
+        return api_fail(err, err_len, LT_ERR_INPUT, "game index must be an integer from 0 to %d, got %d", v->n - 1, i);
     return LT_OK;
 }
 

@@ -93,7 +93,8 @@ bool prior_cache_put(PriorCache *c, uint64_t hash, int n, const float *priors)
     if (!e->hash)
         c->used++;
     *e = (Entry){key_of(hash), (uint32_t)c->pool_used, (uint32_t)n};
-    memcpy(c->pool + c->pool_used, priors, (size_t)n * sizeof *priors);
+    if (n > 0)      /* a position without moves has no pool yet: memcpy takes no null pointer */
+        memcpy(c->pool + c->pool_used, priors, (size_t)n * sizeof *priors);
     c->pool_used += (size_t)n;
     return true;
 }

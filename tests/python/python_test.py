@@ -889,8 +889,11 @@ def test_shard_sets(tmp):
     delay, rc, finished_first = ref["Bmany"][2] / 2, None, []
     for _ in range(6):
         fresh_a()
+        # SIGINT as a terminal's Ctrl-C gives it: a job started in the background by a shell
+        # inherits SIGINT ignored, and the export (rightly) keeps it ignored then
         p = subprocess.Popen([LEUCTRA, "records", "export"] + b_in * 15 + ["-o", os.path.join(folder, "x.npz"),
-                                                                            "--shard-positions", "20", "--quiet"])
+                                                                            "--shard-positions", "20", "--quiet"],
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         time.sleep(delay)
         p.send_signal(signal.SIGINT)
         rc = p.wait()
@@ -904,8 +907,11 @@ def test_shard_sets(tmp):
     outcomes, bad_rounds = {}, []
     for round_ in range(8):
         fresh_a()
+        # SIGINT as a terminal's Ctrl-C gives it: a job started in the background by a shell
+        # inherits SIGINT ignored, and the export (rightly) keeps it ignored then
         p = subprocess.Popen([LEUCTRA, "records", "export"] + b_in * 15 + ["-o", os.path.join(folder, "x.npz"),
-                                                                            "--shard-positions", "20", "--quiet"])
+                                                                            "--shard-positions", "20", "--quiet"],
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         if round_ < 4:      # anywhere
             time.sleep(rng.uniform(0, 1.5) * ref["Bmany"][2])
         else:               # in the swap: the old manifest goes first
