@@ -5,8 +5,10 @@
  */
 #include "train_run.h"
 #include "train_output.h"
+#include "tune_run.h"
 
 #include "core/clock.h"
+#include "core/network.h"
 #include "core/threads.h"
 #include "data/openings.h"
 #include "data/weights.h"
@@ -72,6 +74,22 @@ static bool load_start(const TrainRun *run, Weights *w, Error *err)
                      strcmp(start, "shipped") == 0 ? "no shipped weights for this board" : e.msg);
 }
 
+/* With --model net every generation's fit goes on from the start's network, if it has one: a
+ * width or input set that differs is refused here, before any self-play, not at gen 1's fit. */
+static bool check_start_network(const TrainRun *run, const Weights *w, Error *err)
+{
+    const TrainOptions *o = run->o;
+    if (!o->net || !w->net)
+        return true;
+    if (o->hidden && o->hidden != w->net->h)
+        return error_set(err, "--hidden %d: the start's network has H %d (every fit goes on from it with its "
+                              "width)", o->hidden, w->net->h);
+    if (o->inputs && o->inputs != w->net->input_set)
+        return error_set(err, "--inputs %s: the start's network has the inputs %s", training_tune_inputs_name(o->inputs),
+                         training_tune_inputs_name(w->net->input_set));
+    return true;
+}
+
 /* DIR/gen0: the start weights, saved with a note of where they came from (unless they are there:
  * the settings are written first, and a run stopped before this step does it on resume). */
 static bool write_gen0(TrainRun *run, const Weights *w, Error *err)
@@ -133,7 +151,7 @@ static bool open_folder(TrainRun *run, Weights *w, Error *err)
     bool started;
     /* a bad start stops before the folder is touched, and so does a folder a new run may not
      * begin in */
-    if (!load_start(run, w, err) || !training_folder_started(run, &started, err))
+    if (!load_start(run, w, err) || !check_start_network(run, w, err) || !training_folder_started(run, &started, err))
         return false;
     if (run->env->rank == 0 && !make_folder(run->o->dir, err))
         return false;

@@ -307,6 +307,13 @@ def test_network_run(base):
           "--hidden is an option of --model net" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
     p = train(base, "refused", *SMALL, "--model", "net", "--hidden", "20")
     check("--hidden 20: exit 2, one line", p.returncode == 2 and "multiple of 16" in p.stderr, p.stderr)
+    # the shipped Crossings weights carry a network of H 64: another width is refused at once,
+    # before any self-play and without a folder, not at gen 1's fit
+    p = train(base, "refused-width", "--variant", "crossings", "--start", "shipped", "--generations", "1", "--games",
+              "4", "--visits", "10", "--quiet", "--model", "net", "--hidden", "32")
+    check("--model net --hidden 32 from a start with a network of H 64: exit 2, one line, no folder",
+          p.returncode == 2 and "--hidden 32: the start's network has H 64" in p.stderr and
+          p.stderr.count("\n") == 1 and not os.path.exists(os.path.join(base, "refused-width")), p.stderr)
 
 
 def test_new_run_needs_empty_folder(base, started):
