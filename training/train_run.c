@@ -8,7 +8,6 @@
 #include "tune_run.h"
 
 #include "core/clock.h"
-#include "core/network.h"
 #include "core/threads.h"
 #include "data/openings.h"
 #include "data/weights.h"
@@ -79,15 +78,7 @@ static bool load_start(const TrainRun *run, Weights *w, Error *err)
 static bool check_start_network(const TrainRun *run, const Weights *w, Error *err)
 {
     const TrainOptions *o = run->o;
-    if (!o->net || !w->net)
-        return true;
-    if (o->hidden && o->hidden != w->net->h)
-        return error_set(err, "--hidden %d: the start's network has H %d (every fit goes on from it with its "
-                              "width)", o->hidden, w->net->h);
-    if (o->inputs && o->inputs != w->net->input_set)
-        return error_set(err, "--inputs %s: the start's network has the inputs %s", training_tune_inputs_name(o->inputs),
-                         training_tune_inputs_name(w->net->input_set));
-    return true;
+    return !o->net || !w->net || training_tune_net_continues(o->hidden, o->inputs, w->net, err);
 }
 
 /* DIR/gen0: the start weights, saved with a note of where they came from (unless they are there:

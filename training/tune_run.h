@@ -86,6 +86,10 @@ typedef struct {
 
 /* "patterns", "squares" or "both". */
 const char *training_tune_inputs_name(unsigned inputs);
+/* Whether a network fit can go on from `net` (a start's network) with the width and input set a
+ * run names (0: not named): else false and the one message tune and train give. */
+struct Network;
+bool training_tune_net_continues(int hidden, unsigned inputs, const struct Network *net, Error *err);
 
 typedef struct {
     const TuneOptions *opts;

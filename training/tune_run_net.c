@@ -51,20 +51,22 @@ static void net_work_free(NetWork *n)
         network_free(&n->best);
 }
 
-/* The start weights' network against the options: the same inputs and width where they name
- * them. */
+bool training_tune_net_continues(int hidden, unsigned inputs, const Network *net, Error *err)
+{
+    if (hidden && hidden != net->h)
+        return error_set(err, "--hidden %d: the start's network has H %d (a fit goes on from it with its "
+                              "width)", hidden, net->h);
+    if (inputs && inputs != net->input_set)
+        return error_set(err, "--inputs %s: the start's network has the inputs %s", training_tune_inputs_name(inputs),
+                         training_tune_inputs_name(net->input_set));
+    return true;
+}
+
+/* The start weights' network: for this game and board, and the inputs and width the options name. */
 static bool check_start_network(const TuneOptions *o, const TuneWork *w, Error *err)
 {
     const Network *net = w->summary.init.net;
-    if (!network_fits(net, w->game, err))
-        return false;
-    if (o->net.hidden && o->net.hidden != net->h)
-        return error_set(err, "--hidden %d: the start's network has H %d (a fit goes on from it with its "
-                              "width)", o->net.hidden, net->h);
-    if (o->net.inputs && o->net.inputs != net->input_set)
-        return error_set(err, "--inputs %s: the start's network has the inputs %s",
-                         training_tune_inputs_name(o->net.inputs), training_tune_inputs_name(net->input_set));
-    return true;
+    return network_fits(net, w->game, err) && training_tune_net_continues(o->net.hidden, o->net.inputs, net, err);
 }
 
 /* The game, the start weights, and what the network will be. */

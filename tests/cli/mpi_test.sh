@@ -20,6 +20,17 @@ failed=0
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$1"; }
 check() { if [ "$2" -eq 0 ]; then pass; else fail "$1"; fi; }
+same_tune_report() {    # two tune --json reports alike but for every time and *seconds field
+    python3 -c '
+import json, sys
+def strip(v):
+    if isinstance(v, dict):
+        return {k: strip(x) for k, x in v.items() if k != "time" and not k.endswith("seconds")}
+    return [strip(x) for x in v] if isinstance(v, list) else v
+a, b = (strip(json.load(open(p))) for p in sys.argv[1:3])
+assert a == b, "reports differ"
+' "$1" "$2"
+}
 
 for tool in mpirun mpicc; do
     if ! command -v $tool >/dev/null 2>&1; then
@@ -147,15 +158,7 @@ for np in 2 3; do
     check "$np processes refit the priors too" $?
     cmp -s "$tmp/p1/w.lwt" "$tmp/p$np/w.lwt"
     check "$np processes write the one-process table file (tables and priors), byte for byte" $?
-    python3 -c '
-import json, sys
-def strip(v):
-    if isinstance(v, dict):
-        return {k: strip(x) for k, x in v.items() if k != "time" and not k.endswith("seconds")}
-    return [strip(x) for x in v] if isinstance(v, list) else v
-a, b = (strip(json.load(open(p))) for p in sys.argv[1:3])
-assert a == b, "reports differ"
-' "$tmp/p1/j" "$tmp/p$np/j"
+    same_tune_report "$tmp/p1/j" "$tmp/p$np/j"
     check "$np processes: the same report, the priors' scores and epochs included" $?
 done
 unset SOURCE_DATE_EPOCH
@@ -183,15 +186,7 @@ for np in 2 3; do
     check "mpirun -np $np tune --model net exits 0" $?
     cmp -s "$tmp/n1/w.lwt" "$tmp/n$np/w.lwt"
     check "$np processes write the one-process network file, byte for byte" $?
-    python3 -c '
-import json, sys
-def strip(v):
-    if isinstance(v, dict):
-        return {k: strip(x) for k, x in v.items() if k != "time" and not k.endswith("seconds")}
-    return [strip(x) for x in v] if isinstance(v, list) else v
-a, b = (strip(json.load(open(p))) for p in sys.argv[1:3])
-assert a == b, "reports differ"
-' "$tmp/n1/j" "$tmp/n$np/j"
+    same_tune_report "$tmp/n1/j" "$tmp/n$np/j"
     check "$np processes: the same network report (positions, epochs, losses, quantization)" $?
 done
 unset SOURCE_DATE_EPOCH
