@@ -64,6 +64,17 @@ static unsigned parse_inputs(const char *text)
     fail_exit(NAME, EXIT_USAGE, "--inputs must be patterns, squares or both, got '%s'", text);
 }
 
+static TuneValueHead parse_value_head(const char *text)
+{
+    if (strcmp(text, "auto") == 0)
+        return TUNE_VALUE_HEAD_AUTO;
+    if (strcmp(text, "keep") == 0)
+        return TUNE_VALUE_HEAD_KEEP;
+    if (strcmp(text, "drop") == 0)
+        return TUNE_VALUE_HEAD_DROP;
+    fail_exit(NAME, EXIT_USAGE, "--value-head must be auto, keep or drop, got '%s'", text);
+}
+
 /* --model net's own options; false when argv[r->index] is none of them. */
 static bool read_net_option(ArgReader *r, TuneOptions *o, ModelOptions *m)
 {
@@ -85,6 +96,9 @@ static bool read_net_option(ArgReader *r, TuneOptions *o, ModelOptions *m)
     } else if (arg_value(r, "--inputs", &text)) {
         o->net.inputs = parse_inputs(text);
         note_model_option(m, "--inputs", true);
+    } else if (arg_value(r, "--value-head", &text)) {
+        o->net.fit.value_head = parse_value_head(text);
+        note_model_option(m, "--value-head", true);
     } else if (arg_value(r, "--policy-weight", &text)) {
         o->net.fit.policy_weight = arg_real(NAME, "--policy-weight", text, 0, 100);
         note_model_option(m, "--policy-weight", true);
@@ -300,7 +314,8 @@ const Command command_tune = {
     "                    [--l2-priors X] [--priors-min-visits N] [--priors-prune X]\n"
     "                    [--priors-positions N] [--note TEXT] [--json]\n"
     "       leuctra tune --model net --data FILE... --out WEIGHTS.lwt [--init WEIGHTS]\n"
-    "                    [--hidden H] [--new-network] [--inputs patterns|squares|both] [--policy-weight X]\n"
+    "                    [--hidden H] [--new-network] [--inputs patterns|squares|both]\n"
+    "                    [--value-head auto|keep|drop] [--policy-weight X]\n"
     "                    [--l2-net X] [--learning-rate X] [--batch N] [--epochs N] [--patience N]\n"
     "                    [--priors-min-visits N] [--skip-opening N] [--validation F] [--lambda X]\n"
     "                    [--threads N] [--note TEXT] [--json]\n\n"
@@ -384,6 +399,10 @@ const Command command_tune = {
     "  --inputs SET          --model net: patterns (the pattern instances), squares (the input\n"
     "                        planes' set bits) or both (default: each fitted, the best validation\n"
     "                        loss kept, or the start's network's)\n"
+    "  --value-head WHAT     --model net: auto (default) keeps the value head where it lowers the\n"
+    "                        validation value log-loss by at least 0.001, else drops it; keep or\n"
+    "                        drop decide regardless.  A network without one gives priors only and\n"
+    "                        costs the search an evaluation per node expanded, not per leaf scored\n"
     "  --policy-weight X     --model net: the policy's share of the loss (default 1)\n"
     "  --l2-net X            --model net: the penalty X/2 x sum of w^2 on the network's weights\n"
     "                        (default 1e-06); --learning-rate, --batch, --epochs and --patience\n"

@@ -136,10 +136,13 @@ static void print_net(const TuneSummary *s, FILE *out)
     print_net_loss_row(out, "value log-loss, validation", f->valid_before.value, f->valid_after.value);
     print_net_loss_row(out, "policy, train", f->train_before.policy, f->train_after.policy);
     print_net_loss_row(out, "policy, validation", f->valid_before.policy, f->valid_after.policy);
-    fprintf(out, "value head  %s: validation value log-loss %s with it, %s without (kept where it saves %g)\n",
+    fprintf(out, "value head  %s: validation value log-loss %s with it, %s without ",
             f->value_head_dropped ? "dropped, the network gives priors only" : "kept",
-            tune_loss_text(f->value_with, a),
-            tune_loss_text(f->value_without, b), TUNE_NETWORK_VALUE_GAIN);
+            tune_loss_text(f->value_with, a), tune_loss_text(f->value_without, b));
+    if (fo->value_head == TUNE_VALUE_HEAD_AUTO)
+        fprintf(out, "(kept where it saves %g)\n", TUNE_NETWORK_VALUE_GAIN);
+    else
+        fprintf(out, "(--value-head %s)\n", training_tune_value_head_name(fo->value_head));
     fprintf(out, "quantized   on %zu %s positions: value log-loss %s (float %s)", f->sample_positions,
             f->sample_is_validation ? "validation" : "training", tune_loss_text(f->sample_quantized.value, a),
             tune_loss_text(f->sample_float.value, b));

@@ -55,6 +55,10 @@ static void add_net(Words *w, const TuneOptions *o)
         add(w, "--inputs");
         add(w, training_tune_inputs_name(n->inputs));
     }
+    if (n->fit.value_head != d.fit.value_head) {
+        add(w, "--value-head");
+        add(w, training_tune_value_head_name(n->fit.value_head));
+    }
     if (n->fit.policy_weight != d.fit.policy_weight)
         add_number(w, "--policy-weight", n->fit.policy_weight);
     if (n->fit.l2 != d.fit.l2)

@@ -1,6 +1,6 @@
 /*
  * tune_net_options.c - `tune --model net`'s options (tune_run.h): their defaults and the input
- * sets' names, which the run, its reports and the command line it records all use.
+ * sets' and value head choices' names, which the run, its reports and the command line it records all use.
  */
 #include "tune_run.h"
 
@@ -12,4 +12,9 @@ TuneNetOptions training_tune_net_defaults(void)
 const char *training_tune_inputs_name(unsigned inputs)
 {
     return inputs == NETWORK_PATTERNS ? "patterns" : inputs == NETWORK_SQUARES ? "squares" : "both";
+}
+
+const char *training_tune_value_head_name(TuneValueHead v)
+{
+    return v == TUNE_VALUE_HEAD_KEEP ? "keep" : v == TUNE_VALUE_HEAD_DROP ? "drop" : "auto";
 }

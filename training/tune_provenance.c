@@ -214,8 +214,9 @@ static void provenance_net(const TuneSummary *s, Text *t)
                 training_tune_inputs_name(n->inputs), shapes, n->hidden, n->from_network ? "the start's network" : "zero",
                 s->opts->data_opts.lambda, s->opts->data_opts.skip_opening, s->opts->data_opts.validation);
     text_printf(t, "network fit: policy weight %g, l2 %g, learning rate %g, batch %zu, min-visits %d; %d epochs, "
-                "kept epoch %d\n", fo->policy_weight, fo->l2, fo->learning_rate, fo->batch,
-                s->opts->policy_opts.min_visits, f->num_epochs - 1, f->best_epoch);
+                "kept epoch %d; value head %s (--value-head %s)\n", fo->policy_weight, fo->l2, fo->learning_rate,
+                fo->batch, s->opts->policy_opts.min_visits, f->num_epochs - 1, f->best_epoch,
+                f->value_head_dropped ? "dropped" : "kept", training_tune_value_head_name(fo->value_head));
     if (n->measured) {
         text_printf(t, "network inputs measured (validation loss):");
         for (int i = 0; i < n->num_candidates; i++)

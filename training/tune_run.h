@@ -86,6 +86,8 @@ typedef struct {
 
 /* "patterns", "squares" or "both". */
 const char *training_tune_inputs_name(unsigned inputs);
+/* "auto", "keep" or "drop". */
+const char *training_tune_value_head_name(TuneValueHead v);
 /* Whether a network fit can go on from `net` (a start's network) with the width and input set a
  * run names (0: not named): else false and the one message tune and train give. */
 struct Network;

@@ -543,8 +543,8 @@ static bool sets_fit(const Network *net, const TuneNetworkSet *a, const TuneNetw
     return true;
 }
 
-/* Drops the value head where it does not pay for itself on the validation positions (the
- * training ones where there are none). */
+/* Drops the value head where the options say so, or (auto) where it does not pay for itself on
+ * the validation positions (the training ones where there are none); measures it either way. */
 static void judge_value_head(Network *net, const TuneNetworkSet *train, const TuneNetworkSet *validation,
                              const TuneNetworkFitOptions *o, TuneNetworkFit *out)
 {
@@ -561,7 +561,8 @@ static void judge_value_head(Network *net, const TuneNetworkSet *train, const Tu
     }
     free(wv);
     free(bv);
-    if (!(out->value_without - with >= TUNE_NETWORK_VALUE_GAIN)) {
+    const bool pays = out->value_without - with >= TUNE_NETWORK_VALUE_GAIN;
+    if (o->value_head == TUNE_VALUE_HEAD_DROP || (o->value_head == TUNE_VALUE_HEAD_AUTO && !pays)) {
         network_drop_value_head(net);
         out->value_head_dropped = true;
     }

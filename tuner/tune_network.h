@@ -40,6 +40,10 @@ typedef struct {
     bool best;
 } TuneNetworkEpoch;
 
+/* Whether the fitted network keeps its value head: where it pays on the validation positions
+ * (auto), always, or never (the network then gives priors only). */
+typedef enum { TUNE_VALUE_HEAD_AUTO, TUNE_VALUE_HEAD_KEEP, TUNE_VALUE_HEAD_DROP } TuneValueHead;
+
 typedef struct {
     double policy_weight;       /* the policy's share of the objective */
     double l2;                  /* the penalty on the weights */
@@ -49,12 +53,13 @@ typedef struct {
     int patience;               /* step halvings without improvement before stopping */
     uint64_t seed;              /* the batches' order */
     int threads;                /* 0: OpenMP's default */
+    TuneValueHead value_head;   /* auto: kept where it saves TUNE_NETWORK_VALUE_GAIN */
     void (*on_epoch)(const TuneNetworkEpoch *e, void *ctx);
     void *ctx;
 } TuneNetworkFitOptions;
 
 /* Defaults: policy weight 1, l2 1e-6, rate 0.002, batch 256, 30 epochs, patience 2, seed 1,
- * threads 0. */
+ * threads 0, value head auto. */
 TuneNetworkFitOptions tune_network_fit_defaults(void);
 
 typedef struct {
@@ -65,9 +70,9 @@ typedef struct {
     bool sample_is_validation;
     TuneNetworkLoss sample_float, sample_quantized;
     /* The value head is kept only where it lowers the validation value loss by at least
-     * TUNE_NETWORK_VALUE_GAIN: else it is dropped (network_drop_value_head), and the search pays
-     * no evaluation of the network at a leaf.  value_with, value_without: that loss with the
-     * fitted head and without it. */
+     * TUNE_NETWORK_VALUE_GAIN (or where the options say keep): else it is dropped
+     * (network_drop_value_head), and the search pays no evaluation of the network at a leaf.
+     * value_with, value_without: that loss with the fitted head and without it. */
     bool value_head_dropped;
     double value_with, value_without;
     int num_epochs, best_epoch;

@@ -269,6 +269,14 @@ q = n["loss"]["quantized"]
 assert q["positions"] > 0 and abs(q["quantized"]["value"] - q["float"]["value"]) < 0.01, q
 ' "$out"
 check "tune --model net --json: the validation loss falls, the quantized network near the float one" $?
+# --value-head keep and drop decide instead of the fit's judgement, and the file says which.
+expect 0 "value head  dropped, the network gives priors only" tune $NET --inputs squares --epochs 1 \
+    --value-head drop --out "$tmp/nd.lwt"
+grep -aq "; value head dropped (--value-head drop)" "$tmp/nd.lwt"
+check "--value-head drop: the provenance says the head was dropped and why" $?
+expect 0 '"value_head":"kept"' tune $NET --inputs squares --epochs 1 --value-head keep --out "$tmp/nk.lwt" --json
+expect 2 "--value-head must be auto, keep or drop, got 'yes'" tune $NET --value-head yes --out "$tmp/x.lwt"
+expect 2 "--value-head is an option of --model net" tune --value-head drop --data "$N" --out "$tmp/x.lwt"
 expect 0 "best" analyze --variant crossings --weights "$tmp/n1.lwt" --visits 50
 expect 0 "games" match "mcts:visits=50,weights=$tmp/n1.lwt" mcts:visits=50 --variant crossings --games 4
 # From a table file the network starts as the file alone: its value loss before the fit is the

@@ -615,6 +615,55 @@ static void test_value_head_dropped_when_it_saves_nothing(TestContext *t)
     data_close(&d);
 }
 
+/* One fit of a fresh network to the teacher's targets (the values put back to the file's own
+ * where values_from_file) with the value head option given; whether the head was dropped. */
+static bool fit_drops_value_head(TestContext *t, Data *d, bool values_from_file, TuneValueHead choice)
+{
+    Network teacher, net;
+    Error err;
+    TuneNetworkSet s[2];
+    TuneDataStats stats;
+    bool dropped = false;
+    CHECK(t, network_init(&teacher, d->g, NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(&teacher, 9, true);
+    TuneNetworkDataOptions o = data_options(2);
+    CHECK(t, tune_network_data(d->g, &d->games, &d->base, &teacher, &o, &s[0], &s[1], &stats, &err));
+    for (int k = 0; k < 2; k++) {
+        teach(&teacher, &s[k]);
+        for (size_t i = 0; values_from_file && i < s[k].count; i++)
+            s[k].target[i] = 1.0 / (1.0 + exp(-s[k].skip_value[i]));
+    }
+    CHECK(t, network_init(&net, d->g, NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(&net, 1, false);
+    TuneNetworkFitOptions fo = fit_options(2);
+    fo.max_epochs = 5;
+    fo.value_head = choice;
+    TuneNetworkFit *fit = malloc(sizeof *fit);
+    CHECK(t, fit);
+    if (fit && tune_network_fit(d->g, &net, &s[0], &s[1], &fo, fit, &err)) {
+        dropped = fit->value_head_dropped;
+        CHECK(t, dropped == net.priors_only);
+    }
+    free(fit);
+    network_free(&teacher);
+    network_free(&net);
+    tune_network_set_free(&s[0]);
+    tune_network_set_free(&s[1]);
+    return dropped;
+}
+
+/* --value-head keep and drop decide against the judgement: a head that saves nothing is kept, one
+ * that pays is dropped. */
+static void test_value_head_option_overrides_judgement(TestContext *t)
+{
+    Data d;
+    if (!data_open(t, &d, NUM_GAMES))
+        return;
+    CHECK(t, !fit_drops_value_head(t, &d, true, TUNE_VALUE_HEAD_KEEP));
+    CHECK(t, fit_drops_value_head(t, &d, false, TUNE_VALUE_HEAD_DROP));
+    data_close(&d);
+}
+
 /* A network from zero (random hidden layers, zero heads) adds nothing: the weights with it
  * evaluate every position as the file alone, and its loss before the fit is the skip path's. */
 static void test_zero_start_is_skip_path(TestContext *t)
@@ -736,6 +785,7 @@ const TestCase tune_network_tests[] = {
     {"fit_threads_same_bits", test_fit_threads_same_bits},
     {"fit_learns_teacher", test_fit_learns_teacher},
     {"value_head_dropped_when_it_saves_nothing", test_value_head_dropped_when_it_saves_nothing},
+    {"value_head_option_overrides_judgement", test_value_head_option_overrides_judgement},
     {"zero_start_is_skip_path", test_zero_start_is_skip_path},
     {"data_without_visits", test_data_without_visits},
     {"data_refuses_other_board", test_data_refuses_other_board},
