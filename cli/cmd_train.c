@@ -98,6 +98,11 @@ static void read_options(int argc, char **argv, TrainArgs *a)
                         : strcmp(t, "both") == 0 ? NETWORK_PATTERNS | NETWORK_SQUARES : 0;
             if (!o->inputs)
                 fail_exit(NAME, EXIT_USAGE, "--inputs must be patterns, squares or both, got '%s'", t);
+        } else if (arg_value(&r, "--value-head", &t)) {
+            if (strcmp(t, "keep") != 0 && strcmp(t, "drop") != 0 && strcmp(t, "auto") != 0)
+                fail_exit(NAME, EXIT_USAGE, "--value-head must be auto, keep or drop, got '%s'", t);
+            o->value_head = strcmp(t, "keep") == 0 ? TUNE_VALUE_HEAD_KEEP : strcmp(t, "drop") == 0
+                            ? TUNE_VALUE_HEAD_DROP : TUNE_VALUE_HEAD_AUTO;
         }
         else if (arg_value(&r, "--shapes", &t)) {
             Error err;
@@ -202,7 +207,8 @@ const Command command_train = {
     "                     [--sprt elo0=X elo1=Y ...] [--ladder-games N] [--ladder-visits N]\n"
     "                     [--openings FILE] [--make-openings N] [--linear-only | --shapes LIST]\n"
     "                     [--lambda X] [--l2-tables X] [--priors-generations N]\n"
-    "                     [--model net [--hidden H] [--inputs patterns|squares|both]] [--seed S]\n"
+    "                     [--model net [--hidden H] [--inputs patterns|squares|both]\n"
+    "                     [--value-head auto|keep|drop]] [--seed S]\n"
     "                     [--threads T] [--quiet]\n\n"
     "Runs generations of the training loop in DIR until the budget is spent: each generation\n"
     "plays --games self-play games of the best weights so far at --visits, fits a new model to\n"
@@ -260,6 +266,7 @@ const Command command_train = {
     "  --hidden H            --model net: the network's width, as tune --hidden (default 64)\n"
     "  --inputs SET          --model net: patterns, squares or both, as tune --inputs (default:\n"
     "                        each measured by the first fit, the best kept, and then the best's)\n"
+    "  --value-head WHAT     --model net: auto, keep or drop, as tune --value-head (default auto)\n"
     "  --seed S              the run's seed (default 1): generation K's self-play and gate use S+K\n"
     "  --threads T           games at once (default: every core)\n"
     "  --quiet, -q           no progress lines (DIR/train.log has every step anyway)\n"

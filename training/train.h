@@ -42,6 +42,7 @@
 #include "eval/match.h"
 #include "eval/sprt.h"
 #include "selfplay/selfplay.h"
+#include "tuner/tune_network.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -82,6 +83,7 @@ typedef struct {
                                  * each fit going on from the best's network */
     int hidden;                 /* its width (0: tune's default) */
     unsigned inputs;            /* its input set (core/network.h; 0: measured by the first fit) */
+    TuneValueHead value_head;   /* whether its fits keep a value head (tuner/tune_network.h) */
 } TrainOptions;
 
 /* What the run has to say besides its files, for the caller to show (the library prints

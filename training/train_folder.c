@@ -216,12 +216,16 @@ void training_fit_numbers(const TrainOptions *o, const char *dashes, char *buf, 
 
 void training_net_words(const TrainOptions *o, const char *dashes, char *buf, size_t len)
 {
-    /* settings: "net hidden 16 inputs both"; options: "--model net --hidden 16 --inputs both" */
+    /* settings: "net hidden 16 inputs both"; options: "--model net --hidden 16 --inputs both"; the
+     * value head's word only where not auto, so that folders from before the option resume */
     snprintf(buf, len, "%s%snet", *dashes ? dashes : "", *dashes ? "model " : "");
     if (o->hidden)
         snprintf(buf + strlen(buf), len - strlen(buf), " %shidden %d", dashes, o->hidden);
     if (o->inputs)
         snprintf(buf + strlen(buf), len - strlen(buf), " %sinputs %s", dashes, training_tune_inputs_name(o->inputs));
+    if (o->value_head != TUNE_VALUE_HEAD_AUTO)
+        snprintf(buf + strlen(buf), len - strlen(buf), " %svalue-head %s", dashes,
+                 training_tune_value_head_name(o->value_head));
 }
 
 void training_command_text(const TrainRun *run, char *buf, size_t len)

@@ -35,8 +35,9 @@ bool training_check_options(TrainOptions *o, Error *err)
         return error_set(err, "--model net fits a network and keeps the start's weights, tables and priors: it "
                          "takes no %s", o->linear_only ? "--linear-only" : o->shapes ? "--shapes" : o->l2_tables ?
                          "--l2-tables" : "--priors-generations");
-    if (!o->net && (o->hidden || o->inputs))
-        return error_set(err, "%s is an option of --model net", o->hidden ? "--hidden" : "--inputs");
+    if (!o->net && (o->hidden || o->inputs || o->value_head != TUNE_VALUE_HEAD_AUTO))
+        return error_set(err, "%s is an option of --model net", o->hidden ? "--hidden" : o->inputs ? "--inputs"
+                         : "--value-head");
     if (o->linear_only && (o->shapes || o->l2_tables || o->priors_generations))
         return error_set(err, "--linear-only fits no tables or priors: it takes no %s",
                          o->shapes ? "--shapes" : o->l2_tables ? "--l2-tables" : "--priors-generations");

@@ -145,6 +145,7 @@ static bool choose_fit(const TrainRun *run, int k, const char *best_rel, TuneOpt
         t->net = training_tune_net_defaults();
         t->net.hidden = o->hidden;
         t->net.inputs = o->inputs;
+        t->net.fit.value_head = o->value_head;
         return true;
     }
     t->tables = true;

@@ -305,6 +305,20 @@ def test_network_run(base):
     p = train(base, "refused", *SMALL, "--hidden", "16")
     check("--hidden without --model net: exit 2, one line", p.returncode == 2 and
           "--hidden is an option of --model net" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
+    p = train(base, "refused", *SMALL, "--value-head", "drop")
+    check("--value-head without --model net: exit 2, one line", p.returncode == 2 and
+          "--value-head is an option of --model net" in p.stderr and p.stderr.count("\n") == 1, p.stderr)
+    one_generation = list(args)
+    one_generation[one_generation.index("--generations") + 1] = "1"
+    p = train(base, "priors-only", *one_generation, "--value-head", "drop")
+    check("a --model net --value-head drop run exits 0", p.returncode == 0, p.stderr[-500:])
+    if p.returncode == 0:
+        run = os.path.join(base, "priors-only")
+        settings = open(os.path.join(run, "settings")).read()
+        report = json.load(open(os.path.join(run, "gen1/tune.json")))
+        check("--value-head drop: in the settings, and gen 1's network gives priors only",
+              "\nfit=net hidden 16 value-head drop lambda 0.5\n" in settings and
+              report["network"]["value_head"] == "dropped", (settings, report["network"]["value_head"]))
     p = train(base, "refused", *SMALL, "--model", "net", "--hidden", "20")
     check("--hidden 20: exit 2, one line", p.returncode == 2 and "multiple of 16" in p.stderr, p.stderr)
     # the shipped Crossings weights carry a network of H 64: another width is refused at once,
