@@ -565,7 +565,8 @@ static void judge_value_head(Network *net, const TuneNetworkSet *train, const Tu
     if (o->value_head == TUNE_VALUE_HEAD_DROP || (o->value_head == TUNE_VALUE_HEAD_AUTO && !pays)) {
         network_drop_value_head(net);
         out->value_head_dropped = true;
-    }
+    } else
+        net->priors_only = false;   /* a fit from a priors-only network that now keeps a head */
 }
 
 bool tune_network_fit(const Game *g, Network *net, const TuneNetworkSet *train, const TuneNetworkSet *validation,

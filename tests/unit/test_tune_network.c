@@ -635,6 +635,7 @@ static bool fit_drops_value_head(TestContext *t, Data *d, bool values_from_file,
     }
     CHECK(t, network_init(&net, d->g, NETWORK_SQUARES, 0, 16, &err));
     network_randomize(&net, 1, false);
+    network_drop_value_head(&net);      /* from a priors-only network, as the shipped ones are */
     TuneNetworkFitOptions fo = fit_options(2);
     fo.max_epochs = 5;
     fo.value_head = choice;
@@ -652,8 +653,8 @@ static bool fit_drops_value_head(TestContext *t, Data *d, bool values_from_file,
     return dropped;
 }
 
-/* --value-head keep and drop decide against the judgement: a head that saves nothing is kept, one
- * that pays is dropped. */
+/* --value-head keep and drop decide against the judgement: a head that saves nothing is kept (and
+ * a fit from a priors-only network that keeps one gives values again), one that pays is dropped. */
 static void test_value_head_option_overrides_judgement(TestContext *t)
 {
     Data d;
