@@ -7,6 +7,7 @@
 #include "match_cli.h"
 #include "search_cli.h"
 #include "training/train.h"
+#include "training/tune_run.h"
 
 #include "core/network.h"
 #include "core/pattern.h"
@@ -94,15 +95,11 @@ static void read_options(int argc, char **argv, TrainArgs *a)
                 fail_exit(NAME, EXIT_USAGE, "--model must be tables or net, got '%s'", t);
             o->net = strcmp(t, "net") == 0;
         } else if (arg_value(&r, "--inputs", &t)) {
-            o->inputs = strcmp(t, "patterns") == 0 ? NETWORK_PATTERNS : strcmp(t, "squares") == 0 ? NETWORK_SQUARES
-                        : strcmp(t, "both") == 0 ? NETWORK_PATTERNS | NETWORK_SQUARES : 0;
-            if (!o->inputs)
+            if (!(o->inputs = training_tune_inputs_parse(t)))
                 fail_exit(NAME, EXIT_USAGE, "--inputs must be patterns, squares or both, got '%s'", t);
         } else if (arg_value(&r, "--value-head", &t)) {
-            if (strcmp(t, "keep") != 0 && strcmp(t, "drop") != 0 && strcmp(t, "auto") != 0)
+            if (!training_tune_value_head_parse(t, &o->value_head))
                 fail_exit(NAME, EXIT_USAGE, "--value-head must be auto, keep or drop, got '%s'", t);
-            o->value_head = strcmp(t, "keep") == 0 ? TUNE_VALUE_HEAD_KEEP : strcmp(t, "drop") == 0
-                            ? TUNE_VALUE_HEAD_DROP : TUNE_VALUE_HEAD_AUTO;
         }
         else if (arg_value(&r, "--shapes", &t)) {
             Error err;

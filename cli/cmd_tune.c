@@ -53,27 +53,6 @@ static void note_model_option(ModelOptions *m, const char *option, bool net)
         *first = option;
 }
 
-static unsigned parse_inputs(const char *text)
-{
-    if (strcmp(text, "patterns") == 0)
-        return NETWORK_PATTERNS;
-    if (strcmp(text, "squares") == 0)
-        return NETWORK_SQUARES;
-    if (strcmp(text, "both") == 0)
-        return NETWORK_PATTERNS | NETWORK_SQUARES;
-    fail_exit(NAME, EXIT_USAGE, "--inputs must be patterns, squares or both, got '%s'", text);
-}
-
-static TuneValueHead parse_value_head(const char *text)
-{
-    if (strcmp(text, "auto") == 0)
-        return TUNE_VALUE_HEAD_AUTO;
-    if (strcmp(text, "keep") == 0)
-        return TUNE_VALUE_HEAD_KEEP;
-    if (strcmp(text, "drop") == 0)
-        return TUNE_VALUE_HEAD_DROP;
-    fail_exit(NAME, EXIT_USAGE, "--value-head must be auto, keep or drop, got '%s'", text);
-}
 
 /* --model net's own options; false when argv[r->index] is none of them. */
 static bool read_net_option(ArgReader *r, TuneOptions *o, ModelOptions *m)
@@ -94,10 +73,12 @@ static bool read_net_option(ArgReader *r, TuneOptions *o, ModelOptions *m)
         o->net.new_network = true;
         note_model_option(m, "--new-network", true);
     } else if (arg_value(r, "--inputs", &text)) {
-        o->net.inputs = parse_inputs(text);
+        if (!(o->net.inputs = training_tune_inputs_parse(text)))
+            fail_exit(NAME, EXIT_USAGE, "--inputs must be patterns, squares or both, got '%s'", text);
         note_model_option(m, "--inputs", true);
     } else if (arg_value(r, "--value-head", &text)) {
-        o->net.fit.value_head = parse_value_head(text);
+        if (!training_tune_value_head_parse(text, &o->net.fit.value_head))
+            fail_exit(NAME, EXIT_USAGE, "--value-head must be auto, keep or drop, got '%s'", text);
         note_model_option(m, "--value-head", true);
     } else if (arg_value(r, "--policy-weight", &text)) {
         o->net.fit.policy_weight = arg_real(NAME, "--policy-weight", text, 0, 100);

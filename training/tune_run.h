@@ -88,6 +88,9 @@ typedef struct {
 const char *training_tune_inputs_name(unsigned inputs);
 /* "auto", "keep" or "drop". */
 const char *training_tune_value_head_name(TuneValueHead v);
+/* The inverses, for the command lines: 0 or false for a name that is none of them. */
+unsigned training_tune_inputs_parse(const char *name);
+bool training_tune_value_head_parse(const char *name, TuneValueHead *v);
 /* Whether a network fit can go on from `net` (a start's network) with the width and input set a
  * run names (0: not named): else false and the one message tune and train give. */
 struct Network;
