@@ -53,7 +53,6 @@ static void note_model_option(ModelOptions *m, const char *option, bool net)
         *first = option;
 }
 
-
 /* --model net's own options; false when argv[r->index] is none of them. */
 static bool read_net_option(ArgReader *r, TuneOptions *o, ModelOptions *m)
 {

@@ -185,9 +185,8 @@ static void json_net_options(const TuneSummary *s, FILE *out)
     pattern_families_format(s->net.families, shapes, sizeof shapes);
     fprintf(out, "\"options\":{\"model\":\"net\",\"skip_opening\":%d,\"validation\":%.10g,\"lambda\":%.10g,"
             "\"hidden\":%d,\"inputs\":\"%s\",\"inputs_measured\":%s,\"shapes\":\"%s\",\"value_head\":\"%s\","
-            "\"policy_weight\":%.10g,"
-            "\"l2_net\":%.10g,\"learning_rate\":%.10g,\"batch\":%zu,\"epochs\":%d,\"patience\":%d,"
-            "\"min_visits\":%d},",
+            "\"policy_weight\":%.10g,\"l2_net\":%.10g,\"learning_rate\":%.10g,\"batch\":%zu,\"epochs\":%d,"
+            "\"patience\":%d,\"min_visits\":%d},",
             o->data_opts.skip_opening, o->data_opts.validation, o->data_opts.lambda, s->net.hidden,
             training_tune_inputs_name(s->net.inputs), s->net.measured ? "true" : "false", shapes,
             training_tune_value_head_name(f->value_head), f->policy_weight, f->l2,

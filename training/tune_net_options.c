@@ -1,6 +1,7 @@
 /*
- * tune_net_options.c - `tune --model net`'s options (tune_run.h): their defaults and the input
- * sets' and value head choices' names, which the run, its reports and the command line it records all use.
+ * tune_net_options.c - `tune --model net`'s options (tune_run.h): their defaults, and the names
+ * of the input sets and the value head's choices (and their parsers), which the command lines,
+ * the run, its reports and the command line it records all use.
  */
 #include "tune_run.h"
 
