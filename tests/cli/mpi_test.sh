@@ -20,6 +20,14 @@ failed=0
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$1"; }
 check() { if [ "$2" -eq 0 ]; then pass; else fail "$1"; fi; }
+wait_for_shards() {     # until both of 2 ranks' shards of $1 exceed $2 bytes: at most $3 looks, $4 s apart
+    for _ in $(seq 1 "$3"); do
+        a=$(cat "$1.rank0-of-2" 2>/dev/null | wc -c)
+        b=$(cat "$1.rank1-of-2" 2>/dev/null | wc -c)
+        [ "$a" -gt "$2" ] && [ "$b" -gt "$2" ] && return
+        sleep "$4"
+    done
+}
 same_tune_report() {    # two tune --json reports alike but for every time and *seconds field
     python3 -c '
 import json, sys
@@ -76,12 +84,7 @@ $L selfplay $LONG --threads 2 --out "$tmp/ref.lrec" --quiet
 $MPIRUN -np 2 "$M" selfplay $LONG --threads 1 --out "$tmp/k.lrec" --quiet >/dev/null 2>&1 &
 job=$!
 # Wait until both shards hold a few games, then SIGKILL the ranks (mpirun's children).
-for _ in $(seq 1 100); do
-    a=$(cat "$tmp/k.lrec.rank0-of-2" 2>/dev/null | wc -c)
-    b=$(cat "$tmp/k.lrec.rank1-of-2" 2>/dev/null | wc -c)
-    [ "$a" -gt 20000 ] && [ "$b" -gt 20000 ] && break
-    sleep 0.1
-done
+wait_for_shards "$tmp/k.lrec" 20000 100 0.1
 for pid in $(ps -o pid= --ppid "$job"); do kill -9 "$pid" 2>/dev/null; done
 wait "$job" 2>/dev/null
 [ ! -e "$tmp/k.lrec" ] && [ -e "$tmp/k.lrec.rank0-of-2" ] && [ -e "$tmp/k.lrec.rank1-of-2" ]
@@ -258,12 +261,7 @@ for attempt in 1 2 3; do
     rm -f "$tmp/k2.lrec" "$tmp/k2.txt" "$tmp"/k2.lrec.rank* "$tmp"/k2.txt.rank*
     $MPIRUN -np 2 "$M" match $LONG --out "$tmp/k2.lrec" --results "$tmp/k2.txt" >/dev/null 2>&1 &
     job=$!
-    for _ in $(seq 1 200); do
-        a=$(cat "$tmp/k2.lrec.rank0-of-2" 2>/dev/null | wc -c)
-        b=$(cat "$tmp/k2.lrec.rank1-of-2" 2>/dev/null | wc -c)
-        [ "$a" -gt 3000 ] && [ "$b" -gt 3000 ] && break
-        sleep 0.05
-    done
+    wait_for_shards "$tmp/k2.lrec" 3000 200 0.05
     victim=$(ps -o pid= --ppid "$job" | tail -1)      # one rank; mpirun then stops the other
     [ -n "$victim" ] && kill -9 $victim 2>/dev/null
     wait "$job" 2>/dev/null

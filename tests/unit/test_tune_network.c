@@ -522,6 +522,23 @@ static void teach(const Network *teacher, TuneNetworkSet *s)
     }
 }
 
+/* The sets of d's positions with a random teacher's targets (the values put back to what the file
+ * alone predicts where values_from_file); the teacher is the caller's to free. */
+static void teacher_sets(TestContext *t, Data *d, Network *teacher, TuneNetworkSet s[2], bool values_from_file)
+{
+    Error err;
+    TuneDataStats stats;
+    CHECK(t, network_init(teacher, d->g, NETWORK_SQUARES, 0, 16, &err));
+    network_randomize(teacher, 9, true);
+    TuneNetworkDataOptions o = data_options(2);
+    CHECK(t, tune_network_data(d->g, &d->games, &d->base, teacher, &o, &s[0], &s[1], &stats, &err));
+    for (int k = 0; k < 2; k++) {
+        teach(teacher, &s[k]);
+        for (size_t i = 0; values_from_file && i < s[k].count; i++)
+            s[k].target[i] = 1.0 / (1.0 + exp(-s[k].skip_value[i]));
+    }
+}
+
 static void test_fit_learns_teacher(TestContext *t)
 {
     Data d;
@@ -530,13 +547,7 @@ static void test_fit_learns_teacher(TestContext *t)
     Network teacher, net;
     Error err;
     TuneNetworkSet s[2];
-    TuneDataStats stats;
-    CHECK(t, network_init(&teacher, d.g, NETWORK_SQUARES, 0, 16, &err));
-    network_randomize(&teacher, 9, true);
-    TuneNetworkDataOptions o = data_options(2);
-    CHECK(t, tune_network_data(d.g, &d.games, &d.base, &teacher, &o, &s[0], &s[1], &stats, &err));
-    teach(&teacher, &s[0]);
-    teach(&teacher, &s[1]);
+    teacher_sets(t, &d, &teacher, s, false);
     const TuneNetworkLoss floor = tune_network_loss(&teacher, &s[1], 1.0, 2);
     CHECK(t, network_init(&net, d.g, NETWORK_SQUARES, 0, 16, &err));
     network_randomize(&net, 1, false);
@@ -579,16 +590,7 @@ static void test_value_head_dropped_when_it_saves_nothing(TestContext *t)
     Network teacher, net;
     Error err;
     TuneNetworkSet s[2];
-    TuneDataStats stats;
-    CHECK(t, network_init(&teacher, d.g, NETWORK_SQUARES, 0, 16, &err));
-    network_randomize(&teacher, 9, true);
-    TuneNetworkDataOptions o = data_options(2);
-    CHECK(t, tune_network_data(d.g, &d.games, &d.base, &teacher, &o, &s[0], &s[1], &stats, &err));
-    teach(&teacher, &s[0]);
-    teach(&teacher, &s[1]);
-    for (int k = 0; k < 2; k++)         /* the values back to what the file alone predicts */
-        for (size_t i = 0; i < s[k].count; i++)
-            s[k].target[i] = 1.0 / (1.0 + exp(-s[k].skip_value[i]));
+    teacher_sets(t, &d, &teacher, s, true);
     CHECK(t, network_init(&net, d.g, NETWORK_SQUARES, 0, 16, &err));
     network_randomize(&net, 1, false);
     TuneNetworkFitOptions fo = fit_options(2);
@@ -622,17 +624,8 @@ static bool fit_drops_value_head(TestContext *t, Data *d, bool values_from_file,
     Network teacher, net;
     Error err;
     TuneNetworkSet s[2];
-    TuneDataStats stats;
     bool dropped = false;
-    CHECK(t, network_init(&teacher, d->g, NETWORK_SQUARES, 0, 16, &err));
-    network_randomize(&teacher, 9, true);
-    TuneNetworkDataOptions o = data_options(2);
-    CHECK(t, tune_network_data(d->g, &d->games, &d->base, &teacher, &o, &s[0], &s[1], &stats, &err));
-    for (int k = 0; k < 2; k++) {
-        teach(&teacher, &s[k]);
-        for (size_t i = 0; values_from_file && i < s[k].count; i++)
-            s[k].target[i] = 1.0 / (1.0 + exp(-s[k].skip_value[i]));
-    }
+    teacher_sets(t, d, &teacher, s, values_from_file);
     CHECK(t, network_init(&net, d->g, NETWORK_SQUARES, 0, 16, &err));
     network_randomize(&net, 1, false);
     network_drop_value_head(&net);      /* from a priors-only network, as the shipped ones are */
